@@ -1,0 +1,39 @@
+// Builds the extension (Node, CommonJS, `vscode` external), the headless CLI, and the webview script (browser).
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  {
+    entryPoints: { extension: 'src/extension.ts', cli: 'src/cli.ts' },
+    outdir: 'dist',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
+  {
+    entryPoints: { panel: 'media/panel.ts' },
+    outdir: 'dist/media',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+  },
+];
+
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+  console.log('esbuild: watching');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,69 @@
+/**
+ * The port through which the host shows extension output. The VS Code layer implements it
+ * (`src/vscode/*`); tests and the CLI use recording or no-op implementations. Every call names the
+ * extension (its manifest name). Text is data: implementations never render it as HTML, markdown links or codicons.
+ */
+import type { PanelSpec } from '../protocol';
+
+export type NoteLevel = 'info' | 'success' | 'warn' | 'error';
+
+/** A panel update (`panel_render`). Omitted fields keep their previous value. */
+export interface PanelRender {
+  panel_id: string;
+  title?: string;
+  lines?: string[];
+  footer?: string;
+}
+
+export interface WidgetSpec {
+  id: string;
+  position?: string;
+  title?: string;
+  lines?: string[];
+}
+
+export interface HostUi {
+  /** `notify`: a note (info/success/warn/error). */
+  notify(ext: string, level: NoteLevel, message: string): void;
+  /** `command_response` with action `display`: a note with the command's output. */
+  display(ext: string, text: string): void;
+  /** `clear_notes`: remove this extension's notes. */
+  clearNotes(ext: string): void;
+  /** `status`: set (or, with empty text, remove) one status item. */
+  status(ext: string, key: string, level: string | undefined, text: string): void;
+  /** `widget`: set or replace one widget. */
+  widget(ext: string, widget: WidgetSpec): void;
+  /** `widget_clear`. */
+  widgetClear(ext: string, id: string): void;
+  /** `alert` (kind `bell`). */
+  alert(ext: string, kind: string, reason: string | undefined): void;
+  /** `submit`: queue a prompt (already trimmed, non-empty). */
+  submit(ext: string, text: string): void;
+  /** `submit_slash`: run a slash command as if typed (starts with `/`). */
+  submitSlash(ext: string, text: string): void;
+  /** `open_panel` (spontaneous or from a command response). */
+  openPanel(ext: string, panel: PanelSpec): void;
+  /** `panel_render`. */
+  panelRender(ext: string, render: PanelRender): void;
+  /** `panel_close` from the extension. */
+  panelClose(ext: string, panelId: string): void;
+  /** The extension is gone (crash, stop, reload): drop its status items, widgets, notes and panels. */
+  clearExtension(ext: string): void;
+}
+
+/** A HostUi that ignores everything (CLI, benchmarks). */
+export class NullHostUi implements HostUi {
+  notify(): void {}
+  display(): void {}
+  clearNotes(): void {}
+  status(): void {}
+  widget(): void {}
+  widgetClear(): void {}
+  alert(): void {}
+  submit(): void {}
+  submitSlash(): void {}
+  openPanel(): void {}
+  panelRender(): void {}
+  panelClose(): void {}
+  clearExtension(): void {}
+}

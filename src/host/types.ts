@@ -1,0 +1,145 @@
+/**
+ * Shared types of the VS Code-free host: manifests, discovered extensions, live extension info,
+ * tool/command results. Kept in one place so discovery, the Manager, the CLI and the VS Code adapters agree.
+ */
+import type { ContentBlock, SessionContext } from '../protocol';
+
+/** Where an extension was found. `explicit` = a one-run path (zut's `--ext`, the `zut.extensionPaths` setting). */
+export type Scope = 'project' | 'global' | 'explicit';
+
+/** A parsed, validated `extension.json`. */
+export interface Manifest {
+  name: string;
+  version?: string;
+  exec?: string;
+  args: string[];
+  language?: string;
+  description?: string;
+  skills: string[];
+  enabled: boolean;
+}
+
+/** A bundled skill (`<dir>/SKILL.md`) that passed path validation. */
+export interface Skill {
+  name: string;
+  description?: string;
+  /** Absolute path of the SKILL.md file. */
+  path: string;
+}
+
+/** What discovery found in one extension directory. */
+export interface DiscoveredExtension {
+  /** The manifest name, or the directory name when the manifest could not be read. */
+  name: string;
+  /** Absolute extension directory. */
+  dir: string;
+  manifestPath: string;
+  scope: Scope;
+  /** For project scope: the workspace folder it belongs to. */
+  folder?: string;
+  manifest?: Manifest;
+  /**
+   * `enabled`: to be spawned; `disabled`: `enabled: false`; `shadowed`: another extension of that name won;
+   * `theme-only`: no exec, ships a theme (listed, never spawned); `error`: the manifest is unusable.
+   */
+  status: 'enabled' | 'disabled' | 'shadowed' | 'theme-only' | 'error';
+  /** For `error`: zut's words (`read manifest: …`, `parse manifest: …`, `manifest: name is required`, …). */
+  error?: string;
+  /** For `shadowed`: the winner's directory. */
+  shadowedBy?: string;
+  /** Non-fatal problems (bad skill paths, …). */
+  diagnostics: string[];
+  skills: Skill[];
+}
+
+/** The live state of one extension, as the Extensions view shows it. */
+export type ExtensionState =
+  | 'starting'
+  | 'running'
+  | 'crashed'
+  | 'restarting'
+  | 'stopped'
+  | 'error'
+  | 'disabled'
+  | 'shadowed'
+  | 'blocked'
+  | 'theme-only';
+
+/** How registration ended: `ready` frame, 250 ms of silence, or the ready grace elapsed. */
+export type ReadyMode = 'ready' | 'auto-ready' | 'ready-timeout';
+
+export interface CommandInfo {
+  name: string;
+  description?: string;
+  ext: string;
+  /** False when another extension owns the name (first registration wins). */
+  active: boolean;
+}
+
+export interface ToolInfo {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments (an object schema; `{type:"object"}` when the extension sent none). */
+  schema: Record<string, unknown>;
+  ext: string;
+  active: boolean;
+  deferred: boolean;
+  /** True once a deferred tool was named in `activate_tools`. */
+  activated: boolean;
+  interactive: boolean;
+}
+
+/** A snapshot of one extension for views, the doctor report and the CLI. */
+export interface ExtensionInfo {
+  name: string;
+  dir: string;
+  manifestPath: string;
+  scope: Scope;
+  folder?: string;
+  version?: string;
+  description?: string;
+  language?: string;
+  state: ExtensionState;
+  /** The last load/crash error, naming the extension, its directory and its log. */
+  error?: string;
+  shadowedBy?: string;
+  logPath: string;
+  diagnostics: string[];
+  readyMode?: ReadyMode;
+  capabilities: string[];
+  commands: CommandInfo[];
+  tools: ToolInfo[];
+  skills: Skill[];
+  pid?: number;
+  restarts: number;
+}
+
+/** A `tool_result`, attributed to its extension. */
+export interface ToolResult {
+  ext: string;
+  content: ContentBlock[];
+  isError: boolean;
+  activateTools?: string[];
+  details?: unknown;
+}
+
+/** Why a request did not get a reply. */
+export type RequestFailure = 'timeout' | 'cancelled' | 'crashed' | 'stopped' | 'unknown' | 'overflow';
+
+/** A request (tool call, command, intercept) that ended without a reply. */
+export class RequestError extends Error {
+  constructor(
+    readonly kind: RequestFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RequestError';
+  }
+}
+
+/** Provider/model/session the host reports in `hello_ack`. */
+export interface HostInfo {
+  provider: string;
+  model: string;
+  session?: SessionContext;
+}

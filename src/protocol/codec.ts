@@ -1,0 +1,74 @@
+/**
+ * The line codec: newline-delimited JSON over a byte stream, with a hard per-frame limit.
+ */
+
+/** The largest frame (bytes, without its newline) either side may send. */
+export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+/** What a decoder hands out: a complete line, or an over-long line that was dropped. */
+export type DecodedLine = { line: string } | { overflow: number };
+
+/**
+ * Splits a byte stream into lines on `\n`. Works on bytes, so a UTF-8 character split across chunks survives;
+ * a trailing `\r` is dropped. A line longer than `limit` is never buffered whole: the decoder reports
+ * `{ overflow }` once and discards bytes up to the next newline, so memory stays bounded by `limit`.
+ */
+export class LineDecoder {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private discarding = false;
+
+  constructor(private readonly limit = MAX_FRAME_BYTES) {}
+
+  /** Feeds one chunk; returns the lines it completed, in order. */
+  push(chunk: Buffer): DecodedLine[] {
+    const out: DecodedLine[] = [];
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(10, start);
+      if (nl === -1) break;
+      this.take(chunk.subarray(start, nl), out);
+      this.finishLine(out);
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.take(chunk.subarray(start), out);
+    return out;
+  }
+
+  /** Bytes buffered for the current, incomplete line. */
+  get pending(): number {
+    return this.size;
+  }
+
+  private take(bytes: Buffer, out: DecodedLine[]): void {
+    if (this.discarding || bytes.length === 0) return;
+    if (this.size + bytes.length > this.limit) {
+      out.push({ overflow: this.size + bytes.length });
+      this.parts = [];
+      this.size = 0;
+      this.discarding = true;
+      return;
+    }
+    this.parts.push(bytes);
+    this.size += bytes.length;
+  }
+
+  private finishLine(out: DecodedLine[]): void {
+    if (this.discarding) {
+      this.discarding = false;
+      return;
+    }
+    const buf = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+    this.parts = [];
+    this.size = 0;
+    let end = buf.length;
+    if (end > 0 && buf[end - 1] === 13) end--;
+    if (end === 0) return; // blank lines carry no frame
+    out.push({ line: buf.toString('utf8', 0, end) });
+  }
+}
+
+/** Encodes one frame as a line of JSON. */
+export function encodeFrame(frame: object): string {
+  return JSON.stringify(frame) + '\n';
+}
