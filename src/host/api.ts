@@ -1,0 +1,158 @@
+/**
+ * The public face of the host Manager: what the VS Code adapters, the `@zut` chat loop, the CLI and the
+ * benchmarks program against. `Manager` (manager.ts) implements it.
+ */
+import type { CommandResponseFromExt, PanelKeyName, SessionContext } from '../protocol';
+import type { HostUi } from './hostUi';
+import type { Event } from './lifecycle';
+import type { CommandInfo, ExtensionInfo, ToolInfo, ToolResult } from './types';
+
+/** The result of a (re)load: what stopped, what loaded, what became ready, and the errors. */
+export interface LoadReport {
+  stopped: string[];
+  loaded: string[];
+  ready: string[];
+  errors: { ext: string; message: string }[];
+}
+
+/** Options of one tool call. */
+export interface CallToolOptions {
+  /** Cancels the call; sends `tool_cancel` when the extension advertised it. */
+  signal?: AbortSignal;
+  /** Overrides the configured reply timeout. Ignored (no deadline) for interactive tools. */
+  timeoutMs?: number;
+}
+
+/** A lifecycle event without `type` (and without `state`, which the Manager fills in per receiver). */
+export interface LifecycleEvent {
+  event: string;
+  step?: number;
+  stop?: string;
+  error?: string;
+  tool_id?: string;
+  tool_name?: string;
+  tool_args?: unknown;
+  tool_preview?: string;
+  text?: string;
+  session?: SessionContext;
+}
+
+/** Who blocked, and why. */
+export interface Blocked {
+  ext: string;
+  reason: string;
+}
+
+/** Outcome of the `tool_call` interception chain. `args` are the (possibly rewritten) arguments. */
+export interface ToolCallDecision {
+  blocked?: Blocked;
+  args: unknown;
+}
+
+/** Outcome of the `turn_start` chain. `context`: the joined hidden context (`[ext]\n<text>` blocks, capped 16 KiB). */
+export interface TurnStartDecision {
+  blocked?: Blocked;
+  context?: string;
+}
+
+/** Outcome of the `assistant_message` chain. `text`: what the user sees (possibly replaced). */
+export interface AssistantMessageDecision {
+  blocked?: Blocked;
+  text: string;
+}
+
+/** A line an extension wrote to stderr, or (when tracing) a frame in or out. */
+export interface ExtensionLogLine {
+  ext: string;
+  kind: 'stderr' | 'in' | 'out' | 'host';
+  text: string;
+}
+
+export type TraceLevel = 'off' | 'messages' | 'verbose';
+
+/** How the Manager is built (manager.ts). Times in milliseconds; omitted = the spec's defaults. */
+export interface ManagerOptions {
+  /** Workspace folders, in order; each one's `.zut/extensions` is scanned. */
+  folders: string[];
+  /** `$ZUT_HOME` (see paths.ts `resolveZutHome`). Logs go to `<zutHome>/logs`. */
+  zutHome: string;
+  /** One-run extension directories (zut's `--ext`); they win over project and global. */
+  extensionPaths?: string[];
+  ui: HostUi;
+  /** Sent as `hello_ack.zut_version`. */
+  hostVersion: string;
+  provider?: string;
+  model?: string;
+  /** False = untrusted workspace: project-local and explicit extensions are `blocked`, not spawned. */
+  isTrusted?: () => boolean;
+  toolTimeoutMs?: number;
+  commandTimeoutMs?: number;
+  interceptTimeoutMs?: number;
+  helloTimeoutMs?: number;
+  /** Automatic restarts after a crash (default true): up to 4, none after the 5th crash within 3 minutes. */
+  autoRestart?: boolean;
+  trace?: TraceLevel;
+}
+
+/** The Manager's public API. */
+export interface ExtensionHost {
+  /** Fires whenever an extension's state, registrations or diagnostics change. */
+  readonly onDidChangeExtensions: Event<void>;
+  /** stderr lines (always) and frames (when tracing), per extension. */
+  readonly onDidLog: Event<ExtensionLogLine>;
+  /** A load error, a crash, or restarts given up: one sentence naming the extension, its dir and log. */
+  readonly onDidFail: Event<{ ext: string; message: string; kind: 'load' | 'crash' | 'gave-up' }>;
+
+  /** Discover and start everything (parallel). Resolves when every extension is ready or failed. */
+  start(): Promise<LoadReport>;
+  /** Stop all, rediscover, respawn. */
+  reload(): Promise<LoadReport>;
+  /** Restart one extension by name. */
+  restart(name: string): Promise<void>;
+  /** Graceful shutdown of every child (shutdown → grace → SIGTERM → SIGKILL on the process group). */
+  stop(): Promise<void>;
+
+  extensions(): ExtensionInfo[];
+  /** Active commands (first registration of each name, case-insensitive). */
+  commands(): CommandInfo[];
+  /** Tools currently offered to the model: active, and not deferred unless activated. */
+  tools(): ToolInfo[];
+  /** Any registered, active tool, deferred or not (for "Zut: Call Tool…"). */
+  allTools(): ToolInfo[];
+
+  /** `command_invoked` → `command_response` (30 s). Name is matched case-insensitively. */
+  invokeCommand(name: string, args: string): Promise<CommandResponseFromExt & { ext: string }>;
+  /** `tool_call` → `tool_result`. Rejects with `RequestError` (timeout, cancelled, crashed, stopped, unknown). */
+  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
+
+  /** Fan a lifecycle event out to its subscribers (in order per extension). */
+  emit(event: LifecycleEvent): void;
+  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown }): Promise<ToolCallDecision>;
+  interceptTurnStart(step: number): Promise<TurnStartDecision>;
+  interceptAssistantMessage(text: string): Promise<AssistantMessageDecision>;
+
+  /** The active session branch (sent in `hello_ack` and session events); undefined = none. */
+  setSession(session: SessionContext | undefined): void;
+  /** Send a session event (`session_start`, `session_opened`, …) with each receiver's own state for that branch. */
+  emitSessionEvent(event: string, session: SessionContext): void;
+  /** Opaque state kept for (branch, extension). */
+  getState(branch: string, ext: string): unknown;
+
+  /** Serializable snapshot of every (branch → extension → state), for workspace storage. */
+  exportState(): Record<string, Record<string, unknown>>;
+  importState(snapshot: Record<string, Record<string, unknown>>): void;
+  /** Fires when a tool result changed some extension's state. */
+  readonly onDidChangeState: Event<void>;
+
+  /** Provider and model reported in later `hello_ack`s. */
+  setModel(provider: string, model: string): void;
+
+  panelKey(ext: string, panelId: string, key: PanelKeyName, text?: string): void;
+  panelResize(ext: string, panelId: string, columns: number, rows: number): void;
+  /** The user closed a panel: sends `panel_close`. */
+  panelClosed(ext: string, panelId: string): void;
+
+  setTrace(level: TraceLevel): void;
+  /** Rewrites `enabled` in the extension's manifest, then reloads that extension. */
+  setEnabled(name: string, enabled: boolean): Promise<void>;
+}
