@@ -32,11 +32,21 @@ export function validateExtFrame(value: unknown): ParseResult {
   if (r.success) return { ok: true, frame: r.data };
   const issue = r.error.issues[0];
   const field = issue?.path.map(String).join('.') || '(frame)';
-  const missing = issue?.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+  // zod 4 does not report the offending input by default: look the value up to tell "missing" from "wrong type".
+  const missing = issue?.code === 'invalid_type' && valueAt(value, issue.path) === undefined;
   const message = missing
     ? `${type} frame is missing required field "${field}"`
     : `${type} frame has an invalid field "${field}": ${issue?.message ?? 'invalid'}`;
   return { ok: false, error: { kind: 'invalid', type, field, message } };
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = root;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object' || !hasOwn.call(v, key)) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
 }
 
 /** Parses and validates one line (without its newline). */
