@@ -1,0 +1,205 @@
+/**
+ * Reading and editing `extension.json`. Errors use zut's words so users see the same message in VS Code, the
+ * CLI and zut itself: `read manifest: …`, `parse manifest: …`, `manifest: name is required`,
+ * `manifest: exec is required`.
+ */
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { Manifest } from './types';
+
+/** The manifest's file name inside an extension directory. */
+export const MANIFEST_FILE = 'extension.json';
+
+/** Files whose presence makes an extension without `exec` a theme-only extension (listed, never spawned). */
+export const THEME_FILES = ['theme.json', path.join('themes', 'theme.json')] as const;
+
+export type ReadManifestResult =
+  | { ok: true; manifest: Manifest; themeOnly: boolean; diagnostics: string[] }
+  | { ok: false; error: string };
+
+// `null` is treated like an absent field (as Go's encoding/json does); unknown fields are stripped.
+const optString = z.string().nullish().transform((v) => v ?? undefined);
+const stringList = z.array(z.string()).nullish().transform((v) => v ?? []);
+
+const ManifestSchema = z.object({
+  name: optString,
+  version: optString,
+  exec: optString,
+  args: stringList,
+  language: optString,
+  description: optString,
+  skills: stringList,
+  enabled: z.boolean().nullish().transform((v) => v ?? true),
+});
+
+/** JSON type names, for "field "args": expected array, got string". */
+function jsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  return typeof v;
+}
+
+function valueAt(root: unknown, keys: PropertyKey[]): unknown {
+  let v = root;
+  for (const k of keys) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
+  return v;
+}
+
+/** `args[1]` rather than zod's `args.1`. */
+function fieldName(keys: PropertyKey[]): string {
+  return keys.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? String(k) : `.${String(k)}`)).join('');
+}
+
+/** Names become log file names and install directories: nothing that could leave a directory. */
+function nameProblem(name: string): string | undefined {
+  // eslint-disable-next-line no-control-regex
+  if (/[/\\\x00-\x1f\x7f]/.test(name) || name === '.' || name === '..') {
+    return `manifest: invalid name ${JSON.stringify(name)}: must not contain path separators or control characters`;
+  }
+  return undefined;
+}
+
+async function isFile(p: string): Promise<boolean> {
+  try {
+    return (await fs.stat(p)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** True when the directory ships `theme.json` or `themes/theme.json`. */
+export async function hasTheme(dir: string): Promise<boolean> {
+  const found = await Promise.all(THEME_FILES.map((f) => isFile(path.join(dir, f))));
+  return found.includes(true);
+}
+
+/** Whether `exec` names a file inside the extension (has a separator) rather than a launcher found on `PATH`. */
+export function execIsRelativePath(exec: string): boolean {
+  return !path.isAbsolute(exec) && !path.win32.isAbsolute(exec) && /[/\\]/.test(exec);
+}
+
+/** What is wrong with a relative `exec`. */
+export interface ExecProblem {
+  kind: 'outside' | 'missing' | 'not-file' | 'not-executable';
+  message: string;
+}
+
+/**
+ * Problems with a relative `exec` (`./hello`): outside the directory, missing, not a file, not executable.
+ * Bare launchers (`node`, `python3`) and absolute paths are resolved at spawn time and not checked here.
+ */
+export async function execProblem(dir: string, exec: string): Promise<ExecProblem | undefined> {
+  if (!execIsRelativePath(exec)) return undefined;
+  const quoted = JSON.stringify(exec);
+  const target = path.resolve(dir, exec);
+  const rel = path.relative(path.resolve(dir), target);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
+    return { kind: 'outside', message: `exec ${quoted} is outside the extension directory` };
+  }
+  let st;
+  try {
+    st = await fs.stat(target);
+  } catch {
+    return { kind: 'missing', message: `exec ${quoted} not found in ${dir}` };
+  }
+  if (!st.isFile()) return { kind: 'not-file', message: `exec ${quoted} is not a file` };
+  if (process.platform !== 'win32' && (st.mode & 0o111) === 0) {
+    return { kind: 'not-executable', message: `exec ${quoted} is not executable (chmod +x it)` };
+  }
+  return undefined;
+}
+
+/**
+ * Reads and validates `<dir>/extension.json`. Every spec field is type-checked; unknown fields are tolerated.
+ * Without `exec` the manifest is valid only if the directory ships a theme (`themeOnly: true`).
+ * `diagnostics` are non-fatal: a relative `exec` that is missing or not executable.
+ */
+export async function readManifest(dir: string): Promise<ReadManifestResult> {
+  const file = path.join(dir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    return { ok: false, error: `read manifest: ${(e as Error).message}` };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    return { ok: false, error: `parse manifest: ${file}: ${(e as Error).message}` };
+  }
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return { ok: false, error: `parse manifest: ${file}: expected a JSON object, got ${jsonType(raw)}` };
+  }
+  const parsed = ManifestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const expected = issue.code === 'invalid_type' ? `expected ${issue.expected}` : issue.message;
+    return {
+      ok: false,
+      error: `parse manifest: ${file}: field "${fieldName(issue.path)}": ${expected}, got ${jsonType(valueAt(raw, issue.path))}`,
+    };
+  }
+  const m = parsed.data;
+  if (m.name === undefined || m.name.trim() === '') return { ok: false, error: 'manifest: name is required' };
+  const badName = nameProblem(m.name);
+  if (badName) return { ok: false, error: badName };
+  const manifest: Manifest = {
+    name: m.name,
+    args: m.args,
+    skills: m.skills,
+    enabled: m.enabled,
+    ...(m.version !== undefined && { version: m.version }),
+    ...(m.exec !== undefined && m.exec !== '' && { exec: m.exec }),
+    ...(m.language !== undefined && { language: m.language }),
+    ...(m.description !== undefined && { description: m.description }),
+  };
+  const diagnostics: string[] = [];
+  if (manifest.exec === undefined) {
+    if (!(await hasTheme(dir))) return { ok: false, error: 'manifest: exec is required' };
+    return { ok: true, manifest, themeOnly: true, diagnostics };
+  }
+  const problem = await execProblem(dir, manifest.exec);
+  if (problem) diagnostics.push(problem.message);
+  return { ok: true, manifest, themeOnly: false, diagnostics };
+}
+
+/**
+ * Sets `enabled` in `<dir>/extension.json`, keeping every other field and the field order (re-serialised with
+ * a 2-space indent). Atomic: a temp file beside the real manifest, then rename, so a crash never leaves a
+ * half-written manifest. Throws `read manifest: …` / `parse manifest: …` errors.
+ */
+export async function setManifestEnabled(dir: string, enabled: boolean): Promise<void> {
+  let file = path.join(dir, MANIFEST_FILE);
+  let text: string;
+  let mode: number;
+  try {
+    // A symlinked manifest stays a symlink: the real file is replaced.
+    file = await fs.realpath(file);
+    text = await fs.readFile(file, 'utf8');
+    mode = (await fs.stat(file)).mode & 0o777;
+  } catch (e) {
+    throw new Error(`read manifest: ${(e as Error).message}`);
+  }
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new Error(`parse manifest: ${file}: ${(e as Error).message}`);
+  }
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+    throw new Error(`parse manifest: ${file}: expected a JSON object, got ${jsonType(obj)}`);
+  }
+  // Assigning an existing key keeps its position; a new key goes last.
+  (obj as Record<string, unknown>).enabled = enabled;
+  const tmp = path.join(path.dirname(file), `.${MANIFEST_FILE}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await fs.writeFile(tmp, JSON.stringify(obj, null, 2) + '\n', { mode, flag: 'wx' });
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    throw new Error(`write manifest: ${file}: ${(e as Error).message}`);
+  }
+}

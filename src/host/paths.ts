@@ -1,0 +1,76 @@
+/**
+ * Where zut keeps its state: `$ZUT_HOME`, its global `extensions/` directory and per-extension stderr logs.
+ * Pure functions of (env, platform, home) so every platform's rule is testable on any machine.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** Path helpers of the target platform (Windows paths must be joined with `\` even when tested on Linux). */
+function pathFor(platform: NodeJS.Platform): path.PlatformPath {
+  return platform === 'win32' ? path.win32 : path.posix;
+}
+
+/** An environment value that is set and non-empty (an empty `ZUT_HOME=` means "unset", as in zut). */
+function envValue(env: NodeJS.ProcessEnv, key: string): string | undefined {
+  const v = env[key];
+  return v !== undefined && v !== '' ? v : undefined;
+}
+
+/**
+ * Resolves `$ZUT_HOME`: `ZUT_HOME`, else `$XDG_STATE_HOME/zut` (any platform), else the platform default:
+ * `~/Library/Application Support/zut` (macOS), `%LOCALAPPDATA%\zut` (Windows, falling back to
+ * `~\AppData\Local\zut`), `~/.local/state/zut` (Linux and every other platform).
+ */
+export function resolveZutHome(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  homedir: string = os.homedir(),
+): string {
+  const p = pathFor(platform);
+  const explicit = envValue(env, 'ZUT_HOME');
+  if (explicit) return explicit;
+  const xdg = envValue(env, 'XDG_STATE_HOME');
+  if (xdg) return p.join(xdg, 'zut');
+  switch (platform) {
+    case 'darwin':
+      return p.join(homedir, 'Library', 'Application Support', 'zut');
+    case 'win32': {
+      const local = envValue(env, 'LOCALAPPDATA');
+      return local ? p.join(local, 'zut') : p.join(homedir, 'AppData', 'Local', 'zut');
+    }
+    default:
+      return p.join(homedir, '.local', 'state', 'zut');
+  }
+}
+
+/** `<zutHome>/extensions`: where `zut ext install` puts extensions (scope `global`). */
+export function globalExtensionsDir(zutHome: string): string {
+  return path.join(zutHome, 'extensions');
+}
+
+/** `<folder>/.zut/extensions`: the project-local extensions of one workspace folder. */
+export function projectExtensionsDir(folder: string): string {
+  return path.join(folder, '.zut', 'extensions');
+}
+
+/** `<zutHome>/logs`. */
+export function logsDir(zutHome: string): string {
+  return path.join(zutHome, 'logs');
+}
+
+/**
+ * `<zutHome>/logs/ext-<name>.log`, the extension's append-mode stderr log. The name comes from a manifest,
+ * so anything that could leave the logs directory (separators, `..`, control characters) is replaced by `_`.
+ */
+export function logPathFor(zutHome: string, name: string): string {
+  return path.join(logsDir(zutHome), `ext-${safeFileName(name)}.log`);
+}
+
+/** A file-name-safe version of an extension name (identity for ordinary names). */
+export function safeFileName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const cleaned = name.replace(/[/\\:*?"<>|\x00-\x1f\x7f]/g, '_');
+  // `.` and `..` alone would name a directory, not a file.
+  if (/^\.*$/.test(cleaned)) return cleaned.replace(/\./g, '_') || '_';
+  return cleaned;
+}
