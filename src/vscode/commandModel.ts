@@ -1,0 +1,103 @@
+/**
+ * VS Code-free logic of the command surface: the "Zut: Run Command…" quick-pick items, `/name args` parsing,
+ * the mapping of a `command_response` onto what the editor should do, and the ids of the per-command
+ * VS Code commands.
+ */
+import type { CommandResponseFromExt, PanelSpec } from '../protocol';
+import type { CommandInfo } from '../host/types';
+
+/** A quick-pick row for one zut command. `label` is `/name`; the extension name is the detail. */
+export interface CommandPickItem {
+  label: string;
+  description: string;
+  detail: string;
+  /** The canonical command name (without `/`). */
+  name: string;
+}
+
+/** Active commands as quick-pick rows, sorted by name (case-insensitively). */
+export function commandPickItems(commands: readonly CommandInfo[]): CommandPickItem[] {
+  return commands
+    .filter((c) => c.active)
+    .map((c) => ({ label: `/${c.name}`, description: c.description ?? '', detail: c.ext, name: c.name }))
+    .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+}
+
+/** `/name args…` → `{name, args}`; undefined when the text is not a slash command. */
+export function parseSlash(text: string): { name: string; args: string } | undefined {
+  const m = /^\s*\/(\S+)(?:\s+([\s\S]*))?$/.exec(text);
+  if (!m) return undefined;
+  return { name: m[1], args: (m[2] ?? '').trim() };
+}
+
+/** The VS Code command id that runs zut command `name` (so users can bind keys to it). */
+export function commandIdFor(name: string): string {
+  return `zut.command.${name}`;
+}
+
+/** What to do with a `command_response`. */
+export type ResponseAction =
+  | { kind: 'prompt'; prompt: string }
+  | { kind: 'insert'; text: string }
+  | { kind: 'display'; text: string }
+  | { kind: 'open_panel'; panel: PanelSpec }
+  | { kind: 'none'; reason?: string };
+
+export interface ResponsePlan {
+  action: ResponseAction;
+  /** Shown as an error message whatever the action (`extension /name: <error>`). */
+  error?: string;
+}
+
+/**
+ * Maps a `command_response` onto an action. Actions with an empty payload do nothing (zut ignores them too);
+ * an unknown action does nothing and carries a reason for the log.
+ */
+export function planResponse(response: Pick<CommandResponseFromExt, 'action' | 'prompt' | 'insert' | 'display' | 'open_panel' | 'error'>): ResponsePlan {
+  const error = response.error !== undefined && response.error !== '' ? response.error : undefined;
+  const action = ((): ResponseAction => {
+    switch (response.action) {
+      case 'prompt':
+        return response.prompt ? { kind: 'prompt', prompt: response.prompt } : { kind: 'none', reason: 'empty prompt' };
+      case 'insert':
+        return response.insert ? { kind: 'insert', text: response.insert } : { kind: 'none', reason: 'empty insert' };
+      case 'display':
+        return response.display ? { kind: 'display', text: response.display } : { kind: 'none', reason: 'empty display' };
+      case 'open_panel':
+        return response.open_panel
+          ? { kind: 'open_panel', panel: response.open_panel }
+          : { kind: 'none', reason: 'open_panel without a panel' };
+      case 'noop':
+        return { kind: 'none' };
+      default:
+        // An error-only response often carries no meaningful action; only a stray action is worth a log line.
+        return { kind: 'none', reason: error ? undefined : `unknown action ${JSON.stringify(response.action)}` };
+    }
+  })();
+  return error !== undefined ? { action, error } : { action };
+}
+
+/** The message shown for a response's `error` (zut's red status line). */
+export function responseErrorMessage(ext: string, name: string, error: string): string {
+  return `${ext} /${name}: ${error}`;
+}
+
+/** The chat query for a `prompt` response: a fresh `@zut` request. */
+export function promptQuery(prompt: string): string {
+  return `@zut ${prompt}`;
+}
+
+/**
+ * Which VS Code command ids to add and remove so that exactly the active zut commands have one.
+ * `registered` is what is registered now; names compare exactly (ids are case-sensitive).
+ */
+export function diffCommandIds(
+  registered: ReadonlySet<string>,
+  commands: readonly CommandInfo[],
+): { add: string[]; remove: string[] } {
+  const wanted = new Set(commands.filter((c) => c.active).map((c) => c.name));
+  return {
+    add: [...wanted].filter((n) => !registered.has(n)),
+    remove: [...registered].filter((n) => !wanted.has(n)),
+  };
+}

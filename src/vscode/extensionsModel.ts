@@ -1,0 +1,180 @@
+/**
+ * VS Code-free model of the Extensions view: one row per extension (state icon, description, tooltip,
+ * context value for menus) and its children (commands, tools, diagnostics, log). extensionsTree.ts turns
+ * these into `TreeItem`s. Text from extensions is data: labels and tooltips are plain strings.
+ */
+import type { ExtensionInfo, ExtensionState } from '../host/types';
+
+/** A codicon id (and optional theme color id) chosen by the view, never by an extension. */
+export interface IconModel {
+  id: string;
+  color?: string;
+}
+
+/** What `vscode.TreeItem` needs, minus the `vscode` types. */
+export interface ItemModel {
+  /** Stable id, so expansion survives refreshes. */
+  id: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  icon?: IconModel;
+  contextValue?: string;
+  collapsible: boolean;
+  /** A command to run on click: the command id and its arguments. */
+  command?: { id: string; title: string; args: unknown[] };
+}
+
+/** Human words for each state (the description column and the tooltip). */
+export const STATE_LABELS: Record<ExtensionState, string> = {
+  starting: 'starting',
+  running: 'running',
+  crashed: 'crashed',
+  restarting: 'restarting',
+  stopped: 'stopped',
+  error: 'error',
+  disabled: 'disabled',
+  shadowed: 'shadowed',
+  blocked: 'blocked by Workspace Trust',
+  'theme-only': 'theme-only',
+};
+
+const STATE_ICONS: Record<ExtensionState, IconModel> = {
+  starting: { id: 'loading~spin' },
+  running: { id: 'pass-filled', color: 'testing.iconPassed' },
+  crashed: { id: 'error', color: 'errorForeground' },
+  restarting: { id: 'sync~spin' },
+  stopped: { id: 'debug-stop' },
+  error: { id: 'warning', color: 'problemsWarningIcon.foreground' },
+  disabled: { id: 'circle-slash', color: 'disabledForeground' },
+  shadowed: { id: 'eye-closed', color: 'disabledForeground' },
+  blocked: { id: 'workspace-untrusted', color: 'problemsWarningIcon.foreground' },
+  'theme-only': { id: 'symbol-color' },
+};
+
+/** States in which the extension has (or may get) a process, so Restart makes sense. */
+const RESTARTABLE: ReadonlySet<ExtensionState> = new Set(['starting', 'running', 'crashed', 'restarting', 'stopped', 'error']);
+
+/**
+ * The context value of an extension row: `zutExt.<state>.<enabled|disabled>.<scope>[.restartable]`.
+ * package.json menus match it with `viewItem =~ /…/`.
+ */
+export function extensionContextValue(info: ExtensionInfo): string {
+  const enabled = info.state === 'disabled' ? 'disabled' : 'enabled';
+  return `zutExt.${info.state}.${enabled}.${info.scope}${RESTARTABLE.has(info.state) ? '.restartable' : ''}`;
+}
+
+/** The row of one extension. */
+export function extensionItem(info: ExtensionInfo): ItemModel {
+  const state = STATE_LABELS[info.state];
+  const version = info.version ? ` ${info.version}` : '';
+  const restarts = info.restarts > 0 ? ` (${info.restarts} restart${info.restarts === 1 ? '' : 's'})` : '';
+  const tooltip = [
+    `${info.name}${version} — ${state}${restarts}`,
+    info.description,
+    `Scope: ${info.scope}${info.folder ? ` (${info.folder})` : ''}`,
+    `Directory: ${info.dir}`,
+    `Log: ${info.logPath}`,
+    info.shadowedBy ? `Shadowed by: ${info.shadowedBy}` : undefined,
+    info.readyMode && info.readyMode !== 'ready' ? `Registration: ${info.readyMode}` : undefined,
+    info.error ? `Error: ${info.error}` : undefined,
+  ]
+    .filter((l): l is string => l !== undefined && l !== '')
+    .join('\n');
+  return {
+    id: `ext:${info.scope}:${info.dir}`,
+    label: info.name,
+    description: `${state} · ${info.scope}${version}`,
+    tooltip,
+    icon: STATE_ICONS[info.state],
+    contextValue: extensionContextValue(info),
+    collapsible: true,
+  };
+}
+
+/** The children of an extension row: groups for commands, tools and diagnostics, then the log. */
+export function extensionChildren(info: ExtensionInfo): ItemModel[] {
+  const base = `ext:${info.scope}:${info.dir}`;
+  const out: ItemModel[] = [];
+  if (info.state === 'blocked') {
+    out.push({
+      id: `${base}:trust`,
+      label: 'Manage Workspace Trust…',
+      description: 'project and explicit extensions start once the workspace is trusted',
+      icon: { id: 'shield' },
+      contextValue: 'zutTrust',
+      collapsible: false,
+      command: { id: 'workbench.trust.manage', title: 'Manage Workspace Trust', args: [] },
+    });
+  }
+  if (info.error) {
+    out.push({ id: `${base}:error`, label: firstLine(info.error), tooltip: info.error, icon: { id: 'error', color: 'errorForeground' }, contextValue: 'zutError', collapsible: false });
+  }
+  const commands = info.commands;
+  if (commands.length > 0) out.push({ id: `${base}:commands`, label: 'Commands', description: String(commands.length), icon: { id: 'terminal' }, contextValue: 'zutGroup', collapsible: true });
+  if (info.tools.length > 0) out.push({ id: `${base}:tools`, label: 'Tools', description: String(info.tools.length), icon: { id: 'tools' }, contextValue: 'zutGroup', collapsible: true });
+  if (info.diagnostics.length > 0) out.push({ id: `${base}:diagnostics`, label: 'Diagnostics', description: String(info.diagnostics.length), icon: { id: 'info' }, contextValue: 'zutGroup', collapsible: true });
+  out.push({
+    id: `${base}:log`,
+    label: 'Log',
+    description: info.logPath,
+    tooltip: `Show the log of ${info.name}`,
+    icon: { id: 'output' },
+    contextValue: 'zutLog',
+    collapsible: false,
+    command: { id: 'zut.showLog', title: 'Show Log', args: [info.name] },
+  });
+  return out;
+}
+
+/** The rows under one group of an extension (`commands`, `tools` or `diagnostics`). */
+export function groupChildren(info: ExtensionInfo, group: 'commands' | 'tools' | 'diagnostics'): ItemModel[] {
+  const base = `ext:${info.scope}:${info.dir}:${group}`;
+  switch (group) {
+    case 'commands':
+      return info.commands.map((c) => ({
+        id: `${base}:${c.name}`,
+        label: `/${c.name}`,
+        description: c.active ? (c.description ?? '') : `shadowed${c.description ? ` · ${c.description}` : ''}`,
+        tooltip: c.active ? `Run /${c.name}` : `/${c.name} is owned by another extension`,
+        icon: { id: c.active ? 'symbol-event' : 'eye-closed' },
+        contextValue: c.active ? 'zutCommand' : 'zutCommand.shadowed',
+        collapsible: false,
+        command: c.active ? { id: 'zut.runCommand', title: 'Run Command', args: [c.name] } : undefined,
+      }));
+    case 'tools':
+      return info.tools.map((t) => {
+        const flags = [t.active ? undefined : 'shadowed', t.deferred ? (t.activated ? 'deferred, activated' : 'deferred') : undefined, t.interactive ? 'interactive' : undefined].filter(Boolean);
+        return {
+          id: `${base}:${t.name}`,
+          label: t.name,
+          description: [flags.join(', '), t.description].filter(Boolean).join(' · '),
+          tooltip: `${t.description ?? t.name}\n\nSchema: ${JSON.stringify(t.schema)}`,
+          icon: { id: t.active ? 'tools' : 'eye-closed' },
+          contextValue: t.active ? 'zutTool' : 'zutTool.shadowed',
+          collapsible: false,
+          command: t.active ? { id: 'zut.callTool', title: 'Call Tool', args: [t.name] } : undefined,
+        };
+      });
+    case 'diagnostics':
+      return info.diagnostics.map((d, i) => ({
+        id: `${base}:${i}`,
+        label: firstLine(d),
+        tooltip: d,
+        icon: { id: 'info' },
+        contextValue: 'zutDiagnostic',
+        collapsible: false,
+      }));
+  }
+}
+
+/** Extensions sorted for display: by name, then in precedence order (explicit, project, global). */
+export function sortExtensions(infos: readonly ExtensionInfo[]): ExtensionInfo[] {
+  const rank = { explicit: 0, project: 1, global: 2 } as const;
+  return [...infos].sort((a, b) => a.name.localeCompare(b.name) || rank[a.scope] - rank[b.scope] || a.dir.localeCompare(b.dir));
+}
+
+function firstLine(s: string): string {
+  const line = s.split('\n', 1)[0];
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

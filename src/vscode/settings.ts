@@ -1,0 +1,128 @@
+/**
+ * The `zut.*` settings, validated with zod. Imports no `vscode`: the adapter hands in a getter over
+ * `workspace.getConfiguration('zut')`, so parsing and path resolution are unit-testable.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { TraceLevel } from '../host/api';
+
+/** Every `zut.*` setting after validation (invalid values fall back to the default, with a problem reported). */
+export interface ZutSettings {
+  /** `zut.home`: `$ZUT_HOME` override; "" = resolve from the environment. */
+  home: string;
+  /** `zut.extensionPaths`: one-run extension directories (zut's `--ext`), which win over installed ones. */
+  extensionPaths: string[];
+  /** `zut.toolTimeoutSeconds`: the reply deadline of non-interactive tools. */
+  toolTimeoutSeconds: number;
+  /** `zut.trace`: frames in and out to each extension's log channel. */
+  trace: TraceLevel;
+  /** `zut.autoRestart`: restart crashed extensions (bounded by the Manager's policy). */
+  autoRestart: boolean;
+  /** `zut.alerts`: `notify` shows extension alerts, `off` drops them. */
+  alerts: 'notify' | 'off';
+  /** `zut.chat.maxRounds`: tool rounds per `@zut` request. */
+  chatMaxRounds: number;
+}
+
+/** Schema and default of each setting, keyed by its name under `zut.`. */
+const fields = {
+  home: { schema: z.string(), default: '' },
+  extensionPaths: { schema: z.array(z.string()), default: [] as string[] },
+  toolTimeoutSeconds: { schema: z.number().positive().max(86_400), default: 60 },
+  trace: { schema: z.enum(['off', 'messages', 'verbose']), default: 'off' as TraceLevel },
+  autoRestart: { schema: z.boolean(), default: true },
+  alerts: { schema: z.enum(['notify', 'off']), default: 'notify' as const },
+  'chat.maxRounds': { schema: z.number().int().min(1).max(1000), default: 32 },
+} as const;
+
+/** The setting keys (under `zut.`) this module reads. */
+export const SETTING_KEYS = Object.keys(fields) as (keyof typeof fields)[];
+
+/** Settings whose change needs a reload of the extensions (discovery inputs and Manager options). */
+export const RELOAD_KEYS = ['home', 'extensionPaths', 'toolTimeoutSeconds', 'autoRestart'] as const;
+
+export interface SettingsRead {
+  settings: ZutSettings;
+  /** One line per invalid value: `zut.trace: Invalid option… (using "off")`. */
+  problems: string[];
+}
+
+/**
+ * Reads and validates every `zut.*` setting. `get(key)` returns the raw value (undefined = unset).
+ * An invalid value never throws: the default is used and a problem line says so.
+ */
+export function readSettings(get: (key: string) => unknown): SettingsRead {
+  const problems: string[] = [];
+  const pick = <K extends keyof typeof fields>(key: K): (typeof fields)[K]['default'] => {
+    const f = fields[key];
+    const raw = get(key);
+    if (raw === undefined || raw === null) return f.default;
+    const r = f.schema.safeParse(raw);
+    if (r.success) return r.data as (typeof fields)[K]['default'];
+    const why = r.error.issues.map((i) => i.message).join('; ');
+    problems.push(`zut.${key}: ${why} (using ${JSON.stringify(f.default)})`);
+    return f.default;
+  };
+  return {
+    settings: {
+      home: pick('home').trim(),
+      extensionPaths: pick('extensionPaths')
+        .map((p) => p.trim())
+        .filter((p) => p !== ''),
+      toolTimeoutSeconds: pick('toolTimeoutSeconds'),
+      trace: pick('trace'),
+      autoRestart: pick('autoRestart'),
+      alerts: pick('alerts'),
+      chatMaxRounds: pick('chat.maxRounds'),
+    },
+    problems,
+  };
+}
+
+/** `~` and `~/x` → the home directory. Other paths are returned unchanged. */
+export function expandHome(p: string, homedir: string = os.homedir()): string {
+  if (p === '~') return homedir;
+  if (p.startsWith('~/') || p.startsWith('~\\')) return path.join(homedir, p.slice(2));
+  return p;
+}
+
+/**
+ * The `$ZUT_HOME` to use: the setting (with `~` expanded; relative = relative to the first folder)
+ * or, when empty, `fallback()` (paths.ts `resolveZutHome`).
+ */
+export function effectiveZutHome(
+  setting: string,
+  folders: readonly string[],
+  fallback: () => string,
+  homedir: string = os.homedir(),
+): string {
+  if (setting === '') return fallback();
+  return absolutize(expandHome(setting, homedir), folders, homedir);
+}
+
+/**
+ * `zut.extensionPaths` as absolute, de-duplicated directories: `~` expanded, relative paths resolved
+ * against the first workspace folder (or the home directory when there is none).
+ */
+export function resolveExtensionPaths(
+  paths: readonly string[],
+  folders: readonly string[],
+  homedir: string = os.homedir(),
+): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    const abs = absolutize(expandHome(p, homedir), folders, homedir);
+    if (!out.includes(abs)) out.push(abs);
+  }
+  return out;
+}
+
+function absolutize(p: string, folders: readonly string[], homedir: string): string {
+  return path.isAbsolute(p) ? path.normalize(p) : path.resolve(folders[0] ?? homedir, p);
+}
+
+/** True when the change event touches one of `keys` (each under `zut.`). */
+export function affectsAny(affects: (section: string) => boolean, keys: readonly string[]): boolean {
+  return keys.some((k) => affects(`zut.${k}`));
+}

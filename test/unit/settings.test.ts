@@ -1,0 +1,94 @@
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { affectsAny, effectiveZutHome, expandHome, readSettings, resolveExtensionPaths, RELOAD_KEYS } from '../../src/vscode/settings';
+
+const getter = (values: Record<string, unknown>) => (key: string) => values[key];
+
+describe('readSettings', () => {
+  it('uses the defaults when nothing is set', () => {
+    const { settings, problems } = readSettings(getter({}));
+    expect(settings).toEqual({
+      home: '',
+      extensionPaths: [],
+      toolTimeoutSeconds: 60,
+      trace: 'off',
+      autoRestart: true,
+      alerts: 'notify',
+      chatMaxRounds: 32,
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('reads valid values', () => {
+    const { settings, problems } = readSettings(
+      getter({
+        home: ' /tmp/zh ',
+        extensionPaths: ['./a', '', '  ', '/b'],
+        toolTimeoutSeconds: 5.5,
+        trace: 'verbose',
+        autoRestart: false,
+        alerts: 'off',
+        'chat.maxRounds': 4,
+      }),
+    );
+    expect(settings).toEqual({
+      home: '/tmp/zh',
+      extensionPaths: ['./a', '/b'],
+      toolTimeoutSeconds: 5.5,
+      trace: 'verbose',
+      autoRestart: false,
+      alerts: 'off',
+      chatMaxRounds: 4,
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('falls back to the default for each invalid value and names the setting', () => {
+    const { settings, problems } = readSettings(
+      getter({ trace: 'loud', toolTimeoutSeconds: -1, extensionPaths: 'x', autoRestart: 'yes', 'chat.maxRounds': 2.5, alerts: 1 }),
+    );
+    expect(settings.trace).toBe('off');
+    expect(settings.toolTimeoutSeconds).toBe(60);
+    expect(settings.extensionPaths).toEqual([]);
+    expect(settings.autoRestart).toBe(true);
+    expect(settings.chatMaxRounds).toBe(32);
+    expect(settings.alerts).toBe('notify');
+    expect(problems).toHaveLength(6);
+    expect(problems.find((p) => p.startsWith('zut.trace:'))).toContain('(using "off")');
+    expect(problems.find((p) => p.startsWith('zut.chat.maxRounds:'))).toContain('(using 32)');
+  });
+
+  it('treats null as unset', () => {
+    expect(readSettings(getter({ home: null })).problems).toEqual([]);
+  });
+});
+
+describe('paths', () => {
+  const home = '/home/u';
+  it('expands ~', () => {
+    expect(expandHome('~', home)).toBe(home);
+    expect(expandHome('~/x/y', home)).toBe(path.join(home, 'x/y'));
+    expect(expandHome('/abs/~', home)).toBe('/abs/~');
+    expect(expandHome('~other', home)).toBe('~other');
+  });
+
+  it('resolves zut home from the setting or the fallback', () => {
+    expect(effectiveZutHome('', ['/w'], () => '/fallback', home)).toBe('/fallback');
+    expect(effectiveZutHome('~/zh', ['/w'], () => '/fallback', home)).toBe('/home/u/zh');
+    expect(effectiveZutHome('rel', ['/w'], () => '/fallback', home)).toBe('/w/rel');
+    expect(effectiveZutHome('rel', [], () => '/fallback', home)).toBe('/home/u/rel');
+  });
+
+  it('resolves extension paths against the first folder, de-duplicated', () => {
+    expect(resolveExtensionPaths(['./a', '/w/a', '~/b', '/c/../d'], ['/w', '/v'], home)).toEqual(['/w/a', '/home/u/b', '/d']);
+    expect(resolveExtensionPaths(['a'], [], home)).toEqual(['/home/u/a']);
+  });
+});
+
+describe('affectsAny', () => {
+  it('matches only the given keys under zut.', () => {
+    const changed = new Set(['zut.home']);
+    expect(affectsAny((s) => changed.has(s), RELOAD_KEYS)).toBe(true);
+    expect(affectsAny((s) => changed.has(s), ['trace'])).toBe(false);
+  });
+});
