@@ -43,6 +43,10 @@ export type ResponseAction =
   | { kind: 'open_panel'; panel: PanelSpec }
   | { kind: 'none'; reason?: string };
 
+/** The fields of a `command_response` that decide what happens. */
+export type ResponseFields = Pick<CommandResponseFromExt, 'action'> &
+  Partial<Pick<CommandResponseFromExt, 'prompt' | 'insert' | 'display' | 'open_panel' | 'error'>>;
+
 export interface ResponsePlan {
   action: ResponseAction;
   /** Shown as an error message whatever the action (`extension /name: <error>`). */
@@ -53,7 +57,7 @@ export interface ResponsePlan {
  * Maps a `command_response` onto an action. Actions with an empty payload do nothing (zut ignores them too);
  * an unknown action does nothing and carries a reason for the log.
  */
-export function planResponse(response: Pick<CommandResponseFromExt, 'action' | 'prompt' | 'insert' | 'display' | 'open_panel' | 'error'>): ResponsePlan {
+export function planResponse(response: ResponseFields): ResponsePlan {
   const error = response.error !== undefined && response.error !== '' ? response.error : undefined;
   const action = ((): ResponseAction => {
     switch (response.action) {
