@@ -1,0 +1,164 @@
+/**
+ * Discovery: which extensions exist, where, and which copy of each name wins.
+ *
+ * Search order (zut's "Layout & discovery", plus one-run paths): explicit paths (`--ext`,
+ * `zut.extensionPaths`) > each workspace folder's `.zut/extensions/<dir>/` in folder order >
+ * `$ZUT_HOME/extensions/<dir>/`. Choices where the spec is silent:
+ * - A directory in a search dir without `extension.json` is not an extension and is skipped silently (zut "reads
+ *   every extension.json"; leftover state-only directories are common). An explicit path without one IS an error,
+ *   since the user named it.
+ * - Directories whose name starts with `.` are skipped (hidden dirs, install staging dirs).
+ * - Symlinks to directories are followed (a common way to develop an extension in place).
+ * - Only entries that would run (`enabled`, `theme-only`) claim their name. A `disabled` copy does not shadow a
+ *   lower-priority copy, and is reported as `disabled` even when a higher-priority copy exists; an `error` entry
+ *   claims nothing (its name is only the directory's name).
+ * - The same directory reached twice (an explicit path inside a search dir, a repeated workspace folder) is
+ *   listed once, with the higher-priority scope.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { MANIFEST_FILE, readManifest } from './manifest';
+import { globalExtensionsDir, projectExtensionsDir } from './paths';
+import { loadSkills } from './skills';
+import type { DiscoveredExtension, Scope } from './types';
+
+export interface DiscoverOptions {
+  /** Workspace folders, in order (absolute). */
+  folders: string[];
+  zutHome: string;
+  /** One-run extension directories; each is an extension directory itself. Relative paths resolve against cwd. */
+  explicit?: string[];
+}
+
+/** A directory to read, with where it came from. `rank` orders candidates: lower wins. */
+interface Candidate {
+  dir: string;
+  scope: Scope;
+  folder?: string;
+  rank: number;
+  /** Explicit paths must have a manifest; search-dir entries without one are skipped. */
+  required: boolean;
+}
+
+const SCOPE_RANK: Record<Scope, number> = { explicit: 0, project: 1, global: 2 };
+
+/** The subdirectories (or symlinks to directories) of an extensions dir, sorted, dot-dirs skipped. */
+async function listExtensionDirs(root: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await fs.readdir(root, { withFileTypes: true });
+  } catch {
+    return []; // no extensions dir (or unreadable): nothing installed there
+  }
+  const dirs = await Promise.all(
+    entries
+      .filter((e) => !e.name.startsWith('.'))
+      .map(async (e) => {
+        const p = path.join(root, e.name);
+        if (e.isDirectory()) return p;
+        if (!e.isSymbolicLink()) return undefined;
+        try {
+          return (await fs.stat(p)).isDirectory() ? p : undefined;
+        } catch {
+          return undefined; // dangling symlink
+        }
+      }),
+  );
+  return dirs.filter((d): d is string => d !== undefined).sort();
+}
+
+/** A key identifying a directory, so the same one reached by two routes is read once. */
+async function dirKey(dir: string): Promise<string> {
+  try {
+    return await fs.realpath(dir);
+  } catch {
+    return dir;
+  }
+}
+
+async function readCandidate(c: Candidate): Promise<DiscoveredExtension | undefined> {
+  const manifestPath = path.join(c.dir, MANIFEST_FILE);
+  const base = { dir: c.dir, manifestPath, scope: c.scope, ...(c.folder !== undefined && { folder: c.folder }) };
+  if (!c.required) {
+    try {
+      await fs.lstat(manifestPath);
+    } catch {
+      return undefined; // not an extension
+    }
+  }
+  const r = await readManifest(c.dir);
+  if (!r.ok) {
+    return { ...base, name: path.basename(c.dir), status: 'error', error: r.error, diagnostics: [], skills: [] };
+  }
+  const { skills, diagnostics } = await loadSkills(c.dir, r.manifest.skills);
+  return {
+    ...base,
+    name: r.manifest.name,
+    manifest: r.manifest,
+    status: !r.manifest.enabled ? 'disabled' : r.themeOnly ? 'theme-only' : 'enabled',
+    diagnostics: [...r.diagnostics, ...diagnostics],
+    skills,
+  };
+}
+
+/**
+ * Finds every extension in the search dirs and explicit paths, reads manifests and skills (in parallel) and
+ * resolves name conflicts: explicit > project (folder order) > global; losers are `shadowed` with `shadowedBy`
+ * set to the winner's directory. Result order: scope priority (explicit, project in folder order, global), then
+ * name, then directory.
+ */
+export async function discover(opts: DiscoverOptions): Promise<DiscoveredExtension[]> {
+  const explicit = (opts.explicit ?? []).map((p) => path.resolve(p));
+  const folders = opts.folders.map((f) => path.resolve(f));
+  const groups: Promise<Candidate[]>[] = [
+    Promise.resolve(explicit.map((dir, i) => ({ dir, scope: 'explicit' as const, rank: i, required: true }))),
+    ...folders.map(async (folder, i) =>
+      (await listExtensionDirs(projectExtensionsDir(folder))).map((dir) => ({
+        dir,
+        scope: 'project' as const,
+        folder,
+        rank: 0x10000 * (i + 1),
+        required: false,
+      })),
+    ),
+    listExtensionDirs(globalExtensionsDir(opts.zutHome)).then((dirs) =>
+      dirs.map((dir) => ({ dir, scope: 'global' as const, rank: Number.MAX_SAFE_INTEGER, required: false })),
+    ),
+  ];
+  const candidates = (await Promise.all(groups)).flat();
+
+  // The same directory twice: keep the first (highest-priority) occurrence.
+  const keys = await Promise.all(candidates.map((c) => dirKey(c.dir)));
+  const seenDirs = new Set<string>();
+  const unique = candidates.filter((_, i) => !seenDirs.has(keys[i]!) && seenDirs.add(keys[i]!));
+
+  const read = await Promise.all(unique.map(async (c) => ({ c, ext: await readCandidate(c) })));
+  const found = read.filter((r): r is { c: Candidate; ext: DiscoveredExtension } => r.ext !== undefined);
+
+  // Candidates are already in priority order (explicit in given order, folders in order, dirs sorted).
+  const winners = new Map<string, string>();
+  for (const { ext } of found) {
+    if (ext.status !== 'enabled' && ext.status !== 'theme-only') continue;
+    const winner = winners.get(ext.name);
+    if (winner === undefined) winners.set(ext.name, ext.dir);
+    else {
+      ext.status = 'shadowed';
+      ext.shadowedBy = winner;
+    }
+  }
+
+  const groupRank = (c: Candidate) => (c.scope === 'explicit' ? 0 : c.scope === 'global' ? Number.MAX_SAFE_INTEGER : c.rank);
+  return found
+    .sort(
+      (a, b) =>
+        SCOPE_RANK[a.c.scope] - SCOPE_RANK[b.c.scope] ||
+        groupRank(a.c) - groupRank(b.c) ||
+        cmp(a.ext.name, b.ext.name) ||
+        cmp(a.ext.dir, b.ext.dir),
+    )
+    .map((r) => r.ext);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,122 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSkills, parseFrontmatter } from '../../src/host/skills';
+
+let tmp: string;
+let dir: string;
+beforeEach(async () => {
+  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-skills-')));
+  dir = path.join(tmp, 'ext');
+  await fs.mkdir(dir);
+});
+afterEach(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+async function write(rel: string, content: string): Promise<string> {
+  const p = path.join(dir, rel);
+  await fs.mkdir(path.dirname(p), { recursive: true });
+  await fs.writeFile(p, content);
+  return p;
+}
+
+const skill = (name: string, description: string) => `---\nname: ${name}\ndescription: "${description}"\n---\n# body\n`;
+
+describe('parseFrontmatter', () => {
+  it('reads key: value lines between --- fences, stripping quotes', () => {
+    expect(parseFrontmatter('---\nname: deploy\ndescription: \'Ship it: now\'\nbad line\n---\nname: body')).toEqual({
+      name: 'deploy',
+      description: 'Ship it: now',
+    });
+  });
+  it('ignores text without frontmatter or without a closing fence', () => {
+    expect(parseFrontmatter('name: x\n')).toEqual({});
+    expect(parseFrontmatter('---\nname: x\n')).toEqual({});
+  });
+});
+
+describe('loadSkills', () => {
+  it('loads a skills directory of <name>/SKILL.md, sorted, names defaulting to the directory', async () => {
+    const b = await write('skills/beta/SKILL.md', skill('beta-skill', 'B'));
+    const a = await write('skills/alpha/SKILL.md', '# no frontmatter\n');
+    await write('skills/notes.txt', 'ignored');
+    await fs.mkdir(path.join(dir, 'skills', 'empty'));
+    const r = await loadSkills(dir, ['skills']);
+    expect(r).toEqual({
+      diagnostics: [],
+      skills: [
+        { name: 'alpha', path: a },
+        { name: 'beta-skill', description: 'B', path: b },
+      ],
+    });
+  });
+
+  it('loads a direct SKILL.md and a directory that is itself a skill', async () => {
+    const direct = await write('one/SKILL.md', skill('first', 'one'));
+    const own = await write('two/SKILL.md', '---\ndescription: two\n---\n');
+    const r = await loadSkills(dir, ['one/SKILL.md', './two']);
+    expect(r).toEqual({
+      diagnostics: [],
+      skills: [
+        { name: 'first', description: 'one', path: direct },
+        { name: 'two', description: 'two', path: own },
+      ],
+    });
+  });
+
+  it('rejects absolute paths, .. escapes and missing paths, keeping the good ones', async () => {
+    await fs.mkdir(path.join(tmp, 'outside', 'evil'), { recursive: true });
+    await fs.writeFile(path.join(tmp, 'outside', 'evil', 'SKILL.md'), skill('evil', 'x'));
+    const good = await write('skills/ok/SKILL.md', skill('ok', 'fine'));
+    const r = await loadSkills(dir, [path.join(tmp, 'outside'), '../outside', 'skills/../../outside/evil/SKILL.md', 'nope', 'skills']);
+    expect(r.skills).toEqual([{ name: 'ok', description: 'fine', path: good }]);
+    expect(r.diagnostics).toEqual([
+      `skills: ${JSON.stringify(path.join(tmp, 'outside'))}: path must be relative to the extension directory`,
+      'skills: "../outside": path escapes the extension directory',
+      'skills: "skills/../../outside/evil/SKILL.md": path escapes the extension directory',
+      'skills: "nope": not found',
+    ]);
+  });
+
+  it('rejects a declared path that is a symlink leaving the directory', async () => {
+    await fs.mkdir(path.join(tmp, 'outside', 'evil'), { recursive: true });
+    await fs.writeFile(path.join(tmp, 'outside', 'evil', 'SKILL.md'), skill('evil', 'x'));
+    await fs.symlink(path.join(tmp, 'outside'), path.join(dir, 'skills'));
+    const r = await loadSkills(dir, ['skills']);
+    expect(r).toEqual({ skills: [], diagnostics: ['skills: "skills": resolves outside the extension directory (symlink)'] });
+  });
+
+  it('rejects a skill subdirectory symlinked outside, even inside a valid skills dir', async () => {
+    await fs.mkdir(path.join(tmp, 'outside', 'evil'), { recursive: true });
+    await fs.writeFile(path.join(tmp, 'outside', 'evil', 'SKILL.md'), skill('evil', 'x'));
+    const ok = await write('skills/ok/SKILL.md', skill('ok', 'fine'));
+    await fs.symlink(path.join(tmp, 'outside', 'evil'), path.join(dir, 'skills', 'evil'));
+    const r = await loadSkills(dir, ['skills']);
+    expect(r.skills).toEqual([{ name: 'ok', description: 'fine', path: ok }]);
+    expect(r.diagnostics).toEqual([`skills: "skills": ${path.join('skills', 'evil', 'SKILL.md')} resolves outside the extension directory`]);
+  });
+
+  it('accepts symlinks that stay inside, and an extension dir that is itself reached through a symlink', async () => {
+    const real = await write('real/x/SKILL.md', skill('x', 'inside'));
+    await fs.symlink(path.join(dir, 'real'), path.join(dir, 'skills'));
+    await fs.symlink(dir, path.join(tmp, 'link'));
+    const r = await loadSkills(path.join(tmp, 'link'), ['skills']);
+    expect(r).toEqual({ diagnostics: [], skills: [{ name: 'x', description: 'inside', path: real }] });
+  });
+
+  it('reports a path with no SKILL.md, a non-SKILL.md file and duplicate names', async () => {
+    await write('empty/readme.md', '');
+    await write('notes.md', '');
+    const first = await write('a/one/SKILL.md', skill('dup', '1'));
+    await write('b/two/SKILL.md', skill('dup', '2'));
+    const r = await loadSkills(dir, ['empty', 'notes.md', 'a', 'b']);
+    expect(r.skills).toEqual([{ name: 'dup', description: '1', path: first }]);
+    expect(r.diagnostics).toEqual([
+      'skills: "empty": no SKILL.md found',
+      'skills: "notes.md": not a SKILL.md file',
+      expect.stringMatching(/^skills: duplicate skill name "dup" in .*b\/two\/SKILL\.md \(keeping .*a\/one\/SKILL\.md\)$/),
+    ]);
+  });
+});
