@@ -1,0 +1,247 @@
+/**
+ * The `@zut` tool-calling loop, free of `vscode`: one user request = rounds of (turn_start interception → model call →
+ * assistant_message interception → tool calls through the host) until the model stops calling tools, a round cap, a
+ * block, a model error or the user's Stop. The VS Code adapter only converts parts and renders what `LoopSink` gets.
+ */
+import type { ExtensionHost } from '../api';
+import { RequestError, type ToolResult } from '../types';
+import {
+  ModelError,
+  type ChatMessage,
+  type ChatModel,
+  type MessagePart,
+  type ModelTool,
+  type ResultPart,
+} from './model';
+
+/** How one tool call ended, for the one-line summary the user sees. */
+export interface ToolOutcome {
+  callId: string;
+  name: string;
+  /** The extension that owns the tool (`zut` for host tools like `skill`); undefined when unknown. */
+  ext?: string;
+  status: 'ok' | 'error' | 'blocked' | 'cancelled';
+  /** One line: the first line of the result, the block reason, or the error. Plain text (data, not markdown). */
+  summary: string;
+}
+
+/** What the user sees. All strings are plain text: the adapter escapes them. */
+export interface LoopSink {
+  /**
+   * Assistant text: streamed chunks or one round's whole message (`model`), or an extension's replacement of it
+   * (`extension`: data, to be shown escaped).
+   */
+  text(text: string, origin: 'model' | 'extension'): void;
+  /** A tool is about to run (progress). */
+  toolStarted(call: { callId: string; name: string; ext?: string }): void;
+  toolFinished(outcome: ToolOutcome): void;
+  /** A host message: a blocked turn or message, the round cap, a model error. */
+  notice(kind: 'blocked' | 'error' | 'info', text: string): void;
+}
+
+/** A tool implemented by the host itself (the `skill` tool), offered next to the extensions' tools. */
+export interface LocalTool {
+  tool: ModelTool;
+  run(args: unknown, signal: AbortSignal): Promise<ToolResult>;
+}
+
+export interface LoopOptions {
+  host: ExtensionHost;
+  model: ChatModel;
+  sink: LoopSink;
+  /** The conversation so far (from earlier turns), as the model said it. */
+  history: ChatMessage[];
+  prompt: string;
+  /** Hidden messages sent first in every request of this turn and never kept (the skills preamble). */
+  preamble?: ChatMessage[];
+  localTools?: LocalTool[];
+  maxRounds: number;
+  /** Per-call reply timeout; the Manager's default when omitted. Interactive tools have none. */
+  toolTimeoutMs?: number;
+  /** The user's Stop. */
+  signal: AbortSignal;
+  /**
+   * Whether assistant text may be streamed as it arrives (true only when no extension intercepts
+   * `assistant_message`). Default: ask the host when it can tell, otherwise buffer (never show text a guard blocks).
+   */
+  streamText?: boolean;
+}
+
+export type LoopStop = 'end_turn' | 'blocked' | 'max_rounds' | 'cancelled' | 'error';
+
+export interface LoopResult {
+  /** This turn's messages as the model sees them later: the prompt, the model's own text, tool calls and results. */
+  messages: ChatMessage[];
+  stop: LoopStop;
+  /** Rounds that reached the model. */
+  rounds: number;
+}
+
+/** Tool names VS Code accepts for `LanguageModelChatTool`. */
+const TOOL_NAME = /^[\w-]{1,64}$/;
+const SUMMARY_MAX = 160;
+
+/** True when the host can tell that no extension intercepts `assistant_message`. */
+export function hostAllowsStreaming(host: ExtensionHost): boolean {
+  const probe = (host as Partial<{ hasInterceptors(event: string): boolean }>).hasInterceptors;
+  return typeof probe === 'function' ? !probe.call(host, 'assistant_message') : false;
+}
+
+/** The tools offered this round: active extension tools (deferred ones once activated) plus host tools. */
+export function offeredTools(host: ExtensionHost, local: LocalTool[] = []): ModelTool[] {
+  const out: ModelTool[] = local.map((l) => l.tool);
+  const taken = new Set(out.map((t) => t.name));
+  for (const t of host.tools()) {
+    if (taken.has(t.name) || !TOOL_NAME.test(t.name)) continue;
+    taken.add(t.name);
+    out.push({ name: t.name, description: t.description ?? '', inputSchema: t.schema });
+  }
+  return out;
+}
+
+/** Converts a `tool_result`'s content blocks to what the model receives. */
+export function resultParts(result: ToolResult): ResultPart[] {
+  const parts: ResultPart[] = [];
+  for (const block of result.content) {
+    if (block.type === 'text') parts.push({ kind: 'text', text: block.text ?? '' });
+    else if (block.type === 'image' && block.data)
+      parts.push({ kind: 'image', mime: block.mime_type ?? 'image/png', data: Buffer.from(block.data, 'base64') });
+    else parts.push({ kind: 'text', text: `[unsupported ${block.type} block]` });
+  }
+  if (parts.length === 0) parts.push({ kind: 'text', text: result.isError ? 'error' : '(no output)' });
+  return parts;
+}
+
+/** One line describing a result: its first text line (capped), and how many images it has. */
+export function summarize(parts: ResultPart[]): string {
+  const text = parts.find((p) => p.kind === 'text')?.text ?? '';
+  const images = parts.filter((p) => p.kind === 'image').length;
+  let line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  if (line.length > SUMMARY_MAX) line = line.slice(0, SUMMARY_MAX - 1) + '…';
+  if (images) line += `${line ? ' ' : ''}[${images} image${images > 1 ? 's' : ''}]`;
+  return line;
+}
+
+/** Runs one user request to completion. Never throws for model or tool failures: they end up in the sink. */
+export async function runLoop(o: LoopOptions): Promise<LoopResult> {
+  const { host, model, sink, signal } = o;
+  const stream = o.streamText ?? hostAllowsStreaming(host);
+  const local = new Map((o.localTools ?? []).map((l) => [l.tool.name, l]));
+  const turn: ChatMessage[] = [{ role: 'user', parts: [{ kind: 'text', text: o.prompt }] }];
+  let rounds = 0;
+  const done = (stop: LoopStop): LoopResult => ({ messages: turn, stop, rounds });
+
+  for (let step = 1; ; step++) {
+    if (signal.aborted) return done('cancelled');
+    if (step > o.maxRounds) {
+      sink.notice('info', `Stopped after ${o.maxRounds} rounds (setting zut.chat.maxRounds).`);
+      return done('max_rounds');
+    }
+    const start = await host.interceptTurnStart(step);
+    if (start.blocked) {
+      sink.notice('blocked', `Turn blocked by ${start.blocked.ext}: ${start.blocked.reason}`);
+      return done('blocked');
+    }
+    host.emit({ event: 'turn_start', step });
+    if (signal.aborted) return endTurn(host, 'cancelled', done);
+
+    // The hidden context rides on this request only: a copy of the last (user) message, never kept in `turn`.
+    const messages = [...(o.preamble ?? []), ...o.history, ...turn];
+    if (start.context) {
+      const last = messages[messages.length - 1];
+      messages[messages.length - 1] = { ...last, parts: [...last.parts, { kind: 'text', text: start.context }] };
+    }
+
+    rounds++;
+    let text = '';
+    const calls: Extract<MessagePart, { kind: 'toolCall' }>[] = [];
+    try {
+      for await (const part of model.send({ messages, tools: offeredTools(host, o.localTools), signal })) {
+        if (part.kind === 'text') {
+          text += part.text;
+          if (stream && part.text) sink.text(part.text, 'model');
+        } else calls.push(part);
+      }
+    } catch (e) {
+      if (signal.aborted) return endTurn(host, 'cancelled', done);
+      const message = e instanceof Error ? e.message : String(e);
+      sink.notice('error', e instanceof ModelError ? `Model error (${e.code}): ${message}` : `Model error: ${message}`);
+      host.emit({ event: 'turn_end', stop: 'error', error: message });
+      return done('error');
+    }
+    if (signal.aborted) return endTurn(host, 'cancelled', done);
+
+    const assistant: MessagePart[] = text ? [{ kind: 'text', text }, ...calls] : [...calls];
+    if (assistant.length) turn.push({ role: 'assistant', parts: assistant });
+    if (text) {
+      host.emit({ event: 'assistant_message', text });
+      if (!stream) {
+        const shown = await host.interceptAssistantMessage(text);
+        if (shown.blocked) sink.notice('blocked', `Message hidden by ${shown.blocked.ext}: ${shown.blocked.reason}`);
+        else if (shown.text) sink.text(shown.text, shown.text === text ? 'model' : 'extension');
+      }
+    }
+    if (calls.length === 0) {
+      host.emit({ event: 'turn_end', stop: 'end_turn' });
+      return done('end_turn');
+    }
+
+    const results: MessagePart[] = [];
+    for (const call of calls) results.push(await runToolCall(o, local, call));
+    turn.push({ role: 'user', parts: results });
+    if (signal.aborted) return endTurn(host, 'cancelled', done);
+    host.emit({ event: 'turn_end', stop: 'tool_use' });
+  }
+}
+
+function endTurn(host: ExtensionHost, stop: 'cancelled', done: (s: LoopStop) => LoopResult): LoopResult {
+  host.emit({ event: 'turn_end', stop });
+  return done(stop);
+}
+
+/** event → interception → the call (extension or host tool) → the result the model gets. */
+async function runToolCall(
+  o: LoopOptions,
+  local: Map<string, LocalTool>,
+  call: Extract<MessagePart, { kind: 'toolCall' }>,
+): Promise<MessagePart> {
+  const { host, sink, signal } = o;
+  const { callId, name } = call;
+  const ext = local.has(name) ? 'zut' : host.tools().find((t) => t.name === name)?.ext;
+  const result = (content: ResultPart[], isError: boolean): MessagePart => ({
+    kind: 'toolResult',
+    callId,
+    content,
+    isError,
+  });
+  const cancelled = (): MessagePart => {
+    sink.toolFinished({ callId, name, ext, status: 'cancelled', summary: 'cancelled' });
+    return result([{ kind: 'text', text: 'cancelled by the user' }], true);
+  };
+  if (signal.aborted) return cancelled();
+
+  host.emit({ event: 'tool_call', tool_id: callId, tool_name: name, tool_args: call.input });
+  const decision = await host.interceptToolCall({ tool_id: callId, tool_name: name, tool_args: call.input });
+  if (decision.blocked) {
+    const { reason } = decision.blocked;
+    sink.toolFinished({ callId, name, ext, status: 'blocked', summary: `blocked by ${decision.blocked.ext}: ${reason}` });
+    return result([{ kind: 'text', text: reason }], true);
+  }
+  if (signal.aborted) return cancelled();
+
+  sink.toolStarted({ callId, name, ext });
+  try {
+    const tool = local.get(name);
+    const r = tool
+      ? await tool.run(decision.args, signal)
+      : await host.callTool(name, decision.args, { signal, timeoutMs: o.toolTimeoutMs });
+    const parts = resultParts(r);
+    sink.toolFinished({ callId, name, ext: r.ext, status: r.isError ? 'error' : 'ok', summary: summarize(parts) });
+    return result(parts, r.isError);
+  } catch (e) {
+    if (signal.aborted || (e instanceof RequestError && e.kind === 'cancelled')) return cancelled();
+    const message = e instanceof Error ? e.message : String(e);
+    sink.toolFinished({ callId, name, ext, status: 'error', summary: message });
+    return result([{ kind: 'text', text: message }], true);
+  }
+}

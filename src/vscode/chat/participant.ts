@@ -1,0 +1,218 @@
+/**
+ * The `@zut` chat participant: each request runs the VS Code-free loop (src/host/chat/loop.ts) on `request.model`
+ * with every active zut tool offered as a private tool, or carries out a zut slash command (`@zut /name args`).
+ * A conversation is a zut session: its id and branch travel in `ChatResult.metadata`, and extension state is kept
+ * in workspace storage so it survives a window reload.
+ */
+import * as vscode from 'vscode';
+import type { ExtensionHost } from '../../host/api';
+import type { NoteLevel } from '../../host/hostUi';
+import type { Event } from '../../host/lifecycle';
+import type { PanelSpec } from '../../protocol';
+import { helpText, historyToMessages, lastTurnMeta, parseSlash } from '../../host/chat/conversation';
+import { runLoop, type LoopResult } from '../../host/chat/loop';
+import type { ChatMessage } from '../../host/chat/model';
+import { SessionTracker, storeMessages, type TurnMeta } from '../../host/chat/sessions';
+import { activeSkills, skillTool, skillsPreamble } from '../../host/chat/skills';
+import { readSettings } from '../settings';
+import { toHistory, PARTICIPANT_ID } from './history';
+import { LmChatModel } from './lmModel';
+import { ChatSink } from './render';
+
+/** What chat needs from `VsCodeHostUi` (src/vscode/hostUi.ts). */
+export interface ChatUi {
+  readonly onDidSubmit: Event<{ ext: string; text: string }>;
+  readonly onDidNote: Event<{ ext: string; level: NoteLevel; text: string }>;
+  clearAllNotes(): void;
+  openPanel(ext: string, panel: PanelSpec): void;
+}
+
+const STATE_KEY = 'zut.chat.extensionState';
+const SESSIONS_KEY = 'zut.chat.sessions';
+
+/** Registers `@zut`; everything it owns is disposed with the extension. */
+export function registerChat(context: vscode.ExtensionContext, host: ExtensionHost, ui: ChatUi): void {
+  const chat = new ZutChat(context, host, ui);
+  context.subscriptions.push({ dispose: () => chat.dispose() });
+}
+
+class ZutChat {
+  private readonly disposables: { dispose(): unknown }[] = [];
+  private readonly tracker: SessionTracker;
+  /** Responses currently streaming, newest last: extension notes and submits go to the newest. */
+  private readonly active: ChatSink[] = [];
+  /** `submit`s waiting for the running request(s) to finish. */
+  private readonly queued: string[] = [];
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly host: ExtensionHost,
+    private readonly ui: ChatUi,
+  ) {
+    const saved: unknown = context.workspaceState.get(STATE_KEY);
+    if (saved && typeof saved === 'object') host.importState(saved as Record<string, Record<string, unknown>>);
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    this.tracker = new SessionTracker(context.workspaceState.get(SESSIONS_KEY), cwd);
+    const restored = this.tracker.activeContext();
+    if (restored) host.setSession(restored);
+
+    const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (req, ctx, stream, token) =>
+      this.handle(req, ctx, stream, token),
+    );
+    participant.iconPath = new vscode.ThemeIcon('extensions');
+    this.disposables.push(
+      participant,
+      host.onDidChangeState(() => this.persistState()),
+      ui.onDidNote((n) => this.active.at(-1)?.note(n.ext, n.level, n.text)),
+      ui.onDidSubmit((s) => this.submit(s.ext, s.text)),
+    );
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0).reverse()) d.dispose();
+  }
+
+  private persistState(): void {
+    this.context.workspaceState.update(STATE_KEY, this.host.exportState()).then(undefined, (e: unknown) => {
+      console.error('[zut] saving chat state failed:', e);
+    });
+  }
+
+  private persistSessions(): void {
+    this.context.workspaceState.update(SESSIONS_KEY, this.tracker.snapshot()).then(undefined, (e: unknown) => {
+      console.error('[zut] saving chat sessions failed:', e);
+    });
+  }
+
+  /** An extension's `submit`: a new `@zut` request now, or once the running ones are done. */
+  private submit(ext: string, text: string): void {
+    const sink = this.active.at(-1);
+    if (sink) {
+      sink.note(ext, 'info', `queued: ${text}`);
+      this.queued.push(text);
+    } else this.openChat(text);
+  }
+
+  private openChat(text: string): void {
+    vscode.commands.executeCommand('workbench.action.chat.open', { query: `@zut ${text}` }).then(undefined, (e) => {
+      console.error('[zut] opening chat failed:', e);
+    });
+  }
+
+  private fillInput(query: string): void {
+    vscode.commands.executeCommand('workbench.action.chat.open', { query, isPartialQuery: true }).then(undefined, (e) => {
+      console.error('[zut] filling the chat input failed:', e);
+    });
+  }
+
+  private async handle(
+    request: vscode.ChatRequest,
+    chatContext: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> {
+    this.ui.clearAllNotes();
+    const { host } = this;
+    host.setModel(request.model.vendor, request.model.id);
+
+    const history = toHistory(chatContext.history);
+    const session = this.tracker.begin(lastTurnMeta(history));
+    if (session.seedState) host.importState({ ...host.exportState(), [session.meta.branch]: session.seedState });
+    host.setSession(session.context);
+    for (const event of session.events) host.emitSessionEvent(event, session.context);
+    this.persistSessions();
+
+    const abort = new AbortController();
+    const onCancel = token.onCancellationRequested(() => abort.abort());
+    if (token.isCancellationRequested) abort.abort();
+    const sink = new ChatSink(stream);
+    this.active.push(sink);
+    let messages: ChatMessage[] = [];
+    try {
+      const runTurn = async (prompt: string): Promise<LoopResult> => {
+        const settings = readSettings((k) => vscode.workspace.getConfiguration('zut').get(k)).settings;
+        const skills = activeSkills(host);
+        const skill = skillTool(skills);
+        return runLoop({
+          host,
+          model: new LmChatModel(request.model),
+          sink,
+          history: historyToMessages(history),
+          prompt,
+          preamble: skillsPreamble(skills),
+          localTools: skill ? [skill] : [],
+          maxRounds: settings.chatMaxRounds,
+          toolTimeoutMs: settings.toolTimeoutSeconds * 1000,
+          signal: abort.signal,
+        });
+      };
+      const slash = parseSlash(request.prompt, request.command);
+      if (!slash) messages = (await runTurn(request.prompt)).messages;
+      else messages = await this.slashCommand(slash.name, slash.args, sink, runTurn);
+    } catch (e) {
+      sink.notice('error', e instanceof Error ? e.message : String(e));
+    } finally {
+      onCancel.dispose();
+      this.active.splice(this.active.indexOf(sink), 1);
+      if (this.active.length === 0) this.drainQueue();
+    }
+    const meta: TurnMeta = {
+      ...session.meta,
+      messages: storeMessages(messages),
+      state: host.exportState()[session.meta.branch],
+    };
+    return { metadata: { zut: meta } };
+  }
+
+  /** Queued submits run after the current request; each following one waits for the previous (see `handle`). */
+  private drainQueue(): void {
+    const next = this.queued.shift();
+    if (next !== undefined) setTimeout(() => this.openChat(next), 0);
+  }
+
+  /** `/help`, `/reload`, or an extension command with its `command_response` carried out in chat. */
+  private async slashCommand(
+    name: string,
+    args: string,
+    sink: ChatSink,
+    runTurn: (prompt: string) => Promise<LoopResult>,
+  ): Promise<ChatMessage[]> {
+    const { host } = this;
+    const lower = name.toLowerCase();
+    if (lower === 'help') {
+      sink.code(helpText(host));
+      return [];
+    }
+    if (lower === 'reload') {
+      sink.progress('Reloading zut extensions…');
+      const report = await host.reload();
+      const lines = [`Reloaded: ${report.ready.length} ready, ${report.errors.length} failed.`];
+      for (const e of report.errors) lines.push(`${e.ext}: ${e.message}`);
+      sink.code(lines.join('\n'));
+      return [];
+    }
+    if (!host.commands().some((c) => c.active && c.name.toLowerCase() === lower)) {
+      sink.notice('error', `Unknown command /${name}. Type @zut /help for the list.`);
+      return [];
+    }
+    sink.progress(`Running /${name}…`);
+    const r = await host.invokeCommand(name, args);
+    if (r.error) sink.notice('error', `/${name} (${r.ext}): ${r.error}`);
+    switch (r.action) {
+      case 'prompt':
+        return r.prompt?.trim() ? (await runTurn(r.prompt)).messages : [];
+      case 'display':
+        if (r.display) sink.code(r.display);
+        return [];
+      case 'insert':
+        // After this response ends: the input is not editable while the request runs. Prefixed so it reaches @zut.
+        setTimeout(() => this.fillInput(`@zut ${r.insert ?? ''}`), 0);
+        return [];
+      case 'open_panel':
+        if (r.open_panel) this.ui.openPanel(r.ext, r.open_panel);
+        return [];
+      default:
+        return [];
+    }
+  }
+}

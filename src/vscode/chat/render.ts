@@ -1,0 +1,95 @@
+/**
+ * Renders the `@zut` loop into a `ChatResponseStream`. Text from extensions (results, reasons, notes, command output)
+ * is data: it goes out markdown-escaped in an untrusted MarkdownString, or in a code block — never as live links,
+ * command links, HTML or codicons. The model's own text is rendered as ordinary (untrusted) chat markdown.
+ */
+import * as vscode from 'vscode';
+import type { NoteLevel } from '../../host/hostUi';
+import type { LoopSink, ToolOutcome } from '../../host/chat/loop';
+
+/** Backslash-escapes every ASCII punctuation character (kills emphasis, links, autolinks, HTML); keeps line breaks. */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[!-/:-@[-`{-~]/g, '\\$&')
+    .replace(/\n/g, '  \n');
+}
+
+/** An untrusted, HTML-free MarkdownString. */
+export function safeMarkdown(markdown: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(markdown, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  md.supportThemeIcons = false;
+  return md;
+}
+
+/** A fenced code block holding `text` verbatim (fence longer than any backtick run inside). */
+export function codeBlock(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}text\n${text}\n${fence}\n`;
+}
+
+/** Identifiers (tool and extension names) shown inside inline code: backticks removed, length capped. */
+function ident(name: string | undefined): string {
+  return (name ?? '?').replace(/[`\r\n]/g, '').slice(0, 80) || '?';
+}
+
+const NOTE_PREFIX: Record<NoteLevel, string> = { info: 'ℹ', success: '✓', warn: '⚠', error: '✗' };
+
+/** A `LoopSink` on one chat response, plus what participant.ts adds (notes, plain text blocks). */
+export class ChatSink implements LoopSink {
+  private endsWithNewline = true;
+
+  constructor(private readonly stream: vscode.ChatResponseStream) {}
+
+  /** Model text (streamed chunks or a whole message), or an extension's replacement (escaped). */
+  text(text: string, origin: 'model' | 'extension' = 'model'): void {
+    if (!text) return;
+    if (origin === 'extension') return this.plain(text);
+    this.stream.markdown(safeMarkdown(text));
+    this.endsWithNewline = text.endsWith('\n');
+  }
+
+  /** Text from an extension shown as if it were a message (an `assistant_message` replacement): escaped. */
+  plain(text: string): void {
+    this.block(escapeMarkdown(text));
+  }
+
+  toolStarted(call: { name: string; ext?: string }): void {
+    this.stream.progress(`Running \`${ident(call.name)}\` (\`${ident(call.ext)}\`)…`);
+  }
+
+  toolFinished(o: ToolOutcome): void {
+    const mark = o.status === 'ok' ? '✓' : o.status === 'blocked' ? '⛔' : o.status === 'cancelled' ? '◼' : '✗';
+    const head = `${mark} \`${ident(o.name)}\` (\`${ident(o.ext)}\`)`;
+    this.block(o.summary ? `${head}: ${escapeMarkdown(o.summary)}` : head);
+  }
+
+  notice(kind: 'blocked' | 'error' | 'info', text: string): void {
+    const label = kind === 'blocked' ? '**Blocked.** ' : kind === 'error' ? '**Error.** ' : '';
+    this.block(label + escapeMarkdown(text));
+  }
+
+  /** A note from an extension (`notify`) during this request. */
+  note(ext: string, level: NoteLevel, text: string): void {
+    this.block(`${NOTE_PREFIX[level]} [${escapeMarkdown(ext)}] ${escapeMarkdown(text)}`);
+  }
+
+  /** Command output (`display`) or a listing, verbatim in a code block. */
+  code(text: string): void {
+    this.block(codeBlock(text));
+  }
+
+  progress(text: string): void {
+    this.stream.progress(text);
+  }
+
+  /** A paragraph of already-safe markdown, separated from whatever came before. */
+  private block(markdown: string): void {
+    const sep = this.endsWithNewline ? '\n' : '\n\n';
+    this.stream.markdown(safeMarkdown(`${sep}${markdown}\n`));
+    this.endsWithNewline = true;
+  }
+}
