@@ -54,7 +54,6 @@ function fieldName(keys: PropertyKey[]): string {
 
 /** Names become log file names and install directories: nothing that could leave a directory. */
 function nameProblem(name: string): string | undefined {
-  // eslint-disable-next-line no-control-regex
   if (/[/\\\x00-\x1f\x7f]/.test(name) || name === '.' || name === '..') {
     return `manifest: invalid name ${JSON.stringify(name)}: must not contain path separators or control characters`;
   }

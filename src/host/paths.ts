@@ -68,7 +68,6 @@ export function logPathFor(zutHome: string, name: string): string {
 
 /** A file-name-safe version of an extension name (identity for ordinary names). */
 export function safeFileName(name: string): string {
-  // eslint-disable-next-line no-control-regex
   const cleaned = name.replace(/[/\\:*?"<>|\x00-\x1f\x7f]/g, '_');
   // `.` and `..` alone would name a directory, not a file.
   if (/^\.*$/.test(cleaned)) return cleaned.replace(/\./g, '_') || '_';

@@ -1,0 +1,217 @@
+/**
+ * `zut ext doctor`: what happened to every extension (manifest errors, disabled/shadowed copies, load errors,
+ * ready/auto-ready status, commands and tools with conflicts, warnings, log paths), as text (CLI), markdown
+ * (VS Code's "Zut: Show Doctor Report") and JSON. Everything an extension supplied is untrusted: the text
+ * formatter strips terminal control sequences, the markdown formatter keeps it in code spans/blocks.
+ */
+import type { ExtensionInfo, Scope } from './types';
+
+export type DoctorStatus = 'ok' | 'warning' | 'error' | 'shadowed' | 'disabled' | 'theme-only' | 'auto-ready' | 'ready-timeout';
+
+export interface DoctorEntry {
+  name: string;
+  scope: Scope;
+  dir: string;
+  version?: string;
+  status: DoctorStatus;
+  /** The Manager's state, for detail (`running`, `crashed`, `blocked`, …). */
+  state: ExtensionInfo['state'];
+  shadowedBy?: string;
+  commands: { name: string; description?: string; active: boolean }[];
+  tools: { name: string; description?: string; active: boolean; deferred: boolean; interactive: boolean }[];
+  skills: { name: string; path: string }[];
+  diagnostics: string[];
+  logPath: string;
+  error?: string;
+}
+
+/** A load error as the Manager reports it (`LoadReport.errors`). */
+export interface DoctorError {
+  ext: string;
+  message: string;
+}
+
+export interface DoctorReport {
+  extensions: DoctorEntry[];
+  errors: DoctorError[];
+}
+
+/**
+ * The doctor status of one extension: state first (shadowed, disabled, theme-only, error/crashed), then how
+ * registration ended (`auto-ready`, `ready-timeout`), then `warning` for diagnostics, registrations shadowed by
+ * an earlier extension, an untrusted-workspace block or a not-yet-running state, else `ok`.
+ */
+export function doctorStatus(info: ExtensionInfo): DoctorStatus {
+  switch (info.state) {
+    case 'shadowed':
+    case 'disabled':
+    case 'theme-only':
+      return info.state;
+    case 'error':
+    case 'crashed':
+      return 'error';
+    case 'blocked':
+    case 'starting':
+    case 'restarting':
+    case 'stopped':
+      return 'warning';
+    case 'running':
+      break;
+  }
+  if (info.readyMode === 'ready-timeout') return 'ready-timeout';
+  if (info.readyMode === 'auto-ready') return 'auto-ready';
+  const conflicts = info.commands.some((c) => !c.active) || info.tools.some((t) => !t.active);
+  return info.diagnostics.length > 0 || conflicts || info.error !== undefined ? 'warning' : 'ok';
+}
+
+/** Builds the report from the Manager's snapshot and its load errors. */
+export function buildDoctorReport(extensions: ExtensionInfo[], errors: DoctorError[] = []): DoctorReport {
+  return {
+    extensions: extensions.map((x) => ({
+      name: x.name,
+      scope: x.scope,
+      dir: x.dir,
+      ...(x.version !== undefined && { version: x.version }),
+      status: doctorStatus(x),
+      state: x.state,
+      ...(x.shadowedBy !== undefined && { shadowedBy: x.shadowedBy }),
+      commands: x.commands.map((c) => ({ name: c.name, ...(c.description !== undefined && { description: c.description }), active: c.active })),
+      tools: x.tools.map((t) => ({
+        name: t.name,
+        ...(t.description !== undefined && { description: t.description }),
+        active: t.active,
+        deferred: t.deferred,
+        interactive: t.interactive,
+      })),
+      skills: x.skills.map((s) => ({ name: s.name, path: s.path })),
+      diagnostics: [...x.diagnostics],
+      logPath: x.logPath,
+      ...(x.error !== undefined && { error: x.error }),
+    })),
+    errors: errors.map((e) => ({ ext: e.ext, message: e.message })),
+  };
+}
+
+/** True when the report contains an extension in error or a load error (the CLI then exits 1). */
+export function doctorHasErrors(report: DoctorReport): boolean {
+  return report.errors.length > 0 || report.extensions.some((e) => e.status === 'error');
+}
+
+// ---------------------------------------------------------------- text
+
+/**
+ * Makes untrusted text inert for a terminal: C0/C1 controls (ESC included) other than `\n` and `\t`, and bidi
+ * overrides, become visible `\xNN` / `\u{NNNN}` escapes; `\r\n` and `\r` become `\n`.
+ */
+export function sanitizeText(s: string): string {
+  return (
+    s
+      .replace(/\r\n?/g, '\n')
+      .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+      .replace(/[\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`)
+  );
+}
+
+/** Multi-line text indented under its label (line breaks preserved, as zut does). */
+function block(s: string, indent: string): string {
+  return sanitizeText(s).split('\n').join('\n' + indent);
+}
+
+function registrationLine(kind: string, r: { name: string; description?: string; active: boolean }, extra = ''): string {
+  const desc = r.description ? ` - ${r.description}` : '';
+  return `    ${kind} ${r.name}${extra}${r.active ? '' : ' (shadowed)'}${desc}`;
+}
+
+/** Plain-text report for a terminal. */
+export function doctorText(report: DoctorReport): string {
+  const out: string[] = [];
+  if (report.extensions.length === 0) out.push('no extensions found');
+  for (const e of report.extensions) {
+    const version = e.version ? ` ${e.version}` : '';
+    out.push(`${e.name}${version} [${e.scope}] ${e.status}`);
+    out.push(`  dir: ${e.dir}`);
+    if (e.shadowedBy) out.push(`  shadowed by: ${e.shadowedBy}`);
+    if (e.error) out.push(`  error: ${block(e.error, '    ')}`);
+    for (const d of e.diagnostics) out.push(`  warning: ${block(d, '    ')}`);
+    for (const c of e.commands) out.push(registrationLine('command', { ...c, name: '/' + c.name }));
+    for (const t of e.tools) {
+      const flags = [t.deferred && 'deferred', t.interactive && 'interactive'].filter(Boolean).join(', ');
+      out.push(registrationLine('tool', t, flags ? ` (${flags})` : ''));
+    }
+    for (const s of e.skills) out.push(`    skill ${s.name} (${s.path})`);
+    out.push(`  log: ${e.logPath}`);
+  }
+  if (report.errors.length > 0) {
+    out.push('', 'load errors:');
+    for (const err of report.errors) out.push(`  ${err.ext}: ${block(err.message, '    ')}`);
+  }
+  return sanitizeText(out.join('\n')) + '\n';
+}
+
+// ---------------------------------------------------------------- markdown
+
+function longestRun(s: string, ch: string): number {
+  let best = 0;
+  let run = 0;
+  for (const c of s) {
+    run = c === ch ? run + 1 : 0;
+    if (run > best) best = run;
+  }
+  return best;
+}
+
+/**
+ * Untrusted single-line text as an inline code span: nothing inside can become a link, HTML, a command or an
+ * icon. The fence is longer than any backtick run inside, and padded so leading/trailing backticks are safe.
+ * Text with line breaks must use `mdCodeBlock` instead (a blank line would end the span's paragraph).
+ */
+export function mdCode(s: string): string {
+  const text = sanitizeText(s).replace(/\n/g, ' ');
+  if (text.trim() === '') return '*(empty)*';
+  const fence = '`'.repeat(longestRun(text, '`') + 1);
+  return `${fence} ${text} ${fence}`;
+}
+
+/** Untrusted (possibly multi-line) text as a fenced code block whose fence no content line can close. */
+export function mdCodeBlock(s: string): string {
+  const text = sanitizeText(s);
+  const fence = '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
+  return `${fence}text\n${text}\n${fence}`;
+}
+
+/** Markdown report; every extension- or manifest-supplied value is inside a code span or code block. */
+export function doctorMarkdown(report: DoctorReport): string {
+  const out: string[] = ['# Zut doctor report', ''];
+  if (report.extensions.length === 0) out.push('No extensions found.', '');
+  for (const e of report.extensions) {
+    out.push(`## ${mdCode(e.name)} — ${e.status}`, '');
+    out.push(`- Scope: ${e.scope}`);
+    if (e.version) out.push(`- Version: ${mdCode(e.version)}`);
+    out.push(`- Directory: ${mdCode(e.dir)}`);
+    if (e.shadowedBy) out.push(`- Shadowed by: ${mdCode(e.shadowedBy)}`);
+    out.push(`- Log: ${mdCode(e.logPath)}`);
+    for (const c of e.commands) {
+      out.push(`- Command: ${mdCode('/' + c.name)}${c.active ? '' : ' (shadowed)'}${c.description ? ' — ' + mdCode(c.description) : ''}`);
+    }
+    for (const t of e.tools) {
+      const flags = [!t.active && 'shadowed', t.deferred && 'deferred', t.interactive && 'interactive'].filter(Boolean);
+      out.push(`- Tool: ${mdCode(t.name)}${flags.length ? ` (${flags.join(', ')})` : ''}${t.description ? ' — ' + mdCode(t.description) : ''}`);
+    }
+    for (const s of e.skills) out.push(`- Skill: ${mdCode(s.name)}`);
+    out.push('');
+    if (e.error) out.push('Error:', '', mdCodeBlock(e.error), '');
+    for (const d of e.diagnostics) out.push('Warning:', '', mdCodeBlock(d), '');
+  }
+  if (report.errors.length > 0) {
+    out.push('## Load errors', '');
+    for (const err of report.errors) out.push(`${mdCode(err.ext)}:`, '', mdCodeBlock(err.message), '');
+  }
+  return out.join('\n');
+}
+
+// ---------------------------------------------------------------- JSON
+
+/** `{"extensions":[…],"errors":[…]}`, indented. */
+export function doctorJson(report: DoctorReport): string {
+  return JSON.stringify({ extensions: report.extensions, errors: report.errors }, null, 2) + '\n';
+}
