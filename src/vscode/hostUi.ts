@@ -1,0 +1,171 @@
+/**
+ * `VsCodeHostUi`: the HostUi port implemented with the VS Code API. Each surface lives in its own module
+ * (panels, status bar, widgets view, notes); this class only routes the host's calls to them, shows alerts, and
+ * hands `submit` / `submit_slash` / notes on to the chat and commands modules through events.
+ */
+import * as vscode from 'vscode';
+import { z } from 'zod';
+import type { ExtensionHost } from '../host/api';
+import type { HostUi, NoteLevel, PanelRender, WidgetSpec } from '../host/hostUi';
+import { Disposable, Emitter, type Event } from '../host/lifecycle';
+import type { PanelSpec } from '../protocol/frames';
+import { NotesSurface, type NoteEvent } from './notes';
+import type { NotesModelOptions } from './notesModel';
+import type { Scheduler } from './panelModel';
+import { PanelSurface } from './panels';
+import { StatusBarSurface } from './statusBar';
+import { escapeNotificationLinks } from './statusModel';
+import { WidgetsTree } from './widgetsTree';
+
+export interface VsCodeHostUiOptions {
+  /** Where dropped/malformed things are reported. */
+  log?: (message: string) => void;
+  /** Timers for panel render coalescing (tests). */
+  scheduler?: Scheduler;
+  /** Clock and toast window for notes (tests). */
+  notes?: NotesModelOptions;
+}
+
+/** `zut.alerts`: `notify` (default) shows a notification for a bell while VS Code is not focused. */
+const AlertsSetting = z.enum(['notify', 'off']).catch('notify');
+
+/** Everything the surfaces show, for the in-host tests (`zut.test.snapshot`). */
+export interface HostUiSnapshot {
+  status: ReturnType<StatusBarSurface['snapshot']>;
+  widgets: ReturnType<WidgetsTree['snapshot']>;
+  panels: ReturnType<PanelSurface['snapshot']>;
+  toasts: number;
+  alerts: { ext: string; kind: string; reason?: string; shown: boolean }[];
+  submits: { ext: string; text: string }[];
+  slashes: { ext: string; text: string }[];
+}
+
+export class VsCodeHostUi extends Disposable implements HostUi {
+  private readonly submitted = this._register(new Emitter<{ ext: string; text: string }>());
+  private readonly slashSubmitted = this._register(new Emitter<{ ext: string; text: string }>());
+  /** `submit`: the chat queues it as a `@zut` request. */
+  readonly onDidSubmit: Event<{ ext: string; text: string }> = this.submitted.event;
+  /** `submit_slash`: the commands module runs that zut command. */
+  readonly onDidSubmitSlash: Event<{ ext: string; text: string }> = this.slashSubmitted.event;
+  /** Every note (`notify`, `display`): the chat shows those that arrive during a `@zut` turn. */
+  readonly onDidNote: Event<NoteEvent>;
+
+  private readonly notes: NotesSurface;
+  private readonly statusBar = this._register(new StatusBarSurface());
+  private readonly widgets: WidgetsTree | undefined;
+  private readonly panels: PanelSurface;
+  /** Recent alerts/submits, bounded, for the test snapshot. */
+  private readonly recent = {
+    alerts: [] as HostUiSnapshot['alerts'],
+    submits: [] as HostUiSnapshot['submits'],
+    slashes: [] as HostUiSnapshot['slashes'],
+  };
+
+  constructor(context: vscode.ExtensionContext, options: VsCodeHostUiOptions = {}) {
+    super();
+    this.notes = this._register(new NotesSurface(options.notes));
+    this.onDidNote = this.notes.onDidNote;
+    this.panels = this._register(new PanelSurface(context, { scheduler: options.scheduler, log: options.log }));
+    try {
+      this.widgets = this._register(new WidgetsTree(this.notes.model));
+      this._register(this.notes.onDidChangeNotes((ext) => this.widgets?.notesChanged(ext)));
+    } catch (e) {
+      // Only fails when the `zut.widgets` view is not contributed; every other surface still works.
+      options.log?.(`Widgets view unavailable: ${String(e)}`);
+    }
+    if (process.env.ZUT_TEST_HOOKS === '1') {
+      this._register(vscode.commands.registerCommand('zut.test.snapshot', () => this.snapshot()));
+    }
+  }
+
+  /** Connects panels to the Manager (keys, sizes, user closes). Call once, after the Manager exists. */
+  attach(host: ExtensionHost): void {
+    this.panels.attach(host);
+  }
+
+  notify(ext: string, level: NoteLevel, message: string): void {
+    this.notes.add(ext, level, message);
+  }
+
+  display(ext: string, text: string): void {
+    this.notes.add(ext, 'info', text);
+  }
+
+  clearNotes(ext: string): void {
+    this.notes.clear(ext);
+  }
+
+  /** The user sent the next `@zut` prompt: notes are one-shot (zut clears them on the next prompt). */
+  clearAllNotes(): void {
+    this.notes.clearAll();
+  }
+
+  status(ext: string, key: string, level: string | undefined, text: string): void {
+    this.statusBar.set(ext, key, level, text);
+  }
+
+  widget(ext: string, widget: WidgetSpec): void {
+    this.widgets?.setWidget(ext, widget);
+  }
+
+  widgetClear(ext: string, id: string): void {
+    this.widgets?.clearWidget(ext, id);
+  }
+
+  alert(ext: string, kind: string, reason: string | undefined): void {
+    const setting = AlertsSetting.parse(vscode.workspace.getConfiguration('zut').get('alerts'));
+    // Like zut's terminal bell: only worth an interruption when the user is looking elsewhere.
+    const shown = setting === 'notify' && !vscode.window.state.focused;
+    remember(this.recent.alerts, { ext, kind, reason, shown });
+    if (!shown) return;
+    const why = reason ? ` (${reason})` : '';
+    void vscode.window.showInformationMessage(escapeNotificationLinks(`Zut: extension “${ext}” needs your attention${why}`));
+  }
+
+  submit(ext: string, text: string): void {
+    remember(this.recent.submits, { ext, text });
+    this.submitted.fire({ ext, text });
+  }
+
+  submitSlash(ext: string, text: string): void {
+    remember(this.recent.slashes, { ext, text });
+    this.slashSubmitted.fire({ ext, text });
+  }
+
+  openPanel(ext: string, panel: PanelSpec): void {
+    this.panels.open(ext, panel);
+  }
+
+  panelRender(ext: string, render: PanelRender): void {
+    this.panels.render(ext, render);
+  }
+
+  panelClose(ext: string, panelId: string): void {
+    this.panels.close(ext, panelId);
+  }
+
+  clearExtension(ext: string): void {
+    this.statusBar.clearExtension(ext);
+    this.widgets?.clearExtension(ext);
+    this.notes.clear(ext);
+    this.panels.clearExtension(ext);
+  }
+
+  /** What every surface shows right now. */
+  snapshot(): HostUiSnapshot {
+    return {
+      status: this.statusBar.snapshot(),
+      widgets: this.widgets?.snapshot() ?? [],
+      panels: this.panels.snapshot(),
+      toasts: this.notes.toasts,
+      alerts: [...this.recent.alerts],
+      submits: [...this.recent.submits],
+      slashes: [...this.recent.slashes],
+    };
+  }
+}
+
+function remember<T>(list: T[], item: T): void {
+  list.push(item);
+  if (list.length > 50) list.shift();
+}

@@ -1,0 +1,59 @@
+/**
+ * Notes (`notify`, `display` output): kept per extension in the Widgets view (newest first); warn/error also
+ * pop a notification, at most one per extension per 2 s (later ones within the window go to the view only).
+ * Every note fires `onDidNote` so a running `@zut` chat turn can show it too.
+ */
+import * as vscode from 'vscode';
+import type { NoteLevel } from '../host/hostUi';
+import { Emitter, type Event, type IDisposable } from '../host/lifecycle';
+import { NotesModel, type NotesModelOptions } from './notesModel';
+import { escapeNotificationLinks } from './statusModel';
+
+/** A note as other surfaces see it. */
+export interface NoteEvent {
+  ext: string;
+  level: NoteLevel;
+  text: string;
+}
+
+export class NotesSurface implements IDisposable {
+  readonly model: NotesModel;
+  private readonly noted = new Emitter<NoteEvent>();
+  readonly onDidNote: Event<NoteEvent> = this.noted.event;
+  private readonly changed = new Emitter<string>();
+  /** Fires the extension whose notes changed (the Widgets view refreshes that node). */
+  readonly onDidChangeNotes: Event<string> = this.changed.event;
+  /** Notifications shown (for tests and diagnostics). */
+  toasts = 0;
+
+  constructor(options: NotesModelOptions = {}) {
+    this.model = new NotesModel(options);
+  }
+
+  add(ext: string, level: NoteLevel, text: string): void {
+    const { toast } = this.model.add(ext, level, text);
+    this.changed.fire(ext);
+    this.noted.fire({ ext, level, text });
+    if (!toast) return;
+    this.toasts += 1;
+    const message = escapeNotificationLinks(`[${ext}] ${text}`);
+    // Toasts are informational; nothing waits for the user's answer.
+    if (level === 'error') void vscode.window.showErrorMessage(message);
+    else void vscode.window.showWarningMessage(message);
+  }
+
+  /** `clear_notes`, or the extension is gone. */
+  clear(ext: string): void {
+    if (this.model.clear(ext)) this.changed.fire(ext);
+  }
+
+  /** The user sent the next `@zut` prompt: notes are one-shot. */
+  clearAll(): void {
+    for (const ext of this.model.clearAll()) this.changed.fire(ext);
+  }
+
+  dispose(): void {
+    this.noted.dispose();
+    this.changed.dispose();
+  }
+}

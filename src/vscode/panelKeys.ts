@@ -1,0 +1,70 @@
+/**
+ * Panel keyboard and row conventions shared by the webview script (media/panel.ts, browser bundle) and the
+ * extension side. Imports nothing at runtime so both bundles (and vitest) can use it.
+ */
+import type { PanelKeyName } from '../protocol/frames';
+
+/** The parts of a DOM `KeyboardEvent` the mapping looks at. */
+export interface KeyLike {
+  key: string;
+  ctrlKey?: boolean;
+  altKey?: boolean;
+  metaKey?: boolean;
+  isComposing?: boolean;
+}
+
+/** A key in the spec's normalized form (`text` only for `rune`). */
+export interface PanelKey {
+  key: PanelKeyName;
+  text?: string;
+}
+
+/** DOM `KeyboardEvent.key` names → the spec's `panel_key` names. */
+const NAMED_KEYS: Readonly<Record<string, PanelKeyName>> = {
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  Enter: 'enter',
+  Escape: 'esc',
+  Tab: 'tab',
+  PageUp: 'pageup',
+  PageDown: 'pagedown',
+  Home: 'home',
+  End: 'end',
+  Backspace: 'backspace',
+  Delete: 'delete',
+};
+
+/**
+ * Maps a DOM key event to a `panel_key`, or undefined when the panel should not see it (modifier shortcuts such as
+ * Ctrl+C / Cmd+P stay with VS Code, IME composition and dead keys are ignored). A printable character becomes
+ * `rune` with the character as `text`. AltGr (reported as Ctrl+Alt on Windows) still types characters.
+ */
+export function mapPanelKey(e: KeyLike): PanelKey | undefined {
+  if (e.isComposing) return undefined;
+  const altGr = e.ctrlKey === true && e.altKey === true;
+  if (e.metaKey || (e.ctrlKey && !altGr)) return undefined;
+  const named = NAMED_KEYS[e.key];
+  if (named) return { key: named };
+  // One code point (astral characters are two UTF-16 units) and not a control character.
+  if ([...e.key].length === 1) {
+    const cp = e.key.codePointAt(0) ?? 0;
+    if (cp >= 0x20 && cp !== 0x7f) return { key: 'rune', text: e.key };
+  }
+  return undefined;
+}
+
+/** Row markers zut panels use for the selected line (`▸ `, `● `, or a leading zero-width space). */
+export function isSelectedLine(line: string): boolean {
+  return line.startsWith('▸ ') || line.startsWith('● ') || line.startsWith('\u200b');
+}
+
+/** Host → webview: the full current frame. `seq` is echoed back in `ack`. */
+export interface RenderMessage {
+  type: 'render';
+  seq: number;
+  title: string;
+  lines: string[];
+  footer: string;
+}

@@ -1,0 +1,211 @@
+/**
+ * Extension panels → webviews: one `WebviewPanel` per (extension, panel id). Frames are text only (the webview
+ * sets `textContent`), renders are coalesced per panel (panelModel.ts), keys and sizes go back to the host as
+ * `panel_key` / `panel_resize`, and a panel the user closes (or leaves with Esc) sends `panel_close`.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ExtensionHost } from '../host/api';
+import type { PanelRender } from '../host/hostUi';
+import type { IDisposable } from '../host/lifecycle';
+import type { PanelSpec } from '../protocol/frames';
+import { frameFromSpec, RenderCoalescer, WebviewMessage, type PanelFrame, type Scheduler } from './panelModel';
+
+/** The part of the host a panel talks to. */
+export type PanelHost = Pick<ExtensionHost, 'panelKey' | 'panelResize' | 'panelClosed'>;
+
+/** What a panel shows (for tests and diagnostics). */
+export interface PanelSnapshot extends PanelFrame {
+  ext: string;
+  id: string;
+  visible: boolean;
+  active: boolean;
+  posts: number;
+  size?: { columns: number; rows: number };
+}
+
+const VIEW_TYPE = 'zut.panel';
+
+class PanelView implements IDisposable {
+  readonly coalescer: RenderCoalescer;
+  size: { columns: number; rows: number } | undefined;
+  /** Set when the extension (or its end) closes the panel: then no `panel_close` goes back. */
+  silentClose = false;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(
+    readonly ext: string,
+    readonly id: string,
+    readonly panel: vscode.WebviewPanel,
+    frame: PanelFrame,
+    scheduler: Scheduler | undefined,
+    onMessage: (view: PanelView, message: unknown) => void,
+  ) {
+    this.coalescer = new RenderCoalescer(
+      frame,
+      (m) => {
+        if (m.title !== this.panel.title) this.panel.title = panelTitle(m.title, id);
+        // postMessage fails only once the webview is gone; the next `ready` re-posts the frame anyway.
+        this.panel.webview.postMessage(m).then(undefined, () => undefined);
+      },
+      scheduler,
+    );
+    this.subs.push(this.panel.webview.onDidReceiveMessage((m: unknown) => onMessage(this, m)));
+  }
+
+  dispose(): void {
+    this.coalescer.dispose();
+    for (const s of this.subs.splice(0)) s.dispose();
+  }
+}
+
+function panelTitle(title: string, id: string): string {
+  return title.trim() === '' ? id : title;
+}
+
+export interface PanelSurfaceOptions {
+  scheduler?: Scheduler;
+  log?: (message: string) => void;
+}
+
+export class PanelSurface implements IDisposable {
+  private readonly views = new Map<string, PanelView>();
+  private host: PanelHost | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly options: PanelSurfaceOptions = {},
+  ) {}
+
+  /** Wires the host once the Manager exists; keys and sizes before that are dropped. */
+  attach(host: PanelHost): void {
+    this.host = host;
+  }
+
+  /** `open_panel`: create the panel, or replace the content of an open one; either way reveal it focused. */
+  open(ext: string, spec: PanelSpec): void {
+    const existing = this.views.get(key(ext, spec.id));
+    if (existing) {
+      existing.coalescer.replace(frameFromSpec(spec));
+      existing.panel.reveal(undefined, false);
+      return;
+    }
+    const frame = frameFromSpec(spec);
+    const root = this.context.extensionUri;
+    const panel = vscode.window.createWebviewPanel(
+      VIEW_TYPE,
+      panelTitle(frame.title, spec.id),
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {
+        enableScripts: true,
+        // Keeps the webview's DOM while hidden, so hide/show costs nothing and shows the last frame.
+        retainContextWhenHidden: true,
+        localResourceRoots: [vscode.Uri.joinPath(root, 'dist', 'media'), vscode.Uri.joinPath(root, 'media')],
+      },
+    );
+    panel.webview.html = this.html(panel.webview);
+    const view = new PanelView(ext, spec.id, panel, frame, this.options.scheduler, (v, m) => this.onMessage(v, m));
+    this.views.set(key(ext, spec.id), view);
+    panel.onDidDispose(() => {
+      if (this.views.get(key(ext, spec.id)) === view) this.views.delete(key(ext, spec.id));
+      view.dispose();
+      if (!view.silentClose) this.host?.panelClosed(ext, spec.id);
+    });
+  }
+
+  /** `panel_render` for an open panel; renders for unknown panels are dropped (it may just have been closed). */
+  render(ext: string, render: PanelRender): void {
+    const { panel_id: _, ...rest } = render;
+    this.views.get(key(ext, render.panel_id))?.coalescer.update(rest);
+  }
+
+  /** `panel_close` from the extension: close without telling it back. */
+  close(ext: string, panelId: string): void {
+    const view = this.views.get(key(ext, panelId));
+    if (!view) return;
+    view.silentClose = true;
+    view.panel.dispose();
+  }
+
+  /** The extension is gone: close its panels silently. */
+  clearExtension(ext: string): void {
+    for (const view of [...this.views.values()]) if (view.ext === ext) this.close(ext, view.id);
+  }
+
+  snapshot(): PanelSnapshot[] {
+    return [...this.views.values()].map((v) => ({
+      ext: v.ext,
+      id: v.id,
+      ...v.coalescer.current,
+      visible: v.panel.visible,
+      active: v.panel.active,
+      posts: v.coalescer.posts,
+      size: v.size,
+    }));
+  }
+
+  dispose(): void {
+    for (const view of [...this.views.values()]) {
+      view.silentClose = true;
+      view.panel.dispose();
+    }
+    this.views.clear();
+  }
+
+  private onMessage(view: PanelView, raw: unknown): void {
+    const parsed = WebviewMessage.safeParse(raw);
+    if (!parsed.success) {
+      this.options.log?.(`panel ${view.ext}/${view.id}: ignored a malformed webview message`);
+      return;
+    }
+    const m = parsed.data;
+    switch (m.type) {
+      case 'ready':
+        view.coalescer.onReady();
+        return;
+      case 'ack':
+        view.coalescer.onAck(m.seq);
+        return;
+      case 'key':
+        // Esc closes the panel like in zut; the extension hears `panel_close` (through onDidDispose).
+        if (m.key === 'esc') view.panel.dispose();
+        else this.host?.panelKey(view.ext, view.id, m.key, m.text);
+        return;
+      case 'resize':
+        if (view.size?.columns === m.columns && view.size.rows === m.rows) return;
+        view.size = { columns: m.columns, rows: m.rows };
+        this.host?.panelResize(view.ext, view.id, m.columns, m.rows);
+        return;
+    }
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = randomBytes(18).toString('base64url');
+    const root = this.context.extensionUri;
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'media', 'panel.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'panel.css'));
+    // No extension text goes into this HTML: the frame arrives by postMessage and is set with textContent.
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${style.toString()}">
+</head>
+<body>
+<main id="panel" tabindex="0" aria-live="polite">
+<header id="title"></header>
+<div id="lines" role="list"></div>
+<footer id="footer"></footer>
+</main>
+<span id="measure" aria-hidden="true">MMMMMMMMMM</span>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+}
+
+function key(ext: string, id: string): string {
+  return JSON.stringify([ext, id]);
+}

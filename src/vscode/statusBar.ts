@@ -1,0 +1,69 @@
+/**
+ * `status` frames → status bar items: one `StatusBarItem` per (extension, key), id `zut.status.<ext>.<key>`
+ * (the workbench DOM id is `zut.zut-vscode.zut.status.<ext>.<key>`). Empty text removes the item.
+ */
+import * as vscode from 'vscode';
+import type { IDisposable } from '../host/lifecycle';
+import { statusPresentation } from './statusModel';
+
+/** What a status item shows (for tests and diagnostics). */
+export interface StatusSnapshot {
+  id: string;
+  ext: string;
+  key: string;
+  text: string;
+  tooltip: string;
+  background?: string;
+}
+
+export class StatusBarSurface implements IDisposable {
+  private readonly items = new Map<string, { ext: string; key: string; item: vscode.StatusBarItem }>();
+
+  /** Sets, replaces or (empty text) removes one item. */
+  set(ext: string, key: string, level: string | undefined, text: string): void {
+    const mapKey = JSON.stringify([ext, key]);
+    if (text.trim() === '') {
+      this.items.get(mapKey)?.item.dispose();
+      this.items.delete(mapKey);
+      return;
+    }
+    let entry = this.items.get(mapKey);
+    if (!entry) {
+      const item = vscode.window.createStatusBarItem(`zut.status.${ext}.${key}`, vscode.StatusBarAlignment.Left, 0);
+      item.name = `Zut: ${ext} ${key}`;
+      entry = { ext, key, item };
+      this.items.set(mapKey, entry);
+    }
+    const look = statusPresentation(level, text);
+    entry.item.text = look.text;
+    entry.item.backgroundColor = look.background ? new vscode.ThemeColor(look.background) : undefined;
+    // A plain string tooltip is shown as text, never markdown.
+    entry.item.tooltip = `Zut extension “${ext}” (${key}): ${text}`;
+    entry.item.show();
+  }
+
+  /** Drops every item of one extension. */
+  clearExtension(ext: string): void {
+    for (const [k, e] of this.items) {
+      if (e.ext !== ext) continue;
+      e.item.dispose();
+      this.items.delete(k);
+    }
+  }
+
+  snapshot(): StatusSnapshot[] {
+    return [...this.items.values()].map(({ ext, key, item }) => ({
+      id: item.id,
+      ext,
+      key,
+      text: item.text,
+      tooltip: typeof item.tooltip === 'string' ? item.tooltip : '',
+      background: item.backgroundColor?.id,
+    }));
+  }
+
+  dispose(): void {
+    for (const e of this.items.values()) e.item.dispose();
+    this.items.clear();
+  }
+}

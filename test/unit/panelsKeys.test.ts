@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { PANEL_KEYS } from '../../src/protocol/frames';
+import { isSelectedLine, mapPanelKey } from '../../src/vscode/panelKeys';
+
+describe('mapPanelKey', () => {
+  it('maps DOM key names to the spec names', () => {
+    const cases: [string, string][] = [
+      ['ArrowUp', 'up'], ['ArrowDown', 'down'], ['ArrowLeft', 'left'], ['ArrowRight', 'right'],
+      ['Enter', 'enter'], ['Escape', 'esc'], ['Tab', 'tab'], ['PageUp', 'pageup'], ['PageDown', 'pagedown'],
+      ['Home', 'home'], ['End', 'end'], ['Backspace', 'backspace'], ['Delete', 'delete'],
+    ];
+    for (const [dom, spec] of cases) expect(mapPanelKey({ key: dom })).toEqual({ key: spec });
+    // Every spec name except rune is reachable from a named key.
+    const named = new Set(cases.map(([, s]) => s));
+    expect(PANEL_KEYS.filter((k) => !named.has(k))).toEqual(['rune']);
+  });
+
+  it('turns printable characters into rune + text', () => {
+    expect(mapPanelKey({ key: 'x' })).toEqual({ key: 'rune', text: 'x' });
+    expect(mapPanelKey({ key: 'X' })).toEqual({ key: 'rune', text: 'X' });
+    expect(mapPanelKey({ key: ' ' })).toEqual({ key: 'rune', text: ' ' });
+    expect(mapPanelKey({ key: 'é' })).toEqual({ key: 'rune', text: 'é' });
+    expect(mapPanelKey({ key: '😀' })).toEqual({ key: 'rune', text: '😀' });
+    // AltGr (Ctrl+Alt) still types a character.
+    expect(mapPanelKey({ key: '@', ctrlKey: true, altKey: true })).toEqual({ key: 'rune', text: '@' });
+  });
+
+  it('leaves shortcuts, composition and non-character keys to VS Code', () => {
+    expect(mapPanelKey({ key: 'c', ctrlKey: true })).toBeUndefined();
+    expect(mapPanelKey({ key: 'p', metaKey: true })).toBeUndefined();
+    expect(mapPanelKey({ key: 'a', isComposing: true })).toBeUndefined();
+    for (const key of ['Shift', 'Control', 'Dead', 'F5', 'Unidentified', '\u0007', '\u007f']) {
+      expect(mapPanelKey({ key })).toBeUndefined();
+    }
+  });
+});
+
+describe('isSelectedLine', () => {
+  it('recognises the selected-row markers', () => {
+    expect(isSelectedLine('▸ ship panel api')).toBe(true);
+    expect(isSelectedLine('● ship panel api')).toBe(true);
+    expect(isSelectedLine('\u200bship panel api')).toBe(true);
+    expect(isSelectedLine('  ship panel api')).toBe(false);
+    expect(isSelectedLine('□ ship panel api')).toBe(false);
+    expect(isSelectedLine('▸ship')).toBe(false);
+  });
+});

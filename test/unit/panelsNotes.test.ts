@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { NotesModel } from '../../src/vscode/notesModel';
+import { escapeIcons, escapeNotificationLinks, statusPresentation } from '../../src/vscode/statusModel';
+
+describe('NotesModel', () => {
+  it('lists notes per extension, newest first', () => {
+    const m = new NotesModel({ now: () => 0 });
+    m.add('a', 'info', 'one');
+    m.add('b', 'info', 'other');
+    m.add('a', 'success', 'two');
+    expect(m.list('a').map((n) => n.text)).toEqual(['two', 'one']);
+    expect(m.list('b').map((n) => n.text)).toEqual(['other']);
+    expect(m.clear('a')).toBe(true);
+    expect(m.list('a')).toEqual([]);
+    expect(m.list('b')).toHaveLength(1);
+    expect(m.clear('a')).toBe(false);
+    expect(m.clearAll()).toEqual(['b']);
+    expect(m.exts()).toEqual([]);
+  });
+
+  it('toasts warn/error at most once per extension per window', () => {
+    let t = 1000;
+    const m = new NotesModel({ now: () => t, toastWindowMs: 2000 });
+    expect(m.add('a', 'info', 'i').toast).toBe(false);
+    expect(m.add('a', 'warn', 'w1').toast).toBe(true);
+    t += 500;
+    expect(m.add('a', 'error', 'e1').toast).toBe(false);
+    expect(m.add('b', 'error', 'other ext').toast).toBe(true);
+    t += 1499;
+    expect(m.add('a', 'warn', 'w2').toast).toBe(false);
+    t += 1;
+    expect(m.add('a', 'warn', 'w3').toast).toBe(true);
+    // Folded notes are still listed.
+    expect(m.list('a').map((n) => n.text)).toEqual(['w3', 'w2', 'e1', 'w1', 'i']);
+  });
+
+  it('keeps a bounded number of notes per extension', () => {
+    const m = new NotesModel({ maxPerExt: 3 });
+    for (let i = 0; i < 10; i++) m.add('a', 'info', String(i));
+    expect(m.list('a').map((n) => n.text)).toEqual(['9', '8', '7']);
+  });
+});
+
+describe('status presentation', () => {
+  it('maps levels to icons and backgrounds', () => {
+    expect(statusPresentation('error', 'x')).toEqual({ text: '$(error) x', background: 'statusBarItem.errorBackground' });
+    expect(statusPresentation('warning', 'x')).toEqual({ text: '$(warning) x', background: 'statusBarItem.warningBackground' });
+    expect(statusPresentation('warn', 'x')).toEqual({ text: '$(warning) x', background: 'statusBarItem.warningBackground' });
+    expect(statusPresentation('success', 'x')).toEqual({ text: '$(check) x', background: undefined });
+    expect(statusPresentation('info', 'x')).toEqual({ text: '$(info) x', background: undefined });
+    expect(statusPresentation(undefined, 'x')).toEqual({ text: 'x' });
+    expect(statusPresentation('shiny', 'x')).toEqual({ text: 'x' });
+  });
+
+  it('escapes codicons in extension text so VS Code shows them literally', () => {
+    expect(escapeIcons('$(zap) fast $(sync~spin)')).toBe('\\$(zap) fast \\$(sync~spin)');
+    expect(escapeIcons('already \\$(zap)')).toBe('already \\$(zap)');
+    expect(escapeIcons('cost $(5 dollars) $x')).toBe('cost $(5 dollars) $x');
+    expect(statusPresentation('success', '2/4 $(check) done').text).toBe('$(check) 2/4 \\$(check) done');
+  });
+
+  it('keeps status text on one line', () => {
+    expect(statusPresentation(undefined, 'a\n  b\r\nc').text).toBe('a b c');
+  });
+
+  it('breaks notification links', () => {
+    const s = escapeNotificationLinks('[click](command:workbench.action.quit) and [x](https://e.invalid)');
+    expect(s).not.toMatch(/\]\(/);
+    expect(s.replace(/\u200b/g, '')).toBe('[click](command:workbench.action.quit) and [x](https://e.invalid)');
+  });
+});
