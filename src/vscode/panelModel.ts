@@ -33,7 +33,7 @@ export interface PanelFrame {
 }
 
 /** The frame of a freshly opened panel (`open_panel`). */
-export function frameFromSpec(spec: PanelSpec): PanelFrame {
+export function frameFromSpec(spec: Pick<PanelSpec, 'title' | 'footer'> & { lines?: string[] }): PanelFrame {
   return { title: spec.title ?? '', lines: spec.lines ?? [], footer: spec.footer ?? '' };
 }
 
