@@ -56,7 +56,7 @@ function setup(ackDelay = 5, options = {}) {
   const clock = new FakeScheduler();
   const webview = new FakeWebview(clock, ackDelay);
   let post: (m: RenderMessage) => void = () => {};
-  const c = new RenderCoalescer(frameFromSpec({ id: 'p', title: 'T', lines: ['a'] }), (m) => post(m), clock, options);
+  const c = new RenderCoalescer(frameFromSpec({ title: 'T', lines: ['a'] }), (m) => post(m), clock, options);
   post = webview.attach(c);
   return { clock, webview, c };
 }
@@ -110,7 +110,7 @@ describe('RenderCoalescer', () => {
   it('recovers from a lost ack after the ack timeout', () => {
     const clock = new FakeScheduler();
     const posted: RenderMessage[] = [];
-    const c = new RenderCoalescer(frameFromSpec({ id: 'p' }), (m) => posted.push(m), clock, { ackTimeoutMs: 300 });
+    const c = new RenderCoalescer(frameFromSpec({}), (m) => posted.push(m), clock, { ackTimeoutMs: 300 });
     c.onReady();
     c.update({ lines: ['late'] });
     clock.advance(299);
@@ -144,7 +144,7 @@ describe('RenderCoalescer', () => {
 
 describe('frames', () => {
   it('panel_render keeps omitted fields', () => {
-    const f = frameFromSpec({ id: 'p', title: 'T', lines: ['1'], footer: 'F' });
+    const f = frameFromSpec({ title: 'T', lines: ['1'], footer: 'F' });
     expect(mergeFrame(f, { lines: ['2'] })).toEqual({ title: 'T', lines: ['2'], footer: 'F' });
     expect(mergeFrame(f, { title: '', footer: undefined })).toEqual({ title: '', lines: ['1'], footer: 'F' });
   });
