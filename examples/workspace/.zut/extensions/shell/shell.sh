@@ -64,8 +64,10 @@ cmd_uptime() {
 
 cmd_git_branch() {
   dir=${PROJECT_CWD:-.}
-  if branch=$(git -C "$dir" rev-parse --abbrev-ref HEAD 2>/dev/null); then
+  if branch=$(git -C "$dir" symbolic-ref --short -q HEAD 2>/dev/null); then
     printf 'branch: %s' "$branch"
+  elif commit=$(git -C "$dir" rev-parse --short HEAD 2>/dev/null); then
+    printf 'branch: (detached at %s)' "$commit"
   else
     printf 'not a git repository: %s' "$dir"
   fi
