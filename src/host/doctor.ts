@@ -64,8 +64,12 @@ export function doctorStatus(info: ExtensionInfo): DoctorStatus {
   return info.diagnostics.length > 0 || conflicts || info.error !== undefined ? 'warning' : 'ok';
 }
 
-/** Builds the report from the Manager's snapshot and its load errors. */
+/**
+ * Builds the report from the Manager's snapshot and its load errors. A load error already shown as an
+ * extension's own `error` (same name and message) is not repeated in `errors`.
+ */
 export function buildDoctorReport(extensions: ExtensionInfo[], errors: DoctorError[] = []): DoctorReport {
+  const shown = new Set(extensions.filter((x) => x.error !== undefined).map((x) => `${x.name}\0${x.error}`));
   return {
     extensions: extensions.map((x) => ({
       name: x.name,
@@ -88,7 +92,7 @@ export function buildDoctorReport(extensions: ExtensionInfo[], errors: DoctorErr
       logPath: x.logPath,
       ...(x.error !== undefined && { error: x.error }),
     })),
-    errors: errors.map((e) => ({ ext: e.ext, message: e.message })),
+    errors: errors.filter((e) => !shown.has(`${e.ext}\0${e.message}`)).map((e) => ({ ext: e.ext, message: e.message })),
   };
 }
 

@@ -73,7 +73,8 @@ export class VsCodeHostUi extends Disposable implements HostUi {
       // Only fails when the `zut.widgets` view is not contributed; every other surface still works.
       options.log?.(`Widgets view unavailable: ${String(e)}`);
     }
-    if (process.env.ZUT_TEST_HOOKS === '1') {
+    // A read-only view of the surfaces for the in-host tests; never registered for users.
+    if (process.env.ZUT_TEST_HOOKS === '1' || context.extensionMode === vscode.ExtensionMode.Test) {
       this._register(vscode.commands.registerCommand('zut.test.snapshot', () => this.snapshot()));
     }
   }

@@ -1,7 +1,7 @@
 /**
  * Extension panels → webviews: one `WebviewPanel` per (extension, panel id). Frames are text only (the webview
  * sets `textContent`), renders are coalesced per panel (panelModel.ts), keys and sizes go back to the host as
- * `panel_key` / `panel_resize`, and a panel the user closes (or leaves with Esc) sends `panel_close`.
+ * `panel_key` / `panel_resize`, and a panel the user closes sends `panel_close`.
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -167,9 +167,9 @@ export class PanelSurface implements IDisposable {
         view.coalescer.onAck(m.seq);
         return;
       case 'key':
-        // Esc closes the panel like in zut; the extension hears `panel_close` (through onDidDispose).
-        if (m.key === 'esc') view.panel.dispose();
-        else this.host?.panelKey(view.ext, view.id, m.key, m.text);
+        // Esc is delivered too: the extension decides whether it closes the panel (with `panel_close`) or, say,
+        // cancels an edit inside it. Closing the tab (mouse, Ctrl+W) is the host-side close: `panel_close` is sent.
+        this.host?.panelKey(view.ext, view.id, m.key, m.text);
         return;
       case 'resize':
         if (view.size?.columns === m.columns && view.size.rows === m.rows) return;

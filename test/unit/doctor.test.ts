@@ -94,6 +94,9 @@ describe('buildDoctorReport', () => {
     expect(doctorHasErrors(buildDoctorReport([info({ state: 'error', error: 'e' })]))).toBe(true);
     expect(doctorHasErrors(buildDoctorReport([], [{ ext: 'y', message: 'spawn failed' }]))).toBe(true);
     expect(doctorHasErrors(buildDoctorReport([info({ state: 'shadowed' }), info({ state: 'disabled' })]))).toBe(false);
+    // A load error that is also the extension's own error is listed once.
+    const dup = buildDoctorReport([info({ name: 'b', state: 'error', error: 'boom' })], [{ ext: 'b', message: 'boom' }, { ext: 'c', message: 'other' }]);
+    expect(dup.errors).toEqual([{ ext: 'c', message: 'other' }]);
   });
 });
 
