@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { SessionContext } from '../../protocol';
+import type { ExtensionHost } from '../api';
 import type { ChatMessage } from './model';
 
 /** A conversation message as kept in metadata (images become a placeholder to keep chat storage small). */
@@ -131,7 +132,7 @@ export class SessionTracker {
           meta: { session: last.session, branch, parent: last.branch, forkPoint: last.turn, turn: last.turn + 1 },
           context: this.contextOf(branch, last.branch, last.turn),
           events: ['session_forked'],
-          seedState: last.state,
+          seedState: last.state ?? {},
         };
       } else {
         const { session, branch, parent, forkPoint } = last;
@@ -160,4 +161,14 @@ export class SessionTracker {
     if (this.cwd) ctx.cwd = this.cwd;
     return ctx;
   }
+}
+
+/**
+ * Makes `step` the host's session: a forked branch starts from the state recorded at its fork point, `hello_ack`
+ * carries the branch from now on, and the step's session events go out (each receiver gets its own state).
+ */
+export function applySession(host: ExtensionHost, step: SessionStep): void {
+  if (step.seedState) host.importState({ ...host.exportState(), [step.meta.branch]: step.seedState });
+  host.setSession(step.context);
+  for (const event of step.events) host.emitSessionEvent(event, step.context);
 }

@@ -12,7 +12,7 @@ import type { PanelSpec } from '../../protocol';
 import { helpText, historyToMessages, lastTurnMeta, parseSlash } from '../../host/chat/conversation';
 import { runLoop, type LoopResult } from '../../host/chat/loop';
 import type { ChatMessage } from '../../host/chat/model';
-import { SessionTracker, storeMessages, type TurnMeta } from '../../host/chat/sessions';
+import { applySession, SessionTracker, storeMessages, type TurnMeta } from '../../host/chat/sessions';
 import { activeSkills, skillTool, skillsPreamble } from '../../host/chat/skills';
 import { readSettings } from '../settings';
 import { toHistory, PARTICIPANT_ID } from './history';
@@ -117,9 +117,7 @@ class ZutChat {
 
     const history = toHistory(chatContext.history);
     const session = this.tracker.begin(lastTurnMeta(history));
-    if (session.seedState) host.importState({ ...host.exportState(), [session.meta.branch]: session.seedState });
-    host.setSession(session.context);
-    for (const event of session.events) host.emitSessionEvent(event, session.context);
+    applySession(host, session);
     this.persistSessions();
 
     const abort = new AbortController();
