@@ -125,6 +125,8 @@ export interface ExtensionHost {
   /** `tool_call` → `tool_result`. Rejects with `RequestError` (timeout, cancelled, crashed, stopped, unknown). */
   callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
 
+  /** Whether any running extension intercepts this event (the chat loop streams text only when none does). */
+  hasInterceptors(event: 'tool_call' | 'turn_start' | 'assistant_message'): boolean;
   /** Fan a lifecycle event out to its subscribers (in order per extension). */
   emit(event: LifecycleEvent): void;
   interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown }): Promise<ToolCallDecision>;

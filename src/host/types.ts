@@ -112,6 +112,8 @@ export interface ExtensionInfo {
   skills: Skill[];
   pid?: number;
   restarts: number;
+  /** Requests (tool calls, commands, intercepts) awaiting a reply. */
+  pending: number;
 }
 
 /** A `tool_result`, attributed to its extension. */

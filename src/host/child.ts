@@ -1,0 +1,128 @@
+/**
+ * One extension subprocess: exec resolution, spawning in its own process group, the stderr log, and
+ * killing the whole group. No protocol here (see connection.ts).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** How to start one extension. */
+export interface ChildSpec {
+  name: string;
+  version?: string;
+  dir: string;
+  exec: string;
+  args: string[];
+  logPath: string;
+}
+
+/**
+ * Resolves `exec` like zut: absolute as is; `./x`, `../x` or anything with a path separator joined to the
+ * extension directory; a bare name is left for the OS to look up on PATH.
+ */
+export function resolveExec(dir: string, exec: string): string {
+  if (path.isAbsolute(exec)) return exec;
+  if (exec.includes('/') || exec.includes(path.sep)) return path.resolve(dir, exec);
+  return exec;
+}
+
+/** How a process ended, in zut's words: `exit status N` or `signal SIGX`. */
+export function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  if (signal) return `signal: ${signal}`;
+  return `exit status ${code ?? 0}`;
+}
+
+/** Sends a signal to the process group led by `pid` (falls back to the process alone). Never throws. */
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (!pid) return;
+  try {
+    if (process.platform === 'win32') process.kill(pid, signal);
+    else process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+/** Whether any process of the group led by `pid` is still alive. */
+export function groupAlive(pid: number): boolean {
+  try {
+    process.kill(process.platform === 'win32' ? pid : -pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens the stderr log in append mode and writes the header line. Returns a writer that appends raw stderr
+ * bytes; on failure to open, stderr is still delivered to listeners and `error` says why.
+ */
+export function openLog(spec: ChildSpec): { write(chunk: Buffer): void; close(): void; error?: string } {
+  let fd: number | undefined;
+  let error: string | undefined;
+  try {
+    fs.mkdirSync(path.dirname(spec.logPath), { recursive: true });
+    fd = fs.openSync(spec.logPath, 'a');
+    fs.writeSync(fd, `[zut] starting ${spec.name}/${spec.version ?? ''} at ${new Date().toISOString()}\n`);
+  } catch (e) {
+    error = `open log ${spec.logPath}: ${(e as Error).message}`;
+    fd = undefined;
+  }
+  return {
+    error,
+    write(chunk) {
+      if (fd === undefined) return;
+      try {
+        fs.writeSync(fd, chunk);
+      } catch {
+        /* a full disk must not break the extension */
+      }
+    },
+    close() {
+      if (fd === undefined) return;
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* ignore */
+      }
+      fd = undefined;
+    },
+  };
+}
+
+/** Spawns the extension: cwd = its directory, inherited environment, its own process group, piped stdio. */
+export function spawnChild(spec: ChildSpec): ChildProcessWithoutNullStreams {
+  return spawn(resolveExec(spec.dir, spec.exec), spec.args, {
+    cwd: spec.dir,
+    env: process.env,
+    detached: process.platform !== 'win32',
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+}
+
+/** Splits a byte stream into text lines (for stderr). */
+export class TextLineSplitter {
+  private rest = '';
+  private readonly decoder = new TextDecoder('utf-8');
+
+  push(chunk: Buffer, emit: (line: string) => void): void {
+    const text = this.rest + this.decoder.decode(chunk, { stream: true });
+    const lines = text.split('\n');
+    this.rest = lines.pop() ?? '';
+    if (this.rest.length > 64 * 1024) {
+      lines.push(this.rest);
+      this.rest = '';
+    }
+    for (const l of lines) emit(l.endsWith('\r') ? l.slice(0, -1) : l);
+  }
+
+  flush(emit: (line: string) => void): void {
+    if (this.rest) emit(this.rest);
+    this.rest = '';
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The interception chain: extensions are consulted serially in load order; the first `block` wins; rewrites
+ * (`modified_args`, `replace_text`) chain; `turn_start` contexts are joined and capped.
+ */
+import type { EventInterceptResponseFromExt } from '../protocol';
+import type { AssistantMessageDecision, ToolCallDecision, TurnStartDecision } from './api';
+
+export const CONTEXT_CAP_BYTES = 16 * 1024;
+export const CONTEXT_TRUNCATED_MARKER = '[extension context truncated]';
+
+/** One interceptor: asks its extension and resolves with the response, or undefined for "allow" (timeout, crash). */
+export interface Interceptor {
+  ext: string;
+  ask(payload: Record<string, unknown>): Promise<EventInterceptResponseFromExt | undefined>;
+  /** Reports a problem with a response (e.g. `modified_args` not an object). */
+  diagnostic(message: string): void;
+}
+
+function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export async function chainToolCall(
+  chain: Interceptor[],
+  e: { tool_id: string; tool_name: string; tool_args: unknown },
+): Promise<ToolCallDecision> {
+  let args = e.tool_args;
+  for (const i of chain) {
+    const r = await i.ask({ event: 'tool_call', tool_id: e.tool_id, tool_name: e.tool_name, tool_args: args });
+    if (!r) continue;
+    if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` }, args };
+    if (r.modified_args !== undefined && r.modified_args !== null) {
+      if (isJsonObject(r.modified_args)) args = r.modified_args;
+      else i.diagnostic(`event_intercept_response: modified_args must be a JSON object; ignored`);
+    }
+  }
+  return { args };
+}
+
+export async function chainTurnStart(chain: Interceptor[], step: number): Promise<TurnStartDecision> {
+  const parts: string[] = [];
+  for (const i of chain) {
+    const r = await i.ask({ event: 'turn_start', step });
+    if (!r) continue;
+    if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` } };
+    if (r.context && r.context.trim()) parts.push(`[${i.ext}]\n${r.context}`);
+  }
+  if (parts.length === 0) return {};
+  return { context: capContext(parts.join('\n\n')) };
+}
+
+export async function chainAssistantMessage(chain: Interceptor[], text: string): Promise<AssistantMessageDecision> {
+  let current = text;
+  for (const i of chain) {
+    const r = await i.ask({ event: 'assistant_message', text: current });
+    if (!r) continue;
+    if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` }, text: current };
+    if (r.replace_text !== undefined && r.replace_text !== '') current = r.replace_text;
+  }
+  return { text: current };
+}
+
+/** Caps joined context at 16 KiB (UTF-8), cutting on a character boundary and ending with the marker. */
+export function capContext(text: string, cap = CONTEXT_CAP_BYTES): string {
+  const buf = Buffer.from(text, 'utf8');
+  if (buf.length <= cap) return text;
+  const suffix = '\n' + CONTEXT_TRUNCATED_MARKER;
+  let end = cap - Buffer.byteLength(suffix);
+  // Step back over UTF-8 continuation bytes (10xxxxxx) so no character is split.
+  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
+  return buf.toString('utf8', 0, end) + suffix;
+}

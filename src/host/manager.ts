@@ -1,0 +1,335 @@
+/**
+ * The Manager: discovers extensions, supervises one child each, keeps the command/tool registries, fans
+ * events out, runs the interception chain, keeps session state, and reloads. VS Code-free.
+ */
+import type { CommandResponseFromExt, EventInterceptResponseFromExt, PanelKeyName, SessionContext } from '../protocol';
+import type {
+  AssistantMessageDecision,
+  CallToolOptions,
+  ExtensionHost,
+  ExtensionLogLine,
+  LifecycleEvent,
+  LoadReport,
+  ManagerOptions,
+  ToolCallDecision,
+  TraceLevel,
+  TurnStartDecision,
+} from './api';
+import { nextRequestId } from './connection';
+import { discover } from './discovery';
+import { chainAssistantMessage, chainToolCall, chainTurnStart, type Interceptor } from './intercept';
+import { Emitter } from './lifecycle';
+import { setManifestEnabled } from './manifest';
+import { logPathFor } from './paths';
+import { buildIndex, type RegistryIndex } from './registry';
+import { NO_BRANCH, SessionStateStore } from './state';
+import { DEFAULT_RESTART_POLICY, ExtensionSupervisor, type RestartPolicy } from './supervisor';
+import { RequestError, type CommandInfo, type ExtensionInfo, type ToolInfo, type ToolResult } from './types';
+
+export const COMMAND_TIMEOUT_MS = 30_000;
+export const TOOL_TIMEOUT_MS = 60_000;
+export const INTERCEPT_TIMEOUT_MS = 5_000;
+
+export class Manager implements ExtensionHost {
+  private sups: ExtensionSupervisor[] = [];
+  private indexCache: RegistryIndex | undefined;
+  private readonly activated = new Set<string>();
+  private readonly store = new SessionStateStore();
+  private session: SessionContext | undefined;
+  private provider: string;
+  private model: string;
+  private traceLevel: TraceLevel;
+  private loading: Promise<LoadReport> | undefined;
+
+  private readonly changeEmitter = new Emitter<void>();
+  private readonly logEmitter = new Emitter<ExtensionLogLine>();
+  private readonly failEmitter = new Emitter<{ ext: string; message: string; kind: 'load' | 'crash' | 'gave-up' }>();
+  readonly onDidChangeExtensions = this.changeEmitter.event;
+  readonly onDidLog = this.logEmitter.event;
+  readonly onDidFail = this.failEmitter.event;
+  readonly onDidChangeState = this.store.onDidChange;
+
+  constructor(
+    private readonly options: ManagerOptions,
+    private readonly restartPolicy: RestartPolicy = DEFAULT_RESTART_POLICY,
+  ) {
+    this.provider = options.provider ?? '';
+    this.model = options.model ?? '';
+    this.traceLevel = options.trace ?? 'off';
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
+  start(): Promise<LoadReport> {
+    return this.load([]);
+  }
+
+  async reload(): Promise<LoadReport> {
+    await this.loading?.catch(() => undefined);
+    const stopped = this.sups.filter((s) => s.conn).map((s) => s.name);
+    await this.stop();
+    return this.load(stopped);
+  }
+
+  private load(stopped: string[]): Promise<LoadReport> {
+    const run = async (): Promise<LoadReport> => {
+      const found = await discover({
+        folders: this.options.folders,
+        zutHome: this.options.zutHome,
+        explicit: this.options.extensionPaths,
+      });
+      const trusted = this.options.isTrusted?.() ?? true;
+      this.sups = found.map((d) => new ExtensionSupervisor(d, this.deps(d.name), !trusted && d.scope !== 'global'));
+      this.changed();
+      const toStart = this.sups.filter((s) => s.spawnable);
+      await Promise.all(toStart.map((s) => s.start()));
+      const errors = this.sups.filter((s) => s.state === 'error' && s.error).map((s) => ({ ext: s.name, message: s.error! }));
+      return {
+        stopped,
+        loaded: toStart.map((s) => s.name),
+        ready: toStart.filter((s) => s.state === 'running').map((s) => s.name),
+        errors,
+      };
+    };
+    const p = run();
+    this.loading = p;
+    return p;
+  }
+
+  private deps(name: string) {
+    return {
+      ui: this.options.ui,
+      logPath: logPathFor(this.options.zutHome, name),
+      helloAck: (s: ExtensionSupervisor) => ({
+        zut_version: this.options.hostVersion,
+        provider: this.provider,
+        model: this.model,
+        cwd: s.disc.folder ?? this.options.folders[0] ?? process.cwd(),
+        extension_dir: s.disc.dir,
+        data_dir: s.disc.dir,
+        ...(this.session ? { session: this.session } : {}),
+      }),
+      timeouts: this.options.helloTimeoutMs ? { helloMs: this.options.helloTimeoutMs } : {},
+      autoRestart: () => this.options.autoRestart ?? true,
+      trace: () => this.traceLevel,
+      restartPolicy: this.restartPolicy,
+      changed: () => this.changed(),
+      fail: (kind: 'load' | 'crash' | 'gave-up', message: string) => this.failEmitter.fire({ ext: name, message, kind }),
+      log: (line: ExtensionLogLine) => this.logEmitter.fire(line),
+    };
+  }
+
+  async restart(name: string): Promise<void> {
+    const s = this.find(name);
+    if (!s) throw new Error(`no extension named "${name}"`);
+    await s.stop();
+    s.restarts = 0;
+    await s.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.sups.map((s) => s.stop()));
+  }
+
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    const s = this.find(name);
+    if (!s) throw new Error(`no extension named "${name}"`);
+    await setManifestEnabled(s.disc.dir, enabled);
+    await this.reload();
+  }
+
+  private find(name: string): ExtensionSupervisor | undefined {
+    const n = name.toLowerCase();
+    return this.sups.find((s) => s.name.toLowerCase() === n && s.disc.status !== 'shadowed') ?? this.sups.find((s) => s.name.toLowerCase() === n);
+  }
+
+  private changed(): void {
+    this.indexCache = undefined;
+    this.changeEmitter.fire();
+  }
+
+  private get index(): RegistryIndex {
+    return (this.indexCache ??= buildIndex(this.sups, this.activated));
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  extensions(): ExtensionInfo[] {
+    const idx = this.index;
+    return this.sups.map((s) => ({
+      name: s.name,
+      dir: s.disc.dir,
+      manifestPath: s.disc.manifestPath,
+      scope: s.disc.scope,
+      folder: s.disc.folder,
+      version: s.disc.manifest?.version,
+      description: s.disc.manifest?.description,
+      language: s.disc.manifest?.language,
+      state: s.state,
+      error: s.error,
+      shadowedBy: s.disc.shadowedBy,
+      logPath: logPathFor(this.options.zutHome, s.name),
+      diagnostics: [...s.diagnostics, ...(idx.conflicts.get(s.name) ?? [])],
+      readyMode: s.conn?.readyMode,
+      capabilities: s.conn?.hello?.capabilities ?? [],
+      commands: idx.commands.filter((c) => c.ext === s.name),
+      tools: idx.tools.filter((t) => t.ext === s.name),
+      skills: s.disc.skills,
+      pid: s.conn?.pid,
+      restarts: s.restarts,
+      pending: s.conn?.pendingCount ?? 0,
+    }));
+  }
+
+  commands(): CommandInfo[] {
+    return this.index.commands.filter((c) => c.active);
+  }
+
+  tools(): ToolInfo[] {
+    return this.index.tools.filter((t) => t.active && (!t.deferred || t.activated));
+  }
+
+  allTools(): ToolInfo[] {
+    return this.index.tools.filter((t) => t.active);
+  }
+
+  hasInterceptors(event: 'tool_call' | 'turn_start' | 'assistant_message'): boolean {
+    return this.sups.some((s) => s.live && s.intercepts.has(event));
+  }
+
+  // ------------------------------------------------------------------ requests
+
+  async invokeCommand(name: string, args: string): Promise<CommandResponseFromExt & { ext: string }> {
+    const owner = this.index.commandOwner.get(name.replace(/^\//, '').toLowerCase());
+    const s = owner && this.find(owner.ext);
+    if (!owner || !s?.conn) throw new RequestError('unknown', `unknown command /${name}`);
+    const id = nextRequestId();
+    const reply = await s.conn.request(
+      { type: 'command_invoked', id, name: owner.name, args: args.trim() },
+      { timeoutMs: this.options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS, what: `extension ${s.name}: command /${owner.name}` },
+    );
+    return { ...(reply as CommandResponseFromExt), ext: s.name };
+  }
+
+  async callTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<ToolResult> {
+    const owner = this.index.toolOwner.get(name.toLowerCase());
+    const s = owner && this.find(owner.ext);
+    if (!owner || !s?.conn) throw new RequestError('unknown', `unknown tool ${name}`);
+    const id = nextRequestId();
+    const timeoutMs = owner.tool.interactive ? undefined : (options.timeoutMs ?? this.options.toolTimeoutMs ?? TOOL_TIMEOUT_MS);
+    const reply = await s.conn.request(
+      { type: 'tool_call', id, name: owner.tool.name, args: args ?? {} },
+      { timeoutMs, signal: options.signal, what: `extension ${s.name}: tool ${owner.tool.name}`, sendCancel: true },
+    );
+    if (reply.type !== 'tool_result') throw new RequestError('unknown', `unexpected reply ${reply.type}`);
+    if (reply.activate_tools?.length) {
+      for (const t of reply.activate_tools) if (this.index.toolOwner.has(t.toLowerCase())) this.activated.add(t.toLowerCase());
+      this.changed();
+    }
+    if (reply.details !== undefined) {
+      const err = this.store.set(this.session?.id ?? NO_BRANCH, s.name, reply.details);
+      if (err) s.diagnostic(err);
+    }
+    return { ext: s.name, content: reply.content, isError: reply.is_error ?? false, activateTools: reply.activate_tools, details: reply.details };
+  }
+
+  // ------------------------------------------------------------------ events and interception
+
+  emit(event: LifecycleEvent): void {
+    for (const s of this.sups) {
+      if (s.live && s.events.has(event.event)) s.conn!.send({ type: 'event', ...event } as never);
+    }
+  }
+
+  emitSessionEvent(event: string, session: SessionContext): void {
+    for (const s of this.sups) {
+      if (!s.live || !s.events.has(event)) continue;
+      const state = this.store.get(session.id, s.name);
+      s.conn!.send({ type: 'event', event, session, ...(state !== undefined ? { state } : {}) });
+    }
+  }
+
+  private chain(event: 'tool_call' | 'turn_start' | 'assistant_message'): Interceptor[] {
+    return this.sups
+      .filter((s) => s.live && s.intercepts.has(event))
+      .map((s) => ({
+        ext: s.name,
+        diagnostic: (m: string) => s.diagnostic(m),
+        ask: async (payload: Record<string, unknown>) => {
+          const conn = s.conn;
+          if (!conn) return undefined;
+          try {
+            const r = await conn.request(
+              { type: 'event_intercept', id: nextRequestId(), ...payload } as never,
+              { timeoutMs: this.options.interceptTimeoutMs ?? INTERCEPT_TIMEOUT_MS, what: `extension ${s.name}: ${event} interception` },
+            );
+            return r as EventInterceptResponseFromExt;
+          } catch (e) {
+            if (e instanceof RequestError && e.kind === 'timeout') s.diagnostic(`${event} interception timed out: allowed`);
+            return undefined; // timeout, crash or stop: allow
+          }
+        },
+      }));
+  }
+
+  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown }): Promise<ToolCallDecision> {
+    return chainToolCall(this.chain('tool_call'), e);
+  }
+
+  interceptTurnStart(step: number): Promise<TurnStartDecision> {
+    return chainTurnStart(this.chain('turn_start'), step);
+  }
+
+  interceptAssistantMessage(text: string): Promise<AssistantMessageDecision> {
+    return chainAssistantMessage(this.chain('assistant_message'), text);
+  }
+
+  // ------------------------------------------------------------------ session and state
+
+  setSession(session: SessionContext | undefined): void {
+    if (session?.parent_id) this.store.fork(session.parent_id, session.id);
+    this.session = session;
+  }
+
+  getState(branch: string, ext: string): unknown {
+    return this.store.get(branch, ext);
+  }
+
+  exportState(): Record<string, Record<string, unknown>> {
+    return this.store.export();
+  }
+
+  importState(snapshot: Record<string, Record<string, unknown>>): void {
+    this.store.import(snapshot);
+  }
+
+  setModel(provider: string, model: string): void {
+    this.provider = provider;
+    this.model = model;
+  }
+
+  // ------------------------------------------------------------------ panels and tracing
+
+  panelKey(ext: string, panelId: string, key: PanelKeyName, text?: string): void {
+    this.find(ext)?.conn?.send({ type: 'panel_key', panel_id: panelId, key, ...(text !== undefined ? { text } : {}) });
+  }
+
+  panelResize(ext: string, panelId: string, columns: number, rows: number): void {
+    this.find(ext)?.conn?.send({ type: 'panel_resize', panel_id: panelId, width: columns, height: rows });
+  }
+
+  panelClosed(ext: string, panelId: string): void {
+    this.find(ext)?.conn?.send({ type: 'panel_close', panel_id: panelId });
+  }
+
+  setTrace(level: TraceLevel): void {
+    this.traceLevel = level;
+  }
+
+  dispose(): void {
+    this.changeEmitter.dispose();
+    this.logEmitter.dispose();
+    this.failEmitter.dispose();
+    this.store.dispose();
+  }
+}

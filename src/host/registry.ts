@@ -1,0 +1,82 @@
+/**
+ * Command and tool registries. Names are matched case-insensitively; among running extensions, the first in
+ * load order that registered a name owns it (so ownership is stable whatever order frames arrive in, and a
+ * crashed owner's names pass to the next registrant). Built-in tool names are refused.
+ */
+import type { CommandInfo, ToolInfo } from './types';
+
+/** Tool names zut reserves for built-ins: extensions can never claim them. */
+export const RESERVED_TOOL_NAMES = new Set([
+  'read', 'write', 'edit', 'bash', 'python', 'worktree', 'grep', 'ast', 'lsp', 'web_search', 'web_open', 'web_find',
+  'web_click', 'schedule', 'update_goal', 'plan', 'skill',
+]);
+
+export interface RegisteredCommand {
+  name: string;
+  description?: string;
+}
+
+export interface RegisteredTool {
+  name: string;
+  description?: string;
+  schema: Record<string, unknown>;
+  deferred: boolean;
+  interactive: boolean;
+}
+
+/** What the registry needs to know of one extension. */
+export interface Registrant {
+  name: string;
+  live: boolean;
+  commands: Map<string, RegisteredCommand>;
+  tools: Map<string, RegisteredTool>;
+}
+
+export interface RegistryIndex {
+  commands: CommandInfo[];
+  tools: ToolInfo[];
+  commandOwner: Map<string, { ext: string; name: string }>;
+  toolOwner: Map<string, { ext: string; tool: RegisteredTool }>;
+  /** Per extension: conflict diagnostics. */
+  conflicts: Map<string, string[]>;
+}
+
+/** Builds the index from registrants in load order. `activated`: deferred tools named in `activate_tools`. */
+export function buildIndex(registrants: Registrant[], activated: Set<string>): RegistryIndex {
+  const commandOwner = new Map<string, { ext: string; name: string }>();
+  const toolOwner = new Map<string, { ext: string; tool: RegisteredTool }>();
+  const conflicts = new Map<string, string[]>();
+  const commands: CommandInfo[] = [];
+  const tools: ToolInfo[] = [];
+  const note = (ext: string, msg: string) => {
+    const l = conflicts.get(ext) ?? [];
+    l.push(msg);
+    conflicts.set(ext, l);
+  };
+  for (const r of registrants) {
+    if (!r.live) continue;
+    for (const c of r.commands.values()) {
+      const key = c.name.toLowerCase();
+      const owner = commandOwner.get(key);
+      const active = !owner;
+      if (owner) note(r.name, `command /${c.name} conflicts with /${owner.name} from extension "${owner.ext}" (first registration wins)`);
+      else commandOwner.set(key, { ext: r.name, name: c.name });
+      commands.push({ name: c.name, description: c.description, ext: r.name, active });
+    }
+    for (const t of r.tools.values()) {
+      const key = t.name.toLowerCase();
+      const owner = toolOwner.get(key);
+      const active = !owner;
+      if (owner) note(r.name, `tool ${t.name} conflicts with ${owner.tool.name} from extension "${owner.ext}" (first registration wins)`);
+      else toolOwner.set(key, { ext: r.name, tool: t });
+      tools.push({ ...t, ext: r.name, active, activated: activated.has(key) });
+    }
+  }
+  return { commands, tools, commandOwner, toolOwner, conflicts };
+}
+
+/** Normalises a tool schema: an object schema, `{type:"object"}` when absent or not an object. */
+export function normaliseSchema(schema: unknown): Record<string, unknown> {
+  if (schema && typeof schema === 'object' && !Array.isArray(schema)) return schema as Record<string, unknown>;
+  return { type: 'object', properties: {} };
+}

@@ -1,0 +1,257 @@
+/**
+ * One supervised extension: its discovered manifest, its live Connection, what it registered, its state, and
+ * the restart policy (like the LSP client's: up to 4 automatic restarts, none after the 5th crash within
+ * 3 minutes; an exit after `shutdown` is not a crash). Spontaneous frames are handed to the HostUi port.
+ */
+import type { ExtFrame, HelloAckFromHost } from '../protocol';
+import type { ExtensionLogLine, TraceLevel } from './api';
+import { Connection, type ConnectionTimeouts } from './connection';
+import type { HostUi, NoteLevel } from './hostUi';
+import { normaliseSchema, RESERVED_TOOL_NAMES, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
+import type { DiscoveredExtension, ExtensionState } from './types';
+
+/** The restart policy as data. */
+export interface RestartPolicy {
+  /** Give up at this many crashes within `windowMs`. */
+  maxCrashes: number;
+  windowMs: number;
+}
+export const DEFAULT_RESTART_POLICY: RestartPolicy = { maxCrashes: 5, windowMs: 3 * 60_000 };
+
+const MAX_DIAGNOSTICS = 100;
+
+export interface SupervisorDeps {
+  ui: HostUi;
+  logPath: string;
+  helloAck(sup: ExtensionSupervisor): Omit<HelloAckFromHost, 'type' | 'protocol_version'>;
+  timeouts: Partial<ConnectionTimeouts>;
+  autoRestart(): boolean;
+  trace(): TraceLevel;
+  restartPolicy: RestartPolicy;
+  /** Registrations, state or diagnostics changed. */
+  changed(): void;
+  fail(kind: 'load' | 'crash' | 'gave-up', message: string): void;
+  log(line: ExtensionLogLine): void;
+}
+
+const typeAndId = /"type"\s*:\s*"([^"]*)"(?:.*?"id"\s*:\s*"([^"]*)")?/;
+
+export class ExtensionSupervisor implements Registrant {
+  state: ExtensionState;
+  conn: Connection | undefined;
+  readonly commands = new Map<string, RegisteredCommand>();
+  readonly tools = new Map<string, RegisteredTool>();
+  readonly events = new Set<string>();
+  readonly intercepts = new Set<string>();
+  diagnostics: string[];
+  error: string | undefined;
+  restarts = 0;
+  private crashTimes: number[] = [];
+  private starting: Promise<void> | undefined;
+
+  constructor(
+    readonly disc: DiscoveredExtension,
+    private readonly deps: SupervisorDeps,
+    blocked: boolean,
+  ) {
+    this.diagnostics = [...disc.diagnostics];
+    this.error = disc.error;
+    this.state =
+      disc.status === 'enabled' ? (blocked ? 'blocked' : 'stopped') : disc.status === 'error' ? 'error' : disc.status;
+  }
+
+  get name(): string {
+    return this.disc.name;
+  }
+
+  /** Running and past its handshake: its registrations count. */
+  get live(): boolean {
+    return this.state === 'running' && !!this.conn?.alive;
+  }
+
+  /** Whether this extension may be spawned at all. */
+  get spawnable(): boolean {
+    return this.disc.status === 'enabled' && !!this.disc.manifest?.exec && this.state !== 'blocked';
+  }
+
+  diagnostic(message: string): void {
+    this.diagnostics.push(message);
+    if (this.diagnostics.length > MAX_DIAGNOSTICS) this.diagnostics.splice(0, this.diagnostics.length - MAX_DIAGNOSTICS);
+    this.deps.log({ ext: this.name, kind: 'host', text: message });
+    this.deps.changed();
+  }
+
+  /** Spawns and handshakes. Resolves when running or failed (never rejects). */
+  start(): Promise<void> {
+    if (!this.spawnable) return Promise.resolve();
+    if (this.starting) return this.starting;
+    this.starting = this.spawn().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async spawn(): Promise<void> {
+    const m = this.disc.manifest!;
+    this.commands.clear();
+    this.tools.clear();
+    this.events.clear();
+    this.intercepts.clear();
+    this.state = this.restarts > 0 ? 'restarting' : 'starting';
+    this.deps.changed();
+    const conn = new Connection({
+      name: this.name,
+      version: m.version,
+      dir: this.disc.dir,
+      exec: m.exec!,
+      args: m.args,
+      logPath: this.deps.logPath,
+      timeouts: this.deps.timeouts,
+      helloAck: () => this.deps.helloAck(this),
+      onFrame: (f) => this.onFrame(f),
+      onDiagnostic: (d) => this.diagnostic(d),
+      onStderr: (line) => this.deps.log({ ext: this.name, kind: 'stderr', text: line }),
+      onTrace: (dir, line) => this.trace(dir, line),
+    });
+    this.conn = conn;
+    try {
+      await conn.start();
+    } catch (e) {
+      this.conn = undefined;
+      this.state = 'error';
+      this.error = `load ${this.name} (${this.disc.dir}): ${(e as Error).message}`;
+      this.deps.changed();
+      this.deps.fail('load', this.error);
+      return;
+    }
+    this.error = undefined;
+    this.state = 'running';
+    conn.onExit((exit) => this.onExit(conn, exit.expected, exit.message));
+    this.deps.changed();
+  }
+
+  private trace(dir: 'in' | 'out', line: string): void {
+    const level = this.deps.trace();
+    if (level === 'off') return;
+    let text = line;
+    if (level === 'messages') {
+      const m = typeAndId.exec(line.slice(0, 512));
+      text = m ? (m[2] ? `${m[1]} #${m[2]}` : m[1]!) : '(frame)';
+    }
+    this.deps.log({ ext: this.name, kind: dir, text });
+  }
+
+  private onExit(conn: Connection, expected: boolean, message: string): void {
+    if (this.conn !== conn) return;
+    this.conn = undefined;
+    this.deps.ui.clearExtension(this.name);
+    if (expected) {
+      this.state = 'stopped';
+      this.deps.changed();
+      return;
+    }
+    const now = Date.now();
+    this.crashTimes = this.crashTimes.filter((t) => now - t < this.deps.restartPolicy.windowMs);
+    this.crashTimes.push(now);
+    this.error = `extension ${this.name} (${this.disc.dir}) ${message}`;
+    this.state = 'crashed';
+    this.deps.changed();
+    if (!this.deps.autoRestart()) {
+      this.deps.fail('crash', this.error);
+      return;
+    }
+    if (this.crashTimes.length >= this.deps.restartPolicy.maxCrashes) {
+      this.state = 'error';
+      this.error = `${this.error}; crashed ${this.crashTimes.length} times in ${this.deps.restartPolicy.windowMs / 60_000} minutes: not restarting`;
+      this.deps.changed();
+      this.deps.fail('gave-up', this.error);
+      return;
+    }
+    this.deps.fail('crash', this.error);
+    this.restarts++;
+    void this.start();
+  }
+
+  /** Graceful stop (not a crash). */
+  async stop(): Promise<void> {
+    await this.starting?.catch(() => undefined);
+    const conn = this.conn;
+    if (!conn) return;
+    await conn.stop();
+    if (this.state !== 'error') this.state = 'stopped';
+    this.deps.changed();
+  }
+
+  private onFrame(f: ExtFrame): void {
+    const ui = this.deps.ui;
+    const ext = this.name;
+    switch (f.type) {
+      case 'register_command':
+        this.commands.set(f.name.toLowerCase(), { name: f.name, description: f.description });
+        return this.deps.changed();
+      case 'register_tool':
+        if (RESERVED_TOOL_NAMES.has(f.name.toLowerCase())) {
+          return this.diagnostic(`tool ${f.name} refused: the name is reserved for a built-in tool`);
+        }
+        this.tools.set(f.name.toLowerCase(), {
+          name: f.name,
+          description: f.description,
+          schema: normaliseSchema(f.schema),
+          deferred: f.deferred ?? false,
+          interactive: f.interactive ?? false,
+        });
+        return this.deps.changed();
+      case 'subscribe':
+        for (const e of f.events) this.events.add(e);
+        for (const e of f.intercept) {
+          if (e === 'tool_call' || e === 'turn_start' || e === 'assistant_message') this.intercepts.add(e);
+          else this.diagnostic(`subscribe: event "${e}" cannot be intercepted (only tool_call, turn_start, assistant_message)`);
+        }
+        return this.deps.changed();
+      case 'notify':
+        return ui.notify(ext, noteLevel(f.level), f.message);
+      case 'clear_notes':
+        return ui.clearNotes(ext);
+      case 'status':
+        return ui.status(ext, f.key, f.level, f.text ?? '');
+      case 'widget':
+        return ui.widget(ext, { id: f.id, position: f.position, title: f.title, lines: f.lines });
+      case 'widget_clear':
+        return ui.widgetClear(ext, f.id);
+      case 'alert':
+        return ui.alert(ext, f.kind, f.reason);
+      case 'submit': {
+        const text = f.text.trim();
+        if (text) ui.submit(ext, text);
+        return;
+      }
+      case 'submit_slash': {
+        const text = f.text.trim();
+        if (text.startsWith('/')) ui.submitSlash(ext, text);
+        else this.diagnostic(`submit_slash ignored: text must start with "/"`);
+        return;
+      }
+      case 'open_panel':
+        return ui.openPanel(ext, f.panel);
+      case 'panel_render':
+        return ui.panelRender(ext, { panel_id: f.panel_id, title: f.title, lines: f.lines, footer: f.footer });
+      case 'panel_close':
+        return ui.panelClose(ext, f.panel_id);
+      default:
+        return; // shutdown_ack and stray replies need no action
+    }
+  }
+}
+
+/** Maps a `notify` level to a note level (`warning` is accepted as `warn`). */
+export function noteLevel(level: string | undefined): NoteLevel {
+  switch ((level ?? '').toLowerCase()) {
+    case 'success':
+      return 'success';
+    case 'warn':
+    case 'warning':
+      return 'warn';
+    case 'error':
+      return 'error';
+    default:
+      return 'info';
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * The ordered, bounded outbound queue of one connection. Frames wait here until the child's stdin accepts
+ * them. Bounds (spec): 256 frames and 16 MiB queued; a write that does not drain within 5 s is a write timeout.
+ * Overflow and write timeouts are reported through `onFail`, never silently dropped.
+ */
+import type { Writable } from 'node:stream';
+
+export const QUEUE_MAX_FRAMES = 256;
+export const QUEUE_MAX_BYTES = 16 * 1024 * 1024;
+export const WRITE_TIMEOUT_MS = 5000;
+/** How long a cancelled frame whose write has begun may take to finish before the transport is torn down. */
+export const TORN_WRITE_GRACE_MS = 250;
+
+interface Queued {
+  data: string;
+  bytes: number;
+  id?: string;
+}
+
+export interface WriteQueueOptions {
+  maxFrames?: number;
+  maxBytes?: number;
+  writeTimeoutMs?: number;
+  /** The queue can no longer deliver: overflow or write timeout. Called once. */
+  onFail(reason: string): void;
+}
+
+export class WriteQueue {
+  private readonly queue: Queued[] = [];
+  private queuedBytes = 0;
+  private waitingDrain = false;
+  private writeTimer: NodeJS.Timeout | undefined;
+  /** Ids of frames handed to the stream since it last drained (their write has begun). */
+  private readonly inFlight = new Set<string>();
+  private failed = false;
+  private closed = false;
+
+  constructor(
+    private readonly stream: Writable,
+    private readonly options: WriteQueueOptions,
+  ) {
+    stream.on('drain', this.onDrain);
+    stream.on('error', () => {
+      /* EPIPE after the child exits: the exit handler reports it */
+    });
+  }
+
+  /** Queues one encoded frame. Returns false when the queue is closed or has failed. */
+  push(data: string, id?: string): boolean {
+    if (this.failed || this.closed) return false;
+    const bytes = Buffer.byteLength(data);
+    const maxFrames = this.options.maxFrames ?? QUEUE_MAX_FRAMES;
+    const maxBytes = this.options.maxBytes ?? QUEUE_MAX_BYTES;
+    if (this.queue.length + 1 > maxFrames || this.queuedBytes + bytes > maxBytes) {
+      this.fail(
+        `outbound queue overflow (${this.queue.length} frames, ${this.queuedBytes} bytes queued; limits ${maxFrames} frames / ${maxBytes} bytes): the extension is not reading its stdin`,
+      );
+      return false;
+    }
+    this.queue.push({ data, bytes, id });
+    this.queuedBytes += bytes;
+    this.flush();
+    return true;
+  }
+
+  /**
+   * Withdraws a frame by id. `queued`: it was still waiting and is gone; `writing`: its write has begun
+   * (it cannot be withdrawn); `done`: it was already delivered or never existed.
+   */
+  withdraw(id: string): 'queued' | 'writing' | 'done' {
+    const i = this.queue.findIndex((q) => q.id === id);
+    if (i >= 0) {
+      const [q] = this.queue.splice(i, 1);
+      this.queuedBytes -= q!.bytes;
+      return 'queued';
+    }
+    return this.inFlight.has(id) && this.waitingDrain ? 'writing' : 'done';
+  }
+
+  /** Whether the frame with this id is still being written (stream not drained). */
+  isWriting(id: string): boolean {
+    return this.waitingDrain && this.inFlight.has(id);
+  }
+
+  get length(): number {
+    return this.queue.length;
+  }
+
+  get bytes(): number {
+    return this.queuedBytes;
+  }
+
+  /** Stops writing (no failure): used when the connection ends. */
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+    this.queuedBytes = 0;
+    if (this.writeTimer) clearTimeout(this.writeTimer);
+    this.stream.off('drain', this.onDrain);
+  }
+
+  private flush(): void {
+    while (!this.waitingDrain && this.queue.length > 0 && !this.closed) {
+      const q = this.queue.shift()!;
+      this.queuedBytes -= q.bytes;
+      if (q.id) this.inFlight.add(q.id);
+      let ok: boolean;
+      try {
+        ok = this.stream.write(q.data);
+      } catch {
+        ok = true; // a destroyed stream: the exit handler reports it
+      }
+      if (ok) {
+        this.inFlight.clear();
+      } else {
+        this.waitingDrain = true;
+        this.writeTimer = setTimeout(
+          () => this.fail(`write timeout: a frame was not accepted within ${(this.options.writeTimeoutMs ?? WRITE_TIMEOUT_MS) / 1000}s`),
+          this.options.writeTimeoutMs ?? WRITE_TIMEOUT_MS,
+        );
+      }
+    }
+  }
+
+  private readonly onDrain = (): void => {
+    if (this.writeTimer) clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    this.waitingDrain = false;
+    this.inFlight.clear();
+    this.flush();
+  };
+
+  private fail(reason: string): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.close();
+    this.options.onFail(reason);
+  }
+}

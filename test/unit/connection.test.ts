@@ -1,0 +1,178 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Connection, type ConnectionOptions } from '../../src/host/connection';
+import type { ExtFrame } from '../../src/protocol';
+import { RequestError } from '../../src/host/types';
+import { FIXTURES, NODE_FIXTURE, alive, cleanupTemps, tempDir, until } from './helpers/hostFixtures';
+
+const conns: Connection[] = [];
+afterEach(async () => {
+  await Promise.all(conns.splice(0).map((c) => c.stop()));
+  cleanupTemps();
+});
+
+function make(opts: Partial<ConnectionOptions> & { name: string; exec: string; args?: string[] }) {
+  const dir = tempDir('zut-conn-');
+  const frames: ExtFrame[] = [];
+  const diagnostics: string[] = [];
+  const stderr: string[] = [];
+  const c = new Connection({
+    dir,
+    args: [],
+    logPath: path.join(dir, 'logs', `ext-${opts.name}.log`),
+    helloAck: () => ({ zut_version: '0.1.0', provider: 'p', model: 'm', cwd: dir, extension_dir: dir, data_dir: dir }),
+    onFrame: (f) => frames.push(f),
+    onDiagnostic: (d) => diagnostics.push(d),
+    onStderr: (l) => stderr.push(l),
+    ...opts,
+  });
+  conns.push(c);
+  return { c, frames, diagnostics, stderr, dir, logPath: path.join(dir, 'logs', `ext-${opts.name}.log`) };
+}
+
+const node = (cfg: Record<string, unknown> & { name: string }) => ({ name: cfg.name, exec: process.execPath, args: [NODE_FIXTURE, JSON.stringify(cfg)] });
+
+describe('handshake', () => {
+  it('exit before hello with status 23: error names the status and the log, stderr is in the log', async () => {
+    const { c, logPath, stderr } = make({ name: 'dies', exec: path.join(FIXTURES, 'exit23.sh') });
+    await expect(c.start()).rejects.toThrow(`extension exited before hello: exit status 23 (stderr log: ${logPath})`);
+    const log = fs.readFileSync(logPath, 'utf8');
+    expect(log).toMatch(/^\[zut\] starting dies\/ at \d{4}-/);
+    expect(log).toContain('exit23: missing configuration file');
+    expect(stderr).toContain('exit23: missing configuration file');
+  });
+
+  it('killed by a signal before hello', async () => {
+    const { c } = make({ name: 'killed', exec: path.join(FIXTURES, 'killself.sh') });
+    await expect(c.start()).rejects.toThrow(/extension exited before hello: signal: SIGKILL \(stderr log: /);
+  });
+
+  it('non-JSON hello (Python): first frame must be hello, child killed and reaped', async () => {
+    const { c, logPath } = make({ name: 'pyext', exec: 'python3', args: [path.join(FIXTURES, 'pyext.py'), '--garbage'] });
+    await expect(c.start()).rejects.toThrow(`first frame must be hello (got "invalid JSON"; stderr log: ${logPath})`);
+    expect(c.alive).toBe(false);
+  });
+
+  it('another frame first', async () => {
+    const { c } = make(node({ name: 'early', before: 'wrongFirst' }));
+    await expect(c.start()).rejects.toThrow(/^first frame must be hello \(got "notify"; stderr log: /);
+  });
+
+  it('protocol_version 1 is refused', async () => {
+    const { c, logPath } = make(node({ name: 'old', protocol: 1 }));
+    await expect(c.start()).rejects.toThrow(`unsupported extension protocol version 1 (want 2; stderr log: ${logPath})`);
+  });
+
+  it('hello name must match the manifest', async () => {
+    const { c } = make(node({ name: 'real', helloName: 'impostor' }));
+    await expect(c.start()).rejects.toThrow(/hello name "impostor" does not match manifest name "real"/);
+  });
+
+  it('no hello within the deadline: killed and reaped', async () => {
+    const { c } = make({ ...node({ name: 'mute', before: 'sleep' }), timeouts: { helloMs: 300 } });
+    const started = c.start();
+    await until(() => c.pid, 5000, 'pid');
+    const pid = c.pid!;
+    await expect(started).rejects.toThrow(/no hello frame within 0.3s/);
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('a missing executable is a start error with the log path', async () => {
+    const { c } = make({ name: 'ghost', exec: './does-not-exist' });
+    await expect(c.start()).rejects.toThrow(/start \.\/does-not-exist: spawn .*ENOENT \(stderr log: /);
+  });
+
+  it('ready ends registration; registrations before hello_ack are accepted', async () => {
+    const { c, frames } = make(node({ name: 'eager', earlyRegister: true, commands: [{ name: 'a' }] }));
+    await c.start();
+    expect(c.readyMode).toBe('ready');
+    expect(frames.map((f) => f.type)).toContain('register_command');
+  });
+
+  it('no ready: auto-ready after 250 ms without a frame, with a diagnostic', async () => {
+    const { c, diagnostics } = make(node({ name: 'noready', ready: false, commands: [{ name: 'a' }] }));
+    await c.start();
+    expect(c.readyMode).toBe('auto-ready');
+    expect(diagnostics.join('\n')).toMatch(/auto-ready after 250ms/);
+  });
+});
+
+describe('transport', () => {
+  it('a malformed frame mid-stream is a diagnostic; the extension keeps working', async () => {
+    const { c, diagnostics } = make(node({ name: 'sloppy', after: 'malformed', tools: [{ name: 't' }] }));
+    await c.start();
+    expect(diagnostics.join('\n')).toContain('tool_result frame is missing required field "id"');
+    expect(diagnostics.join('\n')).toContain('invalid JSON');
+    expect(diagnostics.join('\n')).toContain('unknown frame type "frobnicate"');
+    const r = await c.request({ type: 'tool_call', id: 'x1', name: 't', args: { a: 1 } }, { what: 'tool t', timeoutMs: 5000 });
+    expect(r.type).toBe('tool_result');
+  });
+
+  it('a 5 MiB line disconnects that extension (an error, bounded memory)', async () => {
+    const { c, diagnostics } = make(node({ name: 'huge', after: 'hugeLine' }));
+    await c.start();
+    const exit = await new Promise<{ expected: boolean; message: string }>((r) => c.onExit(r));
+    expect(exit.expected).toBe(false);
+    expect(exit.message).toMatch(/frame exceeds the 4194304-byte limit/);
+    expect(diagnostics.join('\n')).toMatch(/over-long line/);
+  });
+
+  it('an extension that never reads stdin: the queue bound disconnects it, pending requests fail', async () => {
+    const { c } = make({ ...node({ name: 'deaf', after: 'neverRead', earlyRegister: true, tools: [{ name: 't' }] }), queue: { maxFrames: 256 } });
+    await c.start(); // hello_ack lands in the pipe buffer; it never reads it
+    const big = 'y'.repeat(64 * 1024);
+    const results: Promise<unknown>[] = [];
+    for (let i = 0; i < 300; i++) {
+      results.push(c.request({ type: 'tool_call', id: `q${i}`, name: 't', args: { big } }, { what: 'tool t' }).catch((e: RequestError) => e));
+    }
+    const settled = await Promise.all(results);
+    expect(settled.map((e) => (e instanceof RequestError ? e.kind : String(e))).filter((k) => k !== "crashed")).toEqual([]);
+    expect(String((settled[0] as RequestError).message)).toMatch(/outbound queue overflow|write timeout/);
+    await c.waitExit();
+    expect(c.alive).toBe(false);
+  });
+
+  it('a crash during a tool call fails the pending call at once', async () => {
+    const { c } = make(node({ name: 'crashy', tools: [{ name: 'boom', mode: 'crash' }] }));
+    await c.start();
+    const err = await c.request({ type: 'tool_call', id: 'c1', name: 'boom', args: {} }, { what: 'tool boom', timeoutMs: 60_000 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RequestError);
+    expect((err as RequestError).kind).toBe('crashed');
+    expect((err as RequestError).message).toMatch(/crashy exited: exit status 3 \(stderr log: /);
+  });
+
+  it('late or unknown ids are ignored', async () => {
+    const { c, frames } = make(node({ name: 'late', tools: [{ name: 's', mode: 'slow' }] }));
+    await c.start();
+    await expect(c.request({ type: 'tool_call', id: 'l1', name: 's', args: { ms: 300 } }, { what: 'tool s', timeoutMs: 50 })).rejects.toThrow(/timed out/);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(frames.filter((f) => f.type === 'tool_result')).toHaveLength(0);
+    expect(c.alive).toBe(true);
+  });
+});
+
+describe('shutdown', () => {
+  it('an extension that ignores shutdown and has a grandchild: both are gone afterwards', async () => {
+    const pidFile = path.join(tempDir(), 'grandchild.pid');
+    const { c } = make({ ...node({ name: 'stubborn', ignoreShutdown: true, grandchild: pidFile }), timeouts: { shutdownGraceMs: 300, killGraceMs: 300 } });
+    await c.start();
+    const pid = c.pid!;
+    const grandchild = Number(await until(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8'), 5000, 'grandchild pid'));
+    expect(alive(grandchild)).toBe(true);
+    let exit: { expected: boolean } | undefined;
+    c.onExit((e) => (exit = e));
+    await c.stop();
+    expect(alive(pid)).toBe(false);
+    await until(() => !alive(grandchild), 3000, 'grandchild to die');
+    expect(exit?.expected).toBe(true);
+  });
+
+  it('a polite extension acks and exits within the grace', async () => {
+    const { c } = make(node({ name: 'polite' }));
+    await c.start();
+    const pid = c.pid!;
+    await c.stop();
+    expect(alive(pid)).toBe(false);
+  });
+});

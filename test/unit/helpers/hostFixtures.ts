@@ -1,0 +1,92 @@
+/** Builders for host tests: temp zut homes and extension directories around the fixtures in test/fixtures/host. */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { HostUi, NoteLevel, PanelRender, WidgetSpec } from '../../../src/host/hostUi';
+import type { PanelSpec } from '../../../src/protocol';
+
+export const FIXTURES = path.resolve(__dirname, '../../fixtures/host');
+export const NODE_FIXTURE = path.join(FIXTURES, 'fixture.js');
+
+/** A fresh temp directory, removed by `cleanupTemps`. */
+const temps: string[] = [];
+export function tempDir(prefix = 'zut-test-'): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  temps.push(d);
+  return d;
+}
+export function cleanupTemps(): void {
+  for (const d of temps.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+}
+
+/** Writes `<root>/<dir>/extension.json`; returns the extension directory. */
+export function writeExt(root: string, dir: string, manifest: Record<string, unknown>, files: Record<string, string> = {}): string {
+  const d = path.join(root, dir);
+  fs.mkdirSync(d, { recursive: true });
+  fs.writeFileSync(path.join(d, 'extension.json'), JSON.stringify(manifest, null, 2));
+  for (const [f, c] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(d, f)), { recursive: true });
+    fs.writeFileSync(path.join(d, f), c, { mode: 0o755 });
+  }
+  return d;
+}
+
+/** An extension running the Node fixture with `cfg` (see fixture.js). */
+export function nodeExt(root: string, cfg: Record<string, unknown> & { name: string }, extra: Record<string, unknown> = {}): string {
+  return writeExt(root, cfg.name, { name: cfg.name, version: '1.0.0', exec: process.execPath, args: [NODE_FIXTURE, JSON.stringify(cfg)], ...extra });
+}
+
+/** A zut home with an `extensions` dir. */
+export function zutHome(): { home: string; exts: string } {
+  const home = tempDir('zut-home-');
+  const exts = path.join(home, 'extensions');
+  fs.mkdirSync(exts, { recursive: true });
+  return { home, exts };
+}
+
+export type UiCall = { method: string; ext: string; args: unknown[] };
+
+/** A HostUi that records every call. */
+export class RecordingUi implements HostUi {
+  readonly calls: UiCall[] = [];
+  private rec(method: string, ext: string, ...args: unknown[]): void {
+    this.calls.push({ method, ext, args });
+  }
+  of(method: string): UiCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+  notify(ext: string, level: NoteLevel, message: string): void { this.rec('notify', ext, level, message); }
+  display(ext: string, text: string): void { this.rec('display', ext, text); }
+  clearNotes(ext: string): void { this.rec('clearNotes', ext); }
+  status(ext: string, key: string, level: string | undefined, text: string): void { this.rec('status', ext, key, level, text); }
+  widget(ext: string, w: WidgetSpec): void { this.rec('widget', ext, w); }
+  widgetClear(ext: string, id: string): void { this.rec('widgetClear', ext, id); }
+  alert(ext: string, kind: string, reason: string | undefined): void { this.rec('alert', ext, kind, reason); }
+  submit(ext: string, text: string): void { this.rec('submit', ext, text); }
+  submitSlash(ext: string, text: string): void { this.rec('submitSlash', ext, text); }
+  openPanel(ext: string, panel: PanelSpec): void { this.rec('openPanel', ext, panel); }
+  panelRender(ext: string, r: PanelRender): void { this.rec('panelRender', ext, r); }
+  panelClose(ext: string, id: string): void { this.rec('panelClose', ext, id); }
+  clearExtension(ext: string): void { this.rec('clearExtension', ext); }
+}
+
+/** Polls until `fn` returns truthy (tests wait on events, they don't time them). */
+export async function until<T>(fn: () => T | undefined | false | null, ms = 10_000, what = 'condition'): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Whether a pid is alive. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
