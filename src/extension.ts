@@ -1,12 +1,43 @@
 /**
- * zut-vscode: hosts zut extensions in VS Code. `activate` reads as a table of contents: one register call per surface.
+ * zut-vscode: hosts zut extensions in VS Code. `activate` reads as a table of contents: one register call per
+ * surface. Nothing here waits for extensions: discovery and spawning run in the background.
  */
 import * as vscode from 'vscode';
+import type { ExtensionHost } from './host/api';
+import { registerChat } from './vscode/chat/participant';
+import { registerCommands } from './vscode/commands';
+import { registerExtensionsView } from './vscode/extensionsTree';
+import { createHost } from './vscode/host';
+import { VsCodeHostUi } from './vscode/hostUi';
+import { registerManagement } from './vscode/management';
 
-export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('Zut', { log: true });
-  context.subscriptions.push(log);
-  log.info(`zut-vscode ${String(context.extension.packageJSON.version)} activated`);
+/** What `activate` returns (`vscode.extensions.getExtension('zut.zut-vscode').exports`), for tests and scripts. */
+export interface ZutApi {
+  readonly host: ExtensionHost;
 }
 
-export function deactivate(): void {}
+let running: { stop(): Promise<void> } | undefined;
+
+export function activate(context: vscode.ExtensionContext): ZutApi {
+  const log = vscode.window.createOutputChannel('Zut', { log: true });
+  context.subscriptions.push(log);
+  log.info(`zut-vscode ${String((context.extension.packageJSON as { version?: unknown }).version)} activated`);
+
+  const ui = new VsCodeHostUi(context, { log: (m) => log.warn(m) });
+  context.subscriptions.push(ui);
+  const host = createHost(context, ui, log);
+  running = host;
+  ui.attach(host);
+  registerCommands(context, host, ui);
+  registerExtensionsView(context, host);
+  registerManagement(context, host);
+  registerChat(context, host, ui);
+  return { host };
+}
+
+/** Stops every extension process (shutdown → grace → SIGTERM → SIGKILL) before VS Code unloads us. */
+export async function deactivate(): Promise<void> {
+  const host = running;
+  running = undefined;
+  await host?.stop();
+}

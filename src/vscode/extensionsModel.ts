@@ -21,9 +21,14 @@ export interface ItemModel {
   icon?: IconModel;
   contextValue?: string;
   collapsible: boolean;
+  /** For group rows: which registrations they list (see `groupChildren`). */
+  group?: GroupKind;
   /** A command to run on click: the command id and its arguments. */
   command?: { id: string; title: string; args: unknown[] };
 }
+
+/** The groups under an extension row. */
+export type GroupKind = 'commands' | 'tools' | 'diagnostics';
 
 /** Human words for each state (the description column and the tooltip). */
 export const STATE_LABELS: Record<ExtensionState, string> = {
@@ -111,9 +116,9 @@ export function extensionChildren(info: ExtensionInfo): ItemModel[] {
     out.push({ id: `${base}:error`, label: firstLine(info.error), tooltip: info.error, icon: { id: 'error', color: 'errorForeground' }, contextValue: 'zutError', collapsible: false });
   }
   const commands = info.commands;
-  if (commands.length > 0) out.push({ id: `${base}:commands`, label: 'Commands', description: String(commands.length), icon: { id: 'terminal' }, contextValue: 'zutGroup', collapsible: true });
-  if (info.tools.length > 0) out.push({ id: `${base}:tools`, label: 'Tools', description: String(info.tools.length), icon: { id: 'tools' }, contextValue: 'zutGroup', collapsible: true });
-  if (info.diagnostics.length > 0) out.push({ id: `${base}:diagnostics`, label: 'Diagnostics', description: String(info.diagnostics.length), icon: { id: 'info' }, contextValue: 'zutGroup', collapsible: true });
+  if (commands.length > 0) out.push({ id: `${base}:commands`, label: 'Commands', description: String(commands.length), icon: { id: 'terminal' }, contextValue: 'zutGroup', collapsible: true, group: 'commands' });
+  if (info.tools.length > 0) out.push({ id: `${base}:tools`, label: 'Tools', description: String(info.tools.length), icon: { id: 'tools' }, contextValue: 'zutGroup', collapsible: true, group: 'tools' });
+  if (info.diagnostics.length > 0) out.push({ id: `${base}:diagnostics`, label: 'Diagnostics', description: String(info.diagnostics.length), icon: { id: 'info' }, contextValue: 'zutGroup', collapsible: true, group: 'diagnostics' });
   out.push({
     id: `${base}:log`,
     label: 'Log',
@@ -128,7 +133,7 @@ export function extensionChildren(info: ExtensionInfo): ItemModel[] {
 }
 
 /** The rows under one group of an extension (`commands`, `tools` or `diagnostics`). */
-export function groupChildren(info: ExtensionInfo, group: 'commands' | 'tools' | 'diagnostics'): ItemModel[] {
+export function groupChildren(info: ExtensionInfo, group: GroupKind): ItemModel[] {
   const base = `ext:${info.scope}:${info.dir}:${group}`;
   switch (group) {
     case 'commands':

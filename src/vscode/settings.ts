@@ -39,8 +39,8 @@ const fields = {
 /** The setting keys (under `zut.`) this module reads. */
 export const SETTING_KEYS = Object.keys(fields) as (keyof typeof fields)[];
 
-/** Settings whose change needs a reload of the extensions (discovery inputs and Manager options). */
-export const RELOAD_KEYS = ['home', 'extensionPaths', 'toolTimeoutSeconds', 'autoRestart'] as const;
+/** Settings whose change needs a reload: the discovery inputs (the Manager reads the others live). */
+export const RELOAD_KEYS = ['home', 'extensionPaths'] as const;
 
 export interface SettingsRead {
   settings: ZutSettings;

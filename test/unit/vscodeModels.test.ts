@@ -28,6 +28,7 @@ const info = (over: Partial<ExtensionInfo> = {}): ExtensionInfo => ({
   tools: [],
   skills: [],
   restarts: 0,
+  pending: 0,
   ...over,
 });
 

@@ -1,0 +1,73 @@
+/**
+ * "Zut: Call Tool…" (`zut.callTool`): pick any registered tool (deferred ones included), type JSON arguments
+ * (checked as JSON and against the top of the tool's schema), call it, and show the result in an untitled
+ * markdown document. Cancelling the progress notification cancels the call (`tool_cancel` when advertised).
+ */
+import * as vscode from 'vscode';
+import type { ExtensionHost } from '../host/api';
+import type { ToolResult } from '../host/types';
+import { argsPlaceholder, checkToolArgs, toolPickItems, toolResultMarkdown } from './toolArgs';
+
+/** Registers `zut.callTool(name?, argsJson?)`; it resolves to the tool result (undefined when cancelled or failed). */
+export function registerCallTool(context: vscode.ExtensionContext, host: ExtensionHost): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('zut.callTool', (name?: unknown, argsJson?: unknown) =>
+      callTool(host, typeof name === 'string' ? name : undefined, typeof argsJson === 'string' ? argsJson : undefined),
+    ),
+  );
+}
+
+async function callTool(host: ExtensionHost, name?: string, argsJson?: string): Promise<ToolResult | undefined> {
+  const tools = host.allTools();
+  let toolName = name;
+  if (toolName === undefined) {
+    const items = toolPickItems(tools);
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('No zut tools are registered. See the Zut Extensions view.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Call which zut tool?', matchOnDescription: true, matchOnDetail: true });
+    if (!picked) return undefined;
+    toolName = picked.name;
+  }
+  const tool = tools.find((t) => t.name.toLowerCase() === toolName.toLowerCase());
+  if (!tool) {
+    void vscode.window.showErrorMessage(`No zut tool named "${toolName}" is registered.`);
+    return undefined;
+  }
+  const schema = tool.schema;
+  let text = argsJson;
+  if (text === undefined) {
+    text = await vscode.window.showInputBox({
+      prompt: `JSON arguments for ${tool.name} (${tool.ext})`,
+      value: argsPlaceholder(schema),
+      validateInput: (v) => {
+        const r = checkToolArgs(v, schema);
+        return r.ok ? undefined : r.message;
+      },
+    });
+    if (text === undefined) return undefined;
+  }
+  const checked = checkToolArgs(text, schema);
+  if (!checked.ok) {
+    void vscode.window.showErrorMessage(`${tool.name}: ${checked.message}`);
+    return undefined;
+  }
+  let result: ToolResult;
+  try {
+    result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Calling ${tool.name} (${tool.ext})…`, cancellable: true },
+      (_progress, token) => {
+        const abort = new AbortController();
+        const sub = token.onCancellationRequested(() => abort.abort());
+        return host.callTool(tool.name, checked.value, { signal: abort.signal }).finally(() => sub.dispose());
+      },
+    );
+  } catch (e) {
+    void vscode.window.showErrorMessage(`${tool.name}: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: toolResultMarkdown(tool.name, checked.value, result) });
+  await vscode.window.showTextDocument(doc, { preview: false });
+  return result;
+}

@@ -1,0 +1,140 @@
+/**
+ * zut slash commands in VS Code: "Zut: Run Command…" (a quick pick of every active command, then optional
+ * arguments), one `zut.command.<name>` VS Code command per registered zut command (for keybindings), and
+ * `submit_slash` from extensions. A `command_response` becomes a `@zut` chat request, an insertion, a note,
+ * a panel or nothing; a non-empty `error` is shown whatever the action.
+ */
+import * as vscode from 'vscode';
+import type { ExtensionHost } from '../host/api';
+import type { HostUi } from '../host/hostUi';
+import type { Event } from '../host/lifecycle';
+import type { CommandResponseFromExt } from '../protocol';
+import { commandIdFor, commandPickItems, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from './commandModel';
+
+/** The part of `VsCodeHostUi` this module uses. */
+export type CommandsUi = Pick<HostUi, 'display' | 'openPanel'> & { onDidSubmitSlash: Event<{ ext: string; text: string }> };
+
+/** Where an `insert` goes: the active text editor, or the chat input. */
+export type InsertTarget = 'editor' | 'chat';
+
+/** A command's reply as returned by the VS Code commands (tests and keybinding users can inspect it). */
+export type CommandReply = CommandResponseFromExt & { ext: string };
+
+/**
+ * Registers `zut.runCommand`, the dynamic `zut.command.<name>` commands and the `submit_slash` handler.
+ */
+export function registerCommands(context: vscode.ExtensionContext, host: ExtensionHost, ui: CommandsUi): void {
+  const runner = new CommandRunner(host, ui);
+  const dynamic = new Map<string, vscode.Disposable>();
+
+  const sync = (): void => {
+    const { add, remove } = diffCommandIds(new Set(dynamic.keys()), host.commands());
+    for (const name of remove) {
+      dynamic.get(name)?.dispose();
+      dynamic.delete(name);
+    }
+    for (const name of add) {
+      try {
+        dynamic.set(
+          name,
+          vscode.commands.registerCommand(commandIdFor(name), (args?: unknown) => runner.run(name, typeof args === 'string' ? args : '')),
+        );
+      } catch {
+        // Another extension (or a stale registration) owns the id; "Run Command…" still lists the command.
+      }
+    }
+  };
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('zut.runCommand', (name?: unknown, args?: unknown) =>
+      runner.pickAndRun(typeof name === 'string' ? name : undefined, typeof args === 'string' ? args : undefined),
+    ),
+    host.onDidChangeExtensions(sync),
+    ui.onDidSubmitSlash(({ text }) => {
+      const slash = parseSlash(text);
+      if (!slash) return;
+      // Came from an extension (panel, widget, submit_slash): an insertion goes to the chat input.
+      void runner.run(slash.name, slash.args, 'chat').catch(() => undefined);
+    }),
+    { dispose: () => dynamic.forEach((d) => d.dispose()) },
+  );
+  sync();
+}
+
+/** Runs zut commands and applies their responses. */
+export class CommandRunner {
+  constructor(
+    private readonly host: ExtensionHost,
+    private readonly ui: Pick<HostUi, 'display' | 'openPanel'>,
+  ) {}
+
+  /** "Zut: Run Command…": pick a command (unless given), ask for arguments (unless given), run it. */
+  async pickAndRun(name?: string, args?: string): Promise<CommandReply | undefined> {
+    let picked = name;
+    if (picked === undefined) {
+      const items = commandPickItems(this.host.commands());
+      if (items.length === 0) {
+        void vscode.window.showInformationMessage('No zut commands are available. Is an extension still starting? See the Zut Extensions view.');
+        return undefined;
+      }
+      const item = await vscode.window.showQuickPick(items, { placeHolder: 'Run a zut command', matchOnDescription: true, matchOnDetail: true });
+      if (!item) return undefined;
+      picked = item.name;
+    }
+    let typed = args;
+    if (typed === undefined) {
+      typed = await vscode.window.showInputBox({ prompt: `Arguments for /${picked} (optional)`, placeHolder: 'Enter to run without arguments' });
+      if (typed === undefined) return undefined;
+    }
+    return this.run(picked, typed);
+  }
+
+  /** Invokes `/name args` and applies the response. Failures are shown, and the returned promise resolves undefined. */
+  async run(name: string, args: string, target?: InsertTarget): Promise<CommandReply | undefined> {
+    let reply: CommandReply;
+    try {
+      reply = await this.host.invokeCommand(name, args);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`/${name}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    }
+    await this.apply(name, reply, target);
+    return reply;
+  }
+
+  /** Applies one `command_response`. */
+  async apply(name: string, reply: CommandReply, target?: InsertTarget): Promise<void> {
+    const plan = planResponse(reply);
+    if (plan.error !== undefined) void vscode.window.showErrorMessage(responseErrorMessage(reply.ext, name, plan.error));
+    const action = plan.action;
+    switch (action.kind) {
+      case 'prompt':
+        await vscode.commands.executeCommand('workbench.action.chat.open', { query: promptQuery(action.prompt) });
+        return;
+      case 'insert':
+        await insertText(action.text, target);
+        return;
+      case 'display':
+        this.ui.display(reply.ext, action.text);
+        return;
+      case 'open_panel':
+        this.ui.openPanel(reply.ext, action.panel);
+        return;
+      case 'none':
+        return;
+    }
+  }
+}
+
+/**
+ * Inserts text at every cursor of the active text editor (replacing selections, as typing does), or into the
+ * chat input when there is no text editor or the target is the chat.
+ */
+export async function insertText(text: string, target?: InsertTarget): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor && target !== 'chat') {
+    const ok = await editor.edit((b) => editor.selections.forEach((sel) => b.replace(sel, text)));
+    if (ok) return;
+  }
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: text, isPartialQuery: true });
+}

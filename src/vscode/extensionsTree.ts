@@ -1,0 +1,90 @@
+/**
+ * The Extensions view (`zut.extensions`): every discovered extension with its state, and under it its
+ * commands, tools, diagnostics and log. Driven by `onDidChangeExtensions`, never by polling. Rows come from
+ * the VS Code-free model in extensionsModel.ts; context menus match their `contextValue`.
+ */
+import * as vscode from 'vscode';
+import type { ExtensionHost } from '../host/api';
+import type { IDisposable } from '../host/lifecycle';
+import type { ExtensionInfo } from '../host/types';
+import { extensionChildren, extensionItem, groupChildren, sortExtensions, type GroupKind, type ItemModel } from './extensionsModel';
+
+/** A node of the tree. Extension nodes carry `info` so context-menu commands can read the extension's name. */
+export type ExtensionsNode =
+  | { kind: 'ext'; info: ExtensionInfo }
+  | { kind: 'group'; info: ExtensionInfo; group: GroupKind; model: ItemModel }
+  | { kind: 'leaf'; info: ExtensionInfo; model: ItemModel };
+
+/** Change bursts (a reload fires many events) are coalesced into one refresh. */
+const REFRESH_DELAY_MS = 50;
+
+export class ExtensionsTreeProvider implements vscode.TreeDataProvider<ExtensionsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ExtensionsNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly sub: IDisposable;
+
+  constructor(private readonly host: ExtensionHost) {
+    this.sub = host.onDidChangeExtensions(() => this.scheduleRefresh());
+  }
+
+  /** Extensions that need attention (error, crashed, blocked), for the view badge. */
+  attention(): ExtensionInfo[] {
+    return this.host.extensions().filter((e) => e.state === 'error' || e.state === 'crashed' || e.state === 'blocked');
+  }
+
+  refresh(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.changed.fire(undefined);
+  }
+
+  private scheduleRefresh(): void {
+    this.timer ??= setTimeout(() => this.refresh(), REFRESH_DELAY_MS);
+  }
+
+  getChildren(node?: ExtensionsNode): ExtensionsNode[] {
+    if (!node) return sortExtensions(this.host.extensions()).map((info) => ({ kind: 'ext', info }));
+    if (node.kind === 'ext') {
+      return extensionChildren(node.info).map((model): ExtensionsNode =>
+        model.group ? { kind: 'group', info: node.info, group: model.group, model } : { kind: 'leaf', info: node.info, model },
+      );
+    }
+    if (node.kind === 'group') return groupChildren(node.info, node.group).map((model) => ({ kind: 'leaf', info: node.info, model }));
+    return [];
+  }
+
+  getTreeItem(node: ExtensionsNode): vscode.TreeItem {
+    return toTreeItem(node.kind === 'ext' ? extensionItem(node.info) : node.model);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** An item model as a TreeItem. Labels, descriptions and tooltips are plain strings (extension text is data). */
+export function toTreeItem(m: ItemModel): vscode.TreeItem {
+  const item = new vscode.TreeItem(m.label, m.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = m.id;
+  item.description = m.description;
+  item.tooltip = m.tooltip;
+  item.contextValue = m.contextValue;
+  if (m.icon) item.iconPath = new vscode.ThemeIcon(m.icon.id, m.icon.color ? new vscode.ThemeColor(m.icon.color) : undefined);
+  if (m.command) item.command = { command: m.command.id, title: m.command.title, arguments: m.command.args };
+  return item;
+}
+
+/** Registers the Extensions view; the badge counts extensions in error, crashed or blocked. */
+export function registerExtensionsView(context: vscode.ExtensionContext, host: ExtensionHost): ExtensionsTreeProvider {
+  const provider = new ExtensionsTreeProvider(host);
+  const view = vscode.window.createTreeView('zut.extensions', { treeDataProvider: provider, showCollapseAll: true });
+  const updateBadge = (): void => {
+    const n = provider.attention().length;
+    view.badge = n > 0 ? { value: n, tooltip: `${n} zut extension${n === 1 ? ' needs' : 's need'} attention` } : undefined;
+  };
+  context.subscriptions.push(provider, view, provider.onDidChangeTreeData(updateBadge));
+  return provider;
+}

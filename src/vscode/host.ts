@@ -1,0 +1,218 @@
+/**
+ * Builds the Manager from the `zut.*` settings, the workspace folders and Workspace Trust, starts it in the
+ * background, and keeps it current: setting changes, folder changes, trust grants and manifest edits on disk
+ * reload it. Reloads go through one queue so two never overlap.
+ */
+import * as vscode from 'vscode';
+import type { ExtensionHost, LoadReport, ManagerOptions } from '../host/api';
+import type { HostUi } from '../host/hostUi';
+import { Disposable } from '../host/lifecycle';
+import { Manager } from '../host/manager';
+import { globalExtensionsDir, resolveZutHome } from '../host/paths';
+import { ExtensionOutput } from './output';
+import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from './settings';
+import { isWorkspaceTrusted, registerTrust } from './trust';
+
+/** What the management commands need beyond the Manager's API. */
+export interface HostControl {
+  /** Queued, coalesced reload (a reload already waiting to run is shared). */
+  reload(reason: string): Promise<LoadReport>;
+  /** Runs `fn` between reloads (for operations that reload themselves, like `setEnabled`). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /** The next change to this manifest is ours (enable/disable): the watcher does not reload for it. */
+  expectManifestWrite(manifestPath: string): void;
+  /** The last start/reload's report (load errors for the doctor). */
+  lastReport(): LoadReport | undefined;
+  /** `$ZUT_HOME` in effect. */
+  zutHome(): string;
+  /** Per-extension log channels. */
+  readonly output: ExtensionOutput;
+}
+
+const controls = new WeakMap<ExtensionHost, HostControl>();
+
+/** The control of a host built by `createHost`. */
+export function hostControl(host: ExtensionHost): HostControl {
+  const c = controls.get(host);
+  if (!c) throw new Error('zut: host was not created by createHost');
+  return c;
+}
+
+/** How long manifest changes on disk are collected before one reload. */
+const WATCH_DEBOUNCE_MS = 500;
+/** How long an expected (self-made) manifest write suppresses the watcher. */
+const SELF_WRITE_MS = 5_000;
+
+/**
+ * Creates the Manager and starts it without waiting: activation never waits for discovery or spawning.
+ * Everything it registers is disposed with `context`; `deactivate` should `await host.stop()`.
+ */
+export function createHost(context: vscode.ExtensionContext, ui: HostUi, log: vscode.LogOutputChannel): Manager {
+  const runtime = new HostRuntime(context, ui, log);
+  context.subscriptions.push(runtime);
+  controls.set(runtime.manager, runtime);
+  runtime.startInBackground();
+  return runtime.manager;
+}
+
+class HostRuntime extends Disposable implements HostControl {
+  readonly manager: Manager;
+  readonly output: ExtensionOutput;
+  private readonly options: ManagerOptions;
+  private settings: ZutSettings;
+  private queue: Promise<unknown> = Promise.resolve();
+  private waiting: Promise<LoadReport> | undefined;
+  private report: LoadReport | undefined;
+  private watchers: vscode.Disposable[] = [];
+  private watchTimer: NodeJS.Timeout | undefined;
+  private readonly selfWrites = new Map<string, number>();
+
+  constructor(
+    context: vscode.ExtensionContext,
+    ui: HostUi,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    super();
+    this.settings = this.readSettings();
+    // The Manager reads these options at every (re)load, so updating this object and reloading applies them.
+    this.options = {
+      folders: [],
+      zutHome: '',
+      ui,
+      hostVersion: String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
+      isTrusted: isWorkspaceTrusted,
+    };
+    this.applySettings();
+    this.manager = new Manager(this.options);
+    this._register({ dispose: () => this.manager.dispose() });
+    this.output = this._register(new ExtensionOutput(this.manager, log));
+
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)));
+    this._register(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.applySettings();
+        this.rewatch();
+        void this.reload('workspace folders changed').catch(() => undefined);
+      }),
+    );
+    registerTrust(context, () => void this.reload('workspace trusted').catch(() => undefined));
+    this.rewatch();
+    this._register({
+      dispose: () => {
+        clearTimeout(this.watchTimer);
+        this.watchers.forEach((w) => w.dispose());
+        // deactivate() awaits stop(); this covers a dispose without deactivate.
+        void this.manager.stop().catch(() => undefined);
+      },
+    });
+  }
+
+  startInBackground(): void {
+    this.log.info(`Starting zut extensions (ZUT_HOME ${this.options.zutHome}; folders: ${this.options.folders.join(', ') || 'none'})`);
+    const p = this.manager.start().then(
+      (r) => this.loaded(r),
+      (e: unknown) => this.log.error(`Start failed: ${errorText(e)}`),
+    );
+    this.queue = p;
+  }
+
+  reload(reason: string): Promise<LoadReport> {
+    if (this.waiting) return this.waiting;
+    const p = this.queue.then(() => {
+      this.waiting = undefined;
+      this.log.info(`Reloading zut extensions (${reason})`);
+      return this.manager.reload();
+    });
+    this.waiting = p;
+    this.queue = p.then(
+      (r) => this.loaded(r),
+      (e: unknown) => this.log.error(`Reload failed: ${errorText(e)}`),
+    );
+    return p;
+  }
+
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.queue.then(fn);
+    this.queue = p.catch(() => undefined);
+    return p;
+  }
+
+  expectManifestWrite(manifestPath: string): void {
+    this.selfWrites.set(vscode.Uri.file(manifestPath).fsPath, Date.now());
+  }
+
+  lastReport(): LoadReport | undefined {
+    return this.report;
+  }
+
+  zutHome(): string {
+    return this.options.zutHome;
+  }
+
+  private loaded(r: LoadReport): void {
+    this.report = r;
+    this.log.info(`Loaded ${r.loaded.length} extension(s); ready: ${r.ready.join(', ') || 'none'}`);
+    for (const e of r.errors) this.log.error(`${e.ext}: ${e.message}`);
+  }
+
+  private readSettings(): ZutSettings {
+    const config = vscode.workspace.getConfiguration('zut');
+    const { settings, problems } = readSettings((key) => config.get(key));
+    for (const p of problems) this.log.warn(`Invalid setting ${p}`);
+    return settings;
+  }
+
+  /** Copies settings, folders and trust into the Manager's options. */
+  private applySettings(): void {
+    const s = this.settings;
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    this.options.folders = folders;
+    this.options.zutHome = effectiveZutHome(s.home, folders, () => resolveZutHome());
+    this.options.extensionPaths = resolveExtensionPaths(s.extensionPaths, folders);
+    this.options.toolTimeoutMs = Math.round(s.toolTimeoutSeconds * 1000);
+    this.options.autoRestart = s.autoRestart;
+    this.options.trace = s.trace;
+  }
+
+  private configurationChanged(e: vscode.ConfigurationChangeEvent): void {
+    if (!e.affectsConfiguration('zut')) return;
+    const before = this.settings;
+    this.settings = this.readSettings();
+    this.applySettings();
+    if (before.trace !== this.settings.trace) this.manager.setTrace(this.settings.trace);
+    if (affectsAny((s) => e.affectsConfiguration(s), RELOAD_KEYS)) {
+      this.rewatch();
+      void this.reload('settings changed').catch(() => undefined);
+    }
+  }
+
+  /** Watches every manifest the Manager could load: project (all folders), global, and explicit paths. */
+  private rewatch(): void {
+    this.watchers.forEach((w) => w.dispose());
+    const patterns: vscode.GlobPattern[] = [
+      '**/.zut/extensions/*/extension.json',
+      new vscode.RelativePattern(vscode.Uri.file(globalExtensionsDir(this.options.zutHome)), '*/extension.json'),
+      ...(this.options.extensionPaths ?? []).map((p) => new vscode.RelativePattern(vscode.Uri.file(p), 'extension.json')),
+    ];
+    this.watchers = patterns.flatMap((pattern) => {
+      const w = vscode.workspace.createFileSystemWatcher(pattern);
+      return [w, w.onDidCreate((u) => this.manifestChanged(u)), w.onDidChange((u) => this.manifestChanged(u)), w.onDidDelete((u) => this.manifestChanged(u))];
+    });
+  }
+
+  /**
+   * A manifest appeared, changed or vanished: reload everything after a quiet period (a restart would keep the
+   * old manifest, and a new or removed directory changes the set). Our own enable/disable writes are skipped.
+   */
+  private manifestChanged(uri: vscode.Uri): void {
+    const at = this.selfWrites.get(uri.fsPath);
+    if (at !== undefined && Date.now() - at < SELF_WRITE_MS) return;
+    this.selfWrites.delete(uri.fsPath);
+    clearTimeout(this.watchTimer);
+    this.watchTimer = setTimeout(() => void this.reload(`${uri.fsPath} changed`).catch(() => undefined), WATCH_DEBOUNCE_MS);
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}

@@ -1,0 +1,204 @@
+/**
+ * Managing extensions from VS Code, the `zut ext` CLI's counterparts: reload, doctor report, install, and the
+ * Extensions view's item actions (restart, enable/disable, show log, open manifest, remove). Every command also
+ * accepts its target as an argument (a view node or an extension name) so it can be scripted and tested.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionHost, LoadReport } from '../host/api';
+import { buildDoctorReport, doctorMarkdown } from '../host/doctor';
+import { installExtension, removeExtension, type InstalledExtension } from '../host/install';
+import { setManifestEnabled } from '../host/manifest';
+import { globalExtensionsDir, projectExtensionsDir } from '../host/paths';
+import type { ExtensionInfo } from '../host/types';
+import { registerCallTool } from './callTool';
+import { hostControl } from './host';
+import { nameOf } from './output';
+
+/** The outcome of `zut.install` (for scripts and tests; the user sees notifications). */
+export interface InstallOutcome {
+  installed?: InstalledExtension;
+  error?: string;
+}
+
+/** Registers the management commands (palette and Extensions view). */
+export function registerManagement(context: vscode.ExtensionContext, host: ExtensionHost): void {
+  const control = hostControl(host);
+  const err = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+  const reg = (id: string, fn: (...args: unknown[]) => unknown): void => void context.subscriptions.push(vscode.commands.registerCommand(id, fn));
+
+  reg('zut.reload', () => reload(control.reload('Zut: Reload Extensions')));
+
+  reg('zut.doctor', async () => {
+    const content = doctorMarkdown(buildDoctorReport(host.extensions(), control.lastReport()?.errors ?? []));
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
+    await vscode.window.showTextDocument(doc, { preview: false });
+    return content;
+  });
+
+  reg('zut.install', async (src?: unknown, dest?: unknown): Promise<InstallOutcome | undefined> => {
+    const source = typeof src === 'string' ? src : await pickSource();
+    if (!source) return undefined;
+    const destRoot = typeof dest === 'string' ? destinationRoot(dest, control.zutHome()) : await pickDestination(control.zutHome());
+    if (!destRoot) return undefined;
+    try {
+      const installed = await control.exclusive(() => installExtension(source, destRoot));
+      void vscode.window.showInformationMessage(`Installed zut extension "${installed.name}" into ${installed.dir}.`);
+      await control.reload(`installed ${installed.name}`);
+      return { installed };
+    } catch (e) {
+      void vscode.window.showErrorMessage(err(e));
+      return { error: err(e) };
+    }
+  });
+
+  reg('zut.restartExtension', async (target?: unknown) => {
+    const info = await resolveExtension(host, target, 'Restart which zut extension?');
+    if (!info) return;
+    try {
+      await control.exclusive(() => host.restart(info.name));
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Restart ${info.name}: ${err(e)}`);
+    }
+  });
+
+  const setEnabled = async (target: unknown, enabled: boolean): Promise<void> => {
+    const info = await resolveExtension(host, target, `${enabled ? 'Enable' : 'Disable'} which zut extension?`, (e) => (e.state === 'disabled') === enabled);
+    if (!info) return;
+    control.expectManifestWrite(info.manifestPath);
+    try {
+      if (info.state === 'shadowed') {
+        // By name the Manager would pick the winning copy; a shadowed copy is edited by directory.
+        await control.exclusive(() => setManifestEnabled(info.dir, enabled));
+        await control.reload(`${enabled ? 'enabled' : 'disabled'} ${info.name}`);
+      } else await control.exclusive(() => host.setEnabled(info.name, enabled));
+    } catch (e) {
+      void vscode.window.showErrorMessage(`${enabled ? 'Enable' : 'Disable'} ${info.name}: ${err(e)}`);
+    }
+  };
+  reg('zut.enableExtension', (target?: unknown) => setEnabled(target, true));
+  reg('zut.disableExtension', (target?: unknown) => setEnabled(target, false));
+
+  reg('zut.openManifest', async (target?: unknown) => {
+    const info = await resolveExtension(host, target, 'Open the manifest of which zut extension?');
+    if (info) await vscode.window.showTextDocument(vscode.Uri.file(info.manifestPath));
+  });
+
+  reg('zut.openLogFile', async (target?: unknown) => {
+    const info = await resolveExtension(host, target, 'Open the log file of which zut extension?');
+    if (!info) return;
+    try {
+      await fs.access(info.logPath);
+    } catch {
+      void vscode.window.showInformationMessage(`${info.name} has not written a log yet (${info.logPath}).`);
+      return;
+    }
+    await vscode.window.showTextDocument(vscode.Uri.file(info.logPath), { preview: true });
+  });
+
+  reg('zut.removeExtension', async (target?: unknown, options?: unknown) => {
+    const info = await resolveExtension(host, target, 'Remove which zut extension?', (e) => e.scope !== 'explicit');
+    if (!info) return false;
+    if (info.scope === 'explicit') {
+      void vscode.window.showErrorMessage(`${info.name} comes from zut.extensionPaths; remove it from that setting instead.`);
+      return false;
+    }
+    const skipConfirm = typeof options === 'object' && options !== null && (options as { confirm?: unknown }).confirm === false;
+    if (!skipConfirm) {
+      const answer = await vscode.window.showWarningMessage(
+        `Remove the zut extension "${info.name}"?`,
+        { modal: true, detail: `This deletes ${info.dir}, including any state the extension keeps there.` },
+        'Remove',
+      );
+      if (answer !== 'Remove') return false;
+    }
+    try {
+      await control.exclusive(() => removeExtension(info.dir));
+      await control.reload(`removed ${info.name}`);
+      return true;
+    } catch (e) {
+      void vscode.window.showErrorMessage(err(e));
+      return false;
+    }
+  });
+
+  registerCallTool(context, host);
+}
+
+/** Runs a reload with a progress notification; errors are summarised (each is in the Zut log). */
+async function reload(p: Promise<LoadReport>): Promise<LoadReport | undefined> {
+  try {
+    const report = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Reloading zut extensions' }, () => p);
+    if (report.errors.length > 0) {
+      const names = report.errors.map((e) => e.ext).join(', ');
+      void vscode.window.showWarningMessage(`Zut reloaded with ${report.errors.length} error(s): ${names}`, 'Show Log').then((c) => {
+        if (c) void vscode.commands.executeCommand('zut.showLog');
+      });
+    }
+    return report;
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Zut reload failed: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
+/** The extension a command is about: a view node, a name, or a quick pick (optionally filtered). */
+async function resolveExtension(
+  host: ExtensionHost,
+  target: unknown,
+  placeHolder: string,
+  filter: (e: ExtensionInfo) => boolean = () => true,
+): Promise<ExtensionInfo | undefined> {
+  const all = host.extensions();
+  const fromNode = typeof target === 'object' && target !== null ? (target as { info?: ExtensionInfo }).info : undefined;
+  if (fromNode?.dir) return all.find((e) => e.dir === fromNode.dir) ?? fromNode;
+  const name = nameOf(target);
+  if (name !== undefined) {
+    const n = name.toLowerCase();
+    const found = all.filter((e) => e.name.toLowerCase() === n);
+    const info = found.find((e) => e.state !== 'shadowed') ?? found[0];
+    if (!info) void vscode.window.showErrorMessage(`No zut extension named "${name}".`);
+    return info;
+  }
+  const items = all.filter(filter).map((e) => ({ label: e.name, description: `${e.state} · ${e.scope}`, detail: e.dir, info: e }));
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('No matching zut extensions.');
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }))?.info;
+}
+
+async function pickSource(): Promise<string | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFolders: true,
+    canSelectFiles: false,
+    canSelectMany: false,
+    openLabel: 'Install',
+    title: 'Install a zut extension (a folder with extension.json)',
+  });
+  return picked?.[0]?.fsPath;
+}
+
+/** `global`, `project` (the first folder) or an absolute extensions directory. */
+function destinationRoot(dest: string, zutHome: string): string | undefined {
+  if (dest === 'global') return globalExtensionsDir(zutHome);
+  const first = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  if (dest === 'project') return first ? projectExtensionsDir(first.uri.fsPath) : undefined;
+  return path.isAbsolute(dest) ? dest : undefined;
+}
+
+async function pickDestination(zutHome: string): Promise<string | undefined> {
+  const items = [
+    { label: 'Global', description: globalExtensionsDir(zutHome), detail: 'Available in every workspace ($ZUT_HOME/extensions)', root: globalExtensionsDir(zutHome) },
+    ...(vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => ({
+        label: `Project: ${f.name}`,
+        description: projectExtensionsDir(f.uri.fsPath),
+        detail: 'Only this project (.zut/extensions); needs a trusted workspace to run',
+        root: projectExtensionsDir(f.uri.fsPath),
+      })),
+  ];
+  return (await vscode.window.showQuickPick(items, { placeHolder: 'Install where?' }))?.root;
+}
