@@ -1,0 +1,225 @@
+/**
+ * The headless CLI, end to end: the real bundle (built from src/cli.ts with esbuild) spawning real fixture
+ * extensions (Node scripts written to a temp dir) through the Manager.
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let tmp: string;
+let cli: string;
+let home: string;
+
+/** A protocol v2 extension: commands echo/fail, tools add/broken/slow; `silent` never sends ready. */
+const FIXTURE = String.raw`
+const fs = require('node:fs');
+const path = require('node:path');
+const readline = require('node:readline');
+const [name, mode, markDir] = process.argv.slice(2);
+const emit = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+fs.writeFileSync(path.join(markDir, name + '.pid'), String(process.pid));
+emit({ type: 'hello', protocol_version: 2, name, version: '1.2.3', capabilities: ['commands', 'tools'] });
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.type === 'hello_ack') {
+    process.stderr.write('started in ' + m.cwd + '\n');
+    emit({ type: 'register_command', name: 'echo', description: 'echo args' });
+    emit({ type: 'register_command', name: 'fail' });
+    emit({ type: 'register_tool', name: 'add', description: 'a+b', schema: { type: 'object' } });
+    emit({ type: 'register_tool', name: 'broken' });
+    emit({ type: 'register_tool', name: 'slow' });
+    if (mode !== 'silent') emit({ type: 'ready' });
+  } else if (m.type === 'command_invoked') {
+    if (m.name === 'echo') emit({ type: 'command_response', id: m.id, action: 'display', display: 'echo:' + m.args });
+    else emit({ type: 'command_response', id: m.id, action: 'error', error: 'nope' });
+  } else if (m.type === 'tool_call') {
+    if (m.name === 'add') emit({ type: 'tool_result', id: m.id, content: [{ type: 'text', text: String(m.args.a + m.args.b) }] });
+    if (m.name === 'broken') emit({ type: 'tool_result', id: m.id, content: [{ type: 'text', text: 'bad' }], is_error: true });
+  } else if (m.type === 'shutdown') {
+    fs.writeFileSync(path.join(markDir, name + '.shutdown'), 'ok');
+    emit({ type: 'shutdown_ack' });
+    process.exit(0);
+  }
+});
+`;
+
+async function fixture(dir: string, name: string, mode = 'normal'): Promise<string> {
+  await fs.mkdir(dir, { recursive: true });
+  await fs.writeFile(path.join(dir, 'main.js'), FIXTURE);
+  await fs.writeFile(
+    path.join(dir, 'extension.json'),
+    JSON.stringify({ name, version: '1.2.3', exec: process.execPath, args: [path.join(dir, 'main.js'), name, mode, tmp] }),
+  );
+  return dir;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], cwd = tmp): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ZUT_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The fixture got `shutdown` and its process is gone. */
+async function expectShutDown(name: string): Promise<void> {
+  expect(await fs.readFile(path.join(tmp, `${name}.shutdown`), 'utf8')).toBe('ok');
+  expect(alive(Number(await fs.readFile(path.join(tmp, `${name}.pid`), 'utf8')))).toBe(false);
+}
+
+beforeAll(async () => {
+  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-cli-')));
+  home = path.join(tmp, 'home');
+  cli = path.join(tmp, 'cli.js');
+  // Same options as esbuild.mjs, into a private file so parallel builds of dist/ cannot interfere.
+  await esbuild.build({
+    entryPoints: [path.join(__dirname, '../../src/cli.ts')],
+    outfile: cli,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+});
+afterAll(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+describe('zut-host doctor', () => {
+  it('reports a healthy --ext extension as JSON, exit 0, and shuts it down', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'healthy'), 'healthy');
+    const r = await run(['doctor', '--ext', dir, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.errors).toEqual([]);
+    expect(report.extensions).toEqual([
+      expect.objectContaining({
+        name: 'healthy',
+        scope: 'explicit',
+        dir,
+        version: '1.2.3',
+        status: 'ok',
+        commands: [
+          { name: 'echo', description: 'echo args', active: true },
+          { name: 'fail', active: true },
+        ],
+        tools: [
+          expect.objectContaining({ name: 'add', description: 'a+b', active: true }),
+          expect.objectContaining({ name: 'broken', active: true }),
+          expect.objectContaining({ name: 'slow', active: true }),
+        ],
+        logPath: path.join(home, 'logs', 'ext-healthy.log'),
+      }),
+    ]);
+    await expectShutDown('healthy');
+    expect(await fs.readFile(path.join(home, 'logs', 'ext-healthy.log'), 'utf8')).toContain(`started in ${tmp}`);
+  });
+
+  it('finds project extensions of --cwd, shows auto-ready, shadowing and manifest errors; exit 1', async () => {
+    const project = path.join(tmp, 'project');
+    await fixture(path.join(project, '.zut', 'extensions', 'quiet'), 'quiet', 'silent');
+    await fixture(path.join(project, '.zut', 'extensions', 'dup'), 'dup');
+    await fixture(path.join(home, 'extensions', 'dup'), 'dup');
+    await fs.mkdir(path.join(project, '.zut', 'extensions', 'broken'), { recursive: true });
+    await fs.writeFile(path.join(project, '.zut', 'extensions', 'broken', 'extension.json'), '{"name":"broken"}');
+    const r = await run(['doctor', '--cwd', project]);
+    expect(r.code).toBe(1);
+    const text = r.stdout;
+    expect(text).toMatch(/^broken \[project\] error\n {2}dir: .*broken\n {2}error: manifest: exec is required$/m);
+    expect(text).toMatch(/^dup 1\.2\.3 \[project\] (ok|warning)$/m);
+    expect(text).toMatch(/^quiet 1\.2\.3 \[project\] auto-ready$/m);
+    expect(text).toContain(`dup 1.2.3 [global] shadowed\n  dir: ${path.join(home, 'extensions', 'dup')}\n  shadowed by: ${path.join(project, '.zut', 'extensions', 'dup')}`);
+    expect(text).toContain('    command /echo - echo args');
+    await expectShutDown('quiet');
+    await expectShutDown('dup');
+    await fs.rm(path.join(home, 'extensions'), { recursive: true });
+  });
+});
+
+describe('zut-host command', () => {
+  it('prints the command_response as JSON, exit 0', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'cmd'), 'cmd');
+    const r = await run(['command', '--ext', dir, 'ECHO', 'hello', 'world']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ type: 'command_response', id: expect.any(String), action: 'display', display: 'echo:hello world', ext: 'cmd' });
+    await expectShutDown('cmd');
+  });
+
+  it('exits 1 on an error response and on an unknown command', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'cmdfail'), 'cmdfail');
+    const r = await run(['command', '-e', dir, 'fail']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ action: 'error', error: 'nope', ext: 'cmdfail' });
+    const u = await run(['command', '-e', dir, 'nosuch']);
+    expect(u.code).toBe(1);
+    expect(u.stderr).toBe('zut-host: no command "nosuch" (registered: echo, fail)\n');
+    await expectShutDown('cmdfail');
+  });
+});
+
+describe('zut-host tool', () => {
+  it('prints the tool_result as JSON, exit 0', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'tl'), 'tl');
+    const r = await run(['tool', '--ext', dir, 'add', '{"a":2,"b":3}']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ ext: 'tl', content: [{ type: 'text', text: '5' }], isError: false });
+    await expectShutDown('tl');
+  });
+
+  it('exits 1 on an error result', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'tlerr'), 'tlerr');
+    const r = await run(['tool', '--ext', dir, 'broken']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ext: 'tlerr', isError: true, content: [{ type: 'text', text: 'bad' }] });
+  });
+
+  it('exits 1 on a timeout and still shuts the extension down', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'tlslow'), 'tlslow');
+    const r = await run(['tool', '--ext', dir, '--timeout', '300', 'slow', '{}']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^zut-host: timeout: /);
+    await expectShutDown('tlslow');
+  });
+});
+
+describe('zut-host usage', () => {
+  it('exits 2 on usage errors, 0 on --help and --version', async () => {
+    expect((await run([])).code).toBe(2);
+    const bad = await run(['tool', 'x', 'not json']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^zut-host: tool arguments are not valid JSON/);
+    expect((await run(['tool', 'x', '[1]'])).stderr).toMatch(/^zut-host: tool arguments must be a JSON object/);
+    expect((await run(['frobnicate'])).stderr).toMatch(/^zut-host: unknown subcommand "frobnicate"/);
+    expect((await run(['doctor', '--bogus'])).code).toBe(2);
+    expect((await run(['command', '--json', 'x'])).code).toBe(2);
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('zut-host doctor');
+    expect((await run(['--version'])).stdout).toMatch(/^zut-host \d+\.\d+\.\d+\n$/);
+  });
+});
