@@ -51,19 +51,19 @@ export interface HostUi {
   clearExtension(ext: string): void;
 }
 
-/** A HostUi that ignores everything (CLI, benchmarks). */
+/** A HostUi that ignores everything (CLI, benchmarks). Subclasses override what they observe. */
 export class NullHostUi implements HostUi {
-  notify(): void {}
-  display(): void {}
-  clearNotes(): void {}
-  status(): void {}
-  widget(): void {}
-  widgetClear(): void {}
-  alert(): void {}
-  submit(): void {}
-  submitSlash(): void {}
-  openPanel(): void {}
-  panelRender(): void {}
-  panelClose(): void {}
-  clearExtension(): void {}
+  notify(_ext: string, _level: NoteLevel, _message: string): void {}
+  display(_ext: string, _text: string): void {}
+  clearNotes(_ext: string): void {}
+  status(_ext: string, _key: string, _level: string | undefined, _text: string): void {}
+  widget(_ext: string, _widget: WidgetSpec): void {}
+  widgetClear(_ext: string, _id: string): void {}
+  alert(_ext: string, _kind: string, _reason: string | undefined): void {}
+  submit(_ext: string, _text: string): void {}
+  submitSlash(_ext: string, _text: string): void {}
+  openPanel(_ext: string, _panel: PanelSpec): void {}
+  panelRender(_ext: string, _render: PanelRender): void {}
+  panelClose(_ext: string, _panelId: string): void {}
+  clearExtension(_ext: string): void {}
 }
