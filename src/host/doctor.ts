@@ -123,7 +123,7 @@ function block(s: string, indent: string): string {
 
 function registrationLine(kind: string, r: { name: string; description?: string; active: boolean }, extra = ''): string {
   const desc = r.description ? ` - ${r.description}` : '';
-  return `    ${kind} ${r.name}${extra}${r.active ? '' : ' (shadowed)'}${desc}`;
+  return `  ${kind} ${r.name}${extra}${r.active ? '' : ' (shadowed)'}${desc}`;
 }
 
 /** Plain-text report for a terminal. */
@@ -142,7 +142,7 @@ export function doctorText(report: DoctorReport): string {
       const flags = [t.deferred && 'deferred', t.interactive && 'interactive'].filter(Boolean).join(', ');
       out.push(registrationLine('tool', t, flags ? ` (${flags})` : ''));
     }
-    for (const s of e.skills) out.push(`    skill ${s.name} (${s.path})`);
+    for (const s of e.skills) out.push(`  skill ${s.name} (${s.path})`);
     out.push(`  log: ${e.logPath}`);
   }
   if (report.errors.length > 0) {

@@ -153,7 +153,7 @@ describe('zut-host doctor', () => {
     expect(text).toMatch(/^dup 1\.2\.3 \[project\] (ok|warning)$/m);
     expect(text).toMatch(/^quiet 1\.2\.3 \[project\] auto-ready$/m);
     expect(text).toContain(`dup 1.2.3 [global] shadowed\n  dir: ${path.join(home, 'extensions', 'dup')}\n  shadowed by: ${path.join(project, '.zut', 'extensions', 'dup')}`);
-    expect(text).toContain('    command /echo - echo args');
+    expect(text).toContain('\n  command /echo - echo args\n');
     await expectShutDown('quiet');
     await expectShutDown('dup');
     await fs.rm(path.join(home, 'extensions'), { recursive: true });
