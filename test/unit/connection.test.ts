@@ -96,6 +96,13 @@ describe('handshake', () => {
     expect(c.readyMode).toBe('auto-ready');
     expect(diagnostics.join('\n')).toMatch(/auto-ready after 250ms/);
   });
+
+  it('frames but no ready: registration closes after the 3 s grace', async () => {
+    const { c, diagnostics } = make(node({ name: 'chatter', ready: false, chatter: true }));
+    await c.start();
+    expect(c.readyMode).toBe('ready-timeout');
+    expect(diagnostics.join('\n')).toMatch(/no ready frame within 3s/);
+  });
 });
 
 describe('transport', () => {

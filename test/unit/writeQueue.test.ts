@@ -1,0 +1,63 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { WriteQueue } from '../../src/host/writeQueue';
+
+/** A stream that accepts one chunk and then needs a drain that only `drain()` gives. */
+function stuckStream() {
+  const written: string[] = [];
+  let cb: (() => void) | undefined;
+  const s = new Writable({
+    highWaterMark: 1,
+    write(chunk: Buffer, _enc, callback) {
+      written.push(String(chunk));
+      cb = callback;
+    },
+  });
+  return { s, written, drain: () => cb?.() };
+}
+
+describe('WriteQueue', () => {
+  it('keeps order; a queued frame can be withdrawn, one being written cannot', async () => {
+    const { s, written, drain } = stuckStream();
+    const q = new WriteQueue(s, { onFail: () => undefined });
+    q.push('a\n', 'a');
+    q.push('b\n', 'b');
+    q.push('c\n', 'c');
+    expect(written).toEqual(['a\n']);
+    expect(q.withdraw('b')).toBe('queued');
+    expect(q.withdraw('a')).toBe('writing');
+    drain();
+    await new Promise((r) => setImmediate(r));
+    expect(written).toEqual(['a\n', 'c\n']);
+    expect(q.withdraw('a')).toBe('done');
+    q.close();
+  });
+
+  it('overflow of the frame bound fails once, never drops silently', () => {
+    const { s } = stuckStream();
+    const fails: string[] = [];
+    const q = new WriteQueue(s, { maxFrames: 3, onFail: (r) => fails.push(r) });
+    for (let i = 0; i < 6; i++) q.push(`${i}\n`);
+    expect(fails).toHaveLength(1);
+    expect(fails[0]).toMatch(/outbound queue overflow \(3 frames, 6 bytes queued; limits 3 frames/);
+    expect(q.push('x\n')).toBe(false);
+  });
+
+  it('the byte bound counts too', () => {
+    const { s } = stuckStream();
+    const fails: string[] = [];
+    const q = new WriteQueue(s, { maxBytes: 10, onFail: (r) => fails.push(r) });
+    q.push('first\n');
+    q.push('0123456789\n');
+    expect(fails[0]).toMatch(/overflow/);
+  });
+
+  it('a write that does not drain within the timeout fails the queue', async () => {
+    const { s } = stuckStream();
+    const fails: string[] = [];
+    const q = new WriteQueue(s, { writeTimeoutMs: 50, onFail: (r) => fails.push(r) });
+    q.push('a\n');
+    await new Promise((r) => setTimeout(r, 120));
+    expect(fails).toEqual(['write timeout: a frame was not accepted within 0.05s']);
+  });
+});
