@@ -108,7 +108,7 @@ describe('sessions with the Manager', () => {
     const forked = sessionEvents(a).find((e) => e.event === 'session_forked')!;
     expect(forked).toMatchObject({ session: { id: fork.meta.branch, parent_id: s1.meta.branch, fork_point: 1 }, state: { owner: 'a', value: 'a1' } });
     const forkedB = await until(() => sessionEvents(b).find((e) => e.event === 'session_forked'), 'b session_forked');
-    expect(forkedB.state).toEqual({ owner: 'b', value: 'b1' });
+    expect(forkedB?.state).toEqual({ owner: 'b', value: 'b1' });
     expect(sessionEvents(a).map((e) => e.event)).toEqual(['session_start', 'session_opened', 'session_start', 'session_opened', 'session_forked']);
     // Never another extension's state.
     expect(JSON.stringify(sessionEvents(a))).not.toContain('"owner":"b"');

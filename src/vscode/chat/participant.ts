@@ -28,6 +28,18 @@ export interface ChatUi {
 }
 
 const STATE_KEY = 'zut.chat.extensionState';
+/** Internal command (not in the palette): the last responses as streamed, for diagnostics and the in-host tests. */
+export const RECENT_COMMAND = 'zut.chat.recentResponses';
+const RECENT_MAX = 20;
+
+/** One finished `@zut` response as the user saw it. */
+export interface RecentResponse {
+  prompt: string;
+  command?: string;
+  /** Markdown and `progress: …` lines, in order. */
+  shown: string[];
+  metadata: { zut: TurnMeta };
+}
 const SESSIONS_KEY = 'zut.chat.sessions';
 
 /** Registers `@zut`; everything it owns is disposed with the extension. */
@@ -43,6 +55,7 @@ class ZutChat {
   private readonly active: ChatSink[] = [];
   /** `submit`s waiting for the running request(s) to finish. */
   private readonly queued: string[] = [];
+  private readonly recent: RecentResponse[] = [];
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -65,6 +78,7 @@ class ZutChat {
       host.onDidChangeState(() => this.persistState()),
       ui.onDidNote((n) => this.active.at(-1)?.note(n.ext, n.level, n.text)),
       ui.onDidSubmit((s) => this.submit(s.ext, s.text)),
+      vscode.commands.registerCommand(RECENT_COMMAND, () => this.recent),
     );
   }
 
@@ -159,6 +173,8 @@ class ZutChat {
       messages: storeMessages(messages),
       state: host.exportState()[session.meta.branch],
     };
+    this.recent.push({ prompt: request.prompt, command: request.command, shown: sink.transcript, metadata: { zut: meta } });
+    if (this.recent.length > RECENT_MAX) this.recent.shift();
     return { metadata: { zut: meta } };
   }
 

@@ -41,14 +41,21 @@ const NOTE_PREFIX: Record<NoteLevel, string> = { info: 'ℹ', success: '✓', wa
 /** A `LoopSink` on one chat response, plus what participant.ts adds (notes, plain text blocks). */
 export class ChatSink implements LoopSink {
   private endsWithNewline = true;
+  /** Everything streamed, in order (`progress: …` for progress lines): the response as the user saw it. */
+  readonly transcript: string[] = [];
 
   constructor(private readonly stream: vscode.ChatResponseStream) {}
+
+  private markdown(md: string): void {
+    this.transcript.push(md);
+    this.stream.markdown(safeMarkdown(md));
+  }
 
   /** Model text (streamed chunks or a whole message), or an extension's replacement (escaped). */
   text(text: string, origin: 'model' | 'extension' = 'model'): void {
     if (!text) return;
     if (origin === 'extension') return this.plain(text);
-    this.stream.markdown(safeMarkdown(text));
+    this.markdown(text);
     this.endsWithNewline = text.endsWith('\n');
   }
 
@@ -58,7 +65,7 @@ export class ChatSink implements LoopSink {
   }
 
   toolStarted(call: { name: string; ext?: string }): void {
-    this.stream.progress(`Running \`${ident(call.name)}\` (\`${ident(call.ext)}\`)…`);
+    this.progress(`Running \`${ident(call.name)}\` (\`${ident(call.ext)}\`)…`);
   }
 
   toolFinished(o: ToolOutcome): void {
@@ -83,13 +90,14 @@ export class ChatSink implements LoopSink {
   }
 
   progress(text: string): void {
+    this.transcript.push(`progress: ${text}`);
     this.stream.progress(text);
   }
 
   /** A paragraph of already-safe markdown, separated from whatever came before. */
   private block(markdown: string): void {
     const sep = this.endsWithNewline ? '\n' : '\n\n';
-    this.stream.markdown(safeMarkdown(`${sep}${markdown}\n`));
+    this.markdown(`${sep}${markdown}\n`);
     this.endsWithNewline = true;
   }
 }
