@@ -1,0 +1,90 @@
+/**
+ * 5. Concurrency: 1,000 concurrent tool calls over 10 extensions, replies after random 0–10 ms delays (so they
+ * come back out of order). Every result must echo its own call's unique args from the right extension.
+ * Baseline: the same calls over 10 raw clients (no host).
+ */
+import { RawClient, type FixtureSpec } from '../test/fixtures/bench/home';
+import { startHost } from './host';
+import { abTrials, quantile, summarize, type BenchRow } from './stats';
+
+const EXTS = 10;
+const CALLS = 1000;
+
+export async function benchConcurrency(quick: boolean): Promise<BenchRow> {
+  const specs: FixtureSpec[] = Array.from({ length: EXTS }, (_, i) => ({ kind: 'node', name: `cc${i}` }));
+  const host = await startHost(specs);
+  const raws = Array.from({ length: EXTS }, (_, i) => new RawClient({ kind: 'node', name: `rc${i}` }));
+  await Promise.all(raws.map((r) => r.ready));
+  let lost = 0;
+  let misrouted = 0;
+  let total = 0;
+  const p50: number[] = [];
+  const p99: number[] = [];
+  const rawP50: number[] = [];
+  const rawP99: number[] = [];
+  let round = 0;
+  const plan = () => {
+    round++;
+    return Array.from({ length: CALLS }, (_, i) => ({ k: i % EXTS, args: { uid: `r${round}-c${i}`, delay: Math.floor(Math.random() * 11) } }));
+  };
+  const record = (lat: number[], a: number[], b: number[]) => {
+    const s = lat.sort((x, y) => x - y);
+    a.push(quantile(s, 0.5));
+    b.push(quantile(s, 0.99));
+    return quantile(s, 0.5);
+  };
+  try {
+    const ours = async () => {
+      const lat: number[] = [];
+      await Promise.all(
+        plan().map(async ({ k, args }) => {
+          const t0 = performance.now();
+          total++;
+          try {
+            const r = await host.manager.callTool(`echo_cc${k}`, args);
+            lat.push(performance.now() - t0);
+            if (r.ext !== `cc${k}` || r.content[0]?.text !== JSON.stringify(args)) misrouted++;
+          } catch {
+            lost++;
+          }
+        }),
+      );
+      return record(lat, p50, p99);
+    };
+    const floor = async () => {
+      const lat: number[] = [];
+      await Promise.all(
+        plan().map(async ({ k, args }) => {
+          const t0 = performance.now();
+          await raws[k]!.call(`echo_rc${k}`, args);
+          lat.push(performance.now() - t0);
+        }),
+      );
+      return record(lat, rawP50, rawP99);
+    };
+    const t = await abTrials(quick ? 2 : 5, 1, ours, floor);
+    const w = quick ? 2 : 5;
+    const ours50 = summarize(p50.slice(-w));
+    const ours99 = summarize(p99.slice(-w));
+    const raw50 = summarize(rawP50.slice(-w));
+    const raw99 = summarize(rawP99.slice(-w));
+    return {
+      id: 'concurrency',
+      figure: '1,000 concurrent tool calls over 10 extensions (p50 latency)',
+      ours: ours50,
+      baseline: raw50,
+      baselineName: 'same calls over 10 raw clients',
+      unit: 'ms',
+      ratio: summarize(t.a.map((x, i) => x / t.b[i]!)),
+      goal: '0 lost, 0 misrouted',
+      pass: lost === 0 && misrouted === 0,
+      notes: [
+        `p99 ${ours99.median.toFixed(1)} ms (raw ${raw99.median.toFixed(1)} ms)`,
+        `${total} calls incl. warm-up: ${lost} lost, ${misrouted} misrouted`,
+      ],
+    };
+  } finally {
+    await Promise.all(raws.map((r) => r.close()));
+    await host.close();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * 4. Fan-out start: 50 extensions discovered, spawned and ready (Manager.start) vs the slowest one alone.
+ * The fixtures are sh scripts whose readiness is I/O-bound (a 0.2–0.4 s warm-up sleep, like a compiled extension
+ * loading state); a second, informational row does the same with 50 Node fixtures, which is CPU-bound on few cores.
+ */
+import { makeZutHome, type FixtureSpec } from '../test/fixtures/bench/home';
+import { NullHostUi } from '../src/host/hostUi';
+import { Manager } from '../src/host/manager';
+import { abTrials, ratios, summarize, type BenchRow } from './stats';
+
+async function timeStart(specs: FixtureSpec[]): Promise<number> {
+  const home = makeZutHome(specs);
+  const m = new Manager({ folders: [], zutHome: home.home, ui: new NullHostUi(), hostVersion: 'bench', autoRestart: false });
+  try {
+    const t0 = performance.now();
+    const report = await m.start();
+    const dt = performance.now() - t0;
+    if (report.ready.length !== specs.length) throw new Error(`fan-out: ${report.ready.length}/${specs.length} ready: ${JSON.stringify(report.errors)}`);
+    return dt;
+  } finally {
+    await m.stop();
+    m.dispose();
+    home.dispose();
+  }
+}
+
+export async function benchFanOut(quick: boolean): Promise<BenchRow[]> {
+  const sh: FixtureSpec[] = Array.from({ length: 50 }, (_, i) => ({ kind: 'sh', name: `fan${i}`, warmupSeconds: 0.2 + (0.2 * i) / 49 }));
+  const slowest = sh[49]!;
+  const t = await abTrials(quick ? 2 : 5, 1, () => timeStart(sh), () => timeStart([slowest]));
+  const r = summarize(ratios(t.a, t.b));
+  const rows: BenchRow[] = [
+    {
+      id: 'fan-out',
+      figure: 'Fan-out start (50 sh extensions, 0.2–0.4 s warm-up)',
+      ours: summarize(t.a),
+      baseline: summarize(t.b),
+      baselineName: 'the slowest one alone',
+      unit: 'ms',
+      ratio: r,
+      goal: '≤ 1.2×',
+      pass: r.median <= 1.2,
+      notes: [],
+    },
+  ];
+  const node: FixtureSpec[] = Array.from({ length: 50 }, (_, i) => ({ kind: 'node', name: `nfan${i}` }));
+  const tn = await abTrials(quick ? 1 : 3, 1, () => timeStart(node), () => timeStart([node[0]!]));
+  rows.push({
+    id: 'fan-out-node',
+    figure: 'Fan-out start, 50 Node extensions (info: CPU-bound)',
+    ours: summarize(tn.a),
+    baseline: summarize(tn.b),
+    baselineName: 'one alone',
+    unit: 'ms',
+    ratio: summarize(ratios(tn.a, tn.b)),
+    goal: 'info',
+    pass: true,
+    notes: ['each Node child costs ~40 ms CPU to boot; 50 of them on this machine’s cores bound the ratio'],
+  });
+  return rows;
+}

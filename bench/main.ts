@@ -1,0 +1,84 @@
+/**
+ * `npm run bench`: every figure is a ratio against a baseline measured in the same run on the same machine
+ * (interleaved trials, warm-up discarded, medians with p25–p75). Prints a table; `--json` also writes
+ * bench/results.json. `--only a,b` runs some (roundtrip, throughput, large-frame, fan-out, concurrency, memory,
+ * panel-storm); `--quick` runs fewer trials.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { benchConcurrency } from './concurrency';
+import { benchFanOut } from './fanout';
+import { benchLargeFrame } from './largeFrame';
+import { benchMemory } from './memory';
+import { benchPanelStorm } from './panelStorm';
+import { benchRoundTrip } from './roundtrip';
+import { fmtSummary, type BenchRow } from './stats';
+import { benchThroughput } from './throughput';
+
+const BENCHES: [string, (quick: boolean) => Promise<BenchRow | BenchRow[]>][] = [
+  ['roundtrip', benchRoundTrip],
+  ['throughput', benchThroughput],
+  ['large-frame', benchLargeFrame],
+  ['fan-out', benchFanOut],
+  ['concurrency', benchConcurrency],
+  ['memory', benchMemory],
+  ['panel-storm', benchPanelStorm],
+];
+
+function table(rows: BenchRow[]): string {
+  const head = ['#', 'figure', 'ours', 'baseline', 'ratio', 'goal', 'result'];
+  const body = rows.map((r, i) => [
+    String(i + 1),
+    r.figure,
+    `${fmtSummary(r.ours)} ${r.unit}`,
+    r.baseline ? `${fmtSummary(r.baseline)} (${r.baselineName})` : '—',
+    r.ratio ? `${fmtSummary(r.ratio)}×` : '—',
+    r.goal,
+    r.goal === 'info' ? 'INFO' : r.pass ? 'PASS' : 'MISS',
+  ]);
+  const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c]!.length)));
+  const line = (cells: string[]) => cells.map((x, c) => x.padEnd(widths[c]!)).join(' | ');
+  const out = [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)];
+  out.push('', 'values: median [p25–p75] over trials; ratio: median of per-trial ours/baseline (interleaved trials)');
+  rows.forEach((r, i) => r.notes.forEach((n) => out.push(`${i + 1}. ${n}`)));
+  return out.join('\n');
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const onlyArg = args[args.indexOf('--only') + 1];
+  const only = args.includes('--only') && onlyArg ? new Set(onlyArg.split(',')) : undefined;
+  const rows: BenchRow[] = [];
+  const failures: string[] = [];
+  const t0 = performance.now();
+  for (const [name, run] of BENCHES) {
+    if (only && !only.has(name)) continue;
+    const s = performance.now();
+    process.stderr.write(`bench: ${name}… `);
+    try {
+      const r = await run(quick);
+      rows.push(...(Array.isArray(r) ? r : [r]));
+      process.stderr.write(`${((performance.now() - s) / 1000).toFixed(1)} s\n`);
+    } catch (e) {
+      failures.push(`${name}: ${(e as Error).stack ?? String(e)}`);
+      process.stderr.write('failed\n');
+    }
+  }
+  const env = `node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${os.platform()} ${os.release()}`;
+  console.log(`\nzut-vscode bench — ${env} — ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+  console.log(table(rows));
+  for (const f of failures) console.log(`\nFAILED ${f}`);
+  if (args.includes('--json')) {
+    const file = path.join(process.env.ZUT_REPO_ROOT ?? process.cwd(), 'bench', 'results.json');
+    fs.writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), env, rows, failures }, null, 2) + '\n');
+    console.log(`\nwrote ${file}`);
+  }
+  if (failures.length > 0) process.exitCode = 1;
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

@@ -1,0 +1,32 @@
+// `npm run bench [-- --json] [-- --only roundtrip,throughput] [-- --quick]`: bundles bench/main.ts with esbuild
+// into a temp file (Node 20 cannot run TypeScript), then runs it with --expose-gc (the memory figure needs it).
+import * as esbuild from 'esbuild';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-bench-build-'));
+const outfile = path.join(dir, 'bench.cjs');
+try {
+  await esbuild.build({
+    entryPoints: [path.join(root, 'bench', 'main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+  const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', outfile, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+    cwd: root,
+    env: { ...process.env, ZUT_REPO_ROOT: root },
+  });
+  process.exitCode = r.status ?? 1;
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,103 @@
+/** Small statistics for the benchmarks: quantiles, summaries, interleaved A/B trials, and the result row. */
+
+export interface Summary {
+  median: number;
+  p25: number;
+  p75: number;
+  min: number;
+  max: number;
+  n: number;
+}
+
+/** Linear-interpolated quantile of an ascending array. */
+export function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
+}
+
+export function summarize(xs: number[]): Summary {
+  const s = [...xs].sort((a, b) => a - b);
+  return {
+    median: quantile(s, 0.5),
+    p25: quantile(s, 0.25),
+    p75: quantile(s, 0.75),
+    min: s[0] ?? Number.NaN,
+    max: s[s.length - 1] ?? Number.NaN,
+    n: s.length,
+  };
+}
+
+/**
+ * Runs `warmup` discarded rounds, then `trials` rounds of A and B interleaved (ABAB…, order alternating) so drift
+ * hits both sides alike. Each function returns one trial's figure.
+ */
+export async function abTrials(
+  trials: number,
+  warmup: number,
+  a: () => Promise<number>,
+  b: () => Promise<number>,
+): Promise<{ a: number[]; b: number[] }> {
+  for (let i = 0; i < warmup; i++) {
+    await a();
+    await b();
+  }
+  const out = { a: [] as number[], b: [] as number[] };
+  for (let i = 0; i < trials; i++) {
+    if (i % 2 === 0) {
+      out.a.push(await a());
+      out.b.push(await b());
+    } else {
+      out.b.push(await b());
+      out.a.push(await a());
+    }
+  }
+  return out;
+}
+
+/** Per-trial ratios a[i]/b[i] of interleaved trials. */
+export function ratios(a: number[], b: number[]): number[] {
+  return a.map((x, i) => x / b[i]!);
+}
+
+/** One line of the results table. */
+export interface BenchRow {
+  id: string;
+  figure: string;
+  /** Our side: median and spread, in `unit`. */
+  ours: Summary;
+  baseline?: Summary;
+  baselineName?: string;
+  unit: string;
+  /** The compared figure (usually median of per-trial ratios) and its spread. */
+  ratio?: Summary;
+  goal: string;
+  pass: boolean;
+  notes: string[];
+}
+
+export function fmt(x: number, digits = 2): string {
+  if (!Number.isFinite(x)) return String(x);
+  if (Math.abs(x) >= 1000) return Math.round(x).toLocaleString('en-US');
+  return x.toFixed(digits);
+}
+
+export function fmtSummary(s: Summary | undefined, digits = 2): string {
+  if (!s) return '—';
+  if (s.n === 1) return fmt(s.median, digits);
+  return `${fmt(s.median, digits)} [${fmt(s.p25, digits)}–${fmt(s.p75, digits)}]`;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+export function gc(): void {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (g) {
+    g();
+    g();
+  }
+}
