@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+// Runs the extension's tests inside a real VS Code: code-server 4.139.1 (VS Code 1.139.1) + Playwright + chromium.
+//   node test/vscode/run.mjs [--suite inhost|ui|all] [--grep REGEX] [--timeout SECONDS] [--keep]
+// in-host: test/vscode/inhost/*.test.js run by mocha INSIDE the extension host (repo = development extension).
+// ui:      test/vscode/ui/*.test.mjs run by mocha here, driving the workbench through test/vscode/ui/harness.mjs.
+// Builds and packages first, kills every code-server tree it started (also on failure and Ctrl+C), prints
+// `N passed, M failed` per suite and overall, exits non-zero on any failure. Artifacts: .test-runs/<stamp>/.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { descendants, killAllServersSync, killProcessesMentioning, processesMentioning, startCodeServer } from './lib/codeServer.mjs';
+import { REPO, ensureRunDirs, fixtureExtensions, removeTemp, serverDir, tempDir, tools, vsix, workspaceCopy } from './lib/context.mjs';
+
+const { values: opts } = parseArgs({ options: {
+  suite: { type: 'string', default: 'all' }, grep: { type: 'string' }, timeout: { type: 'string', default: '900' },
+  keep: { type: 'boolean', default: false } } });
+if (!['all', 'inhost', 'ui'].includes(opts.suite)) { console.error(`unknown --suite ${opts.suite} (inhost|ui|all)`); process.exit(2); }
+if (opts.keep) process.env.ZUT_VSCODE_KEEP = '1';
+
+const t0 = Date.now();
+const secs = (since = t0) => `${((Date.now() - since) / 1000).toFixed(1)}s`;
+const { runDir } = ensureRunDirs();
+const rel = (p) => { const r = path.relative(process.cwd(), p); return r.startsWith('..') ? p : r || '.'; };
+
+/** Last-resort cleanup: SIGKILL every server tree and every process this runner started (chromium included). */
+function killEverythingSync() {
+  killAllServersSync();
+  for (const pid of descendants(process.pid)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+  killProcessesMentioning(runDir);
+}
+for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+  process.on(sig, () => { console.error(`\n${sig}: stopping code-server and the browser`); killEverythingSync(); removeTemp(); process.exit(code); });
+}
+
+async function runInhost(harness) {
+  const server = await startCodeServer({ tools: await tools(), dir: serverDir('inhost'), trust: true,
+    env: { ZUT_HOME: tempDir('zut-home') } });
+  try {
+    const env = {
+      ZUT_TEST_WORKSPACE: workspaceCopy(), ZUT_HOME: tempDir('zut-home'), ZUT_TEST_RESULT_FILE: path.join(runDir, 'inhost-result.json'),
+      ZUT_TEST_LOGS_DIR: server.logsDir, ZUT_TEST_EXTENSION_PATH: REPO, ...(opts.grep ? { ZUT_TEST_GREP: opts.grep } : {}),
+    };
+    const remote = (p) => `vscode-remote://${new URL(server.url).host}${p}`;
+    const devPaths = [REPO, ...fixtureExtensions()];
+    const payload = [['extensionTestsPath', remote(path.join(REPO, 'test', 'vscode', 'inhost', 'index.js'))],
+      ['extensionEnvironment', JSON.stringify(env)]];
+    const logFile = path.join(runDir, 'inhost-exthost.log');
+    let exit;
+    const exited = new Promise((r) => { exit = r; });
+    const beforeGoto = async (page) => {
+      // The workbench reports the extension host's console and the runner's exit code through these two hooks.
+      await page.exposeFunction('codeAutomationLog', (type, args) => {
+        const line = formatLog(args);
+        fs.appendFileSync(logFile, `[${type}] ${line}\n`);
+        if (/^\s*(✔|✓|\d+\) |\d+ (passing|failing|pending)|ZUT-INHOST)/.test(line) || /^ {2,}\S/.test(line) && !/^\s+at /.test(line)) console.log(`  ${line}`);
+      });
+      await page.exposeFunction('codeAutomationExit', (code) => exit(code));
+    };
+    console.log(`in-host: dev extensions ${devPaths.map(rel).join(', ')}; workspace ${env.ZUT_TEST_WORKSPACE}`);
+    let page;
+    const opened = harness.openWorkbench(server, { folder: env.ZUT_TEST_WORKSPACE, devPaths, payload, beforeGoto })
+      .then((p) => { page = p; }, (e) => console.log(`  (workbench: ${e.message.split('\n')[0]})`));
+    let timer;
+    const code = await Promise.race([exited, new Promise((r) => { timer = setTimeout(() => r('timeout'), Number(opts.timeout) * 1000); })]);
+    clearTimeout(timer);
+    await opened;
+    if (page) await harness.screenshot(page, 'inhost-end').catch(() => {});
+    return readInhostResult(env.ZUT_TEST_RESULT_FILE, code);
+  } finally {
+    await harness.closeAll();
+    await server.stop();
+  }
+}
+
+function formatLog(args) {
+  const [f, ...rest] = (Array.isArray(args) ? args : [args]).map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
+  let i = 0;
+  const s = String(f ?? '').replace(/%[sdoOjic]/g, () => (i < rest.length ? rest[i++] : ''));
+  return [s, ...rest.slice(i)].join(' ');
+}
+
+function readInhostResult(file, code) {
+  if (!fs.existsSync(file)) {
+    const why = code === 'timeout' ? `timed out after ${opts.timeout}s` : `exit code ${code}, no result file`;
+    console.log(`  ✖ in-host suite did not complete (${why}); see ${rel(path.join(runDir, 'inhost-exthost.log'))} and the server logs`);
+    return { passed: 0, failed: 1 };
+  }
+  const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+  for (const t of r.tests.filter((x) => x.state !== 'passed')) {
+    console.log(`  ✖ ${t.state.toUpperCase()}: ${t.title}${t.file ? ` (${t.file})` : ''}`);
+    if (t.error) console.log(t.error.split('\n').slice(0, 12).map((l) => `      ${l}`).join('\n'));
+  }
+  const failed = r.failures + r.pending + (code !== 0 && r.failures + r.pending === 0 ? 1 : 0);
+  if (code !== 0 && r.failures + r.pending === 0) console.log(`  ✖ the in-host runner exited with ${code}`);
+  return { passed: r.passes, failed };
+}
+
+async function runUi(harness) {
+  const { default: Mocha } = await import('mocha');
+  const dir = path.join(REPO, 'test', 'vscode', 'ui');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => path.join(dir, f));
+  const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, slow: 30_000, reporter: 'spec', color: false, rootHooks: harness.mochaHooks,
+    ...(opts.grep ? { grep: opts.grep } : {}) });
+  for (const f of files) mocha.addFile(f);
+  try {
+    await mocha.loadFilesAsync();
+    const counts = { passed: 0, failed: 0 };
+    await new Promise((resolve) => {
+      const runner = mocha.run(() => resolve());
+      runner.on('pass', () => counts.passed++);
+      runner.on('fail', () => counts.failed++);
+      runner.on('pending', (t) => { counts.failed++; console.log(`  ✖ skipped tests are not allowed: ${t.fullTitle()}`); });
+    });
+    return counts;
+  } finally {
+    await harness.closeAll();
+  }
+}
+
+const results = [];
+let exitCode = 0;
+try {
+  console.log(`run dir: ${rel(runDir)}`);
+  let t = Date.now();
+  vsix();
+  console.log(`built and packaged ${rel(process.env.ZUT_VSCODE_VSIX)} in ${secs(t)}`);
+  t = Date.now();
+  const tl = await tools();
+  console.log(`tools: code-server ${tl.codeServerVersion} with Node 24 from ${rel(tl.tools)} (${secs(t)})`);
+  const harness = await import('./ui/harness.mjs');
+  for (const [name, fn] of [['inhost', runInhost], ['ui', runUi]]) {
+    if (opts.suite !== 'all' && opts.suite !== name) continue;
+    t = Date.now();
+    console.log(`\n=== ${name} suite ===`);
+    let r;
+    try { r = await fn(harness); } catch (e) { console.log(`  ✖ ${name} suite error: ${e.stack || e}`); r = { passed: 0, failed: 1 }; }
+    results.push({ name, ...r, time: secs(t) });
+    console.log(`${name}: ${r.passed} passed, ${r.failed} failed (${secs(t)})`);
+  }
+} catch (e) {
+  console.log(`✖ ${e.stack || e}`);
+  results.push({ name: 'setup', passed: 0, failed: 1 });
+} finally {
+  killAllServersSync();
+  const left = [...processesMentioning(runDir), ...descendants(process.pid).map((p) => `${p} (child of the runner)`)];
+  if (left.length) { console.log(`processes left after the run (killed now):\n  ${left.join('\n  ')}`); killEverythingSync(); exitCode = 1; }
+  removeTemp();
+}
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+console.log(`\n${results.map((r) => `${r.name}: ${r.passed} passed, ${r.failed} failed`).join('\n')}`);
+console.log(`artifacts: ${rel(runDir)}; total ${secs()}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || exitCode ? 1 : 0);

@@ -1,0 +1,177 @@
+// Helpers for the UI suite (test/vscode/ui/*.test.mjs, mocha bdd, run by test/vscode/run.mjs): start a code-server
+// with the packaged vsix, open the workbench in Playwright + Debian chromium, drive the palette, take screenshots.
+// A failing test gets a screenshot of every open page automatically (mochaHooks.afterEach).
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { killTree, startCodeServer } from '../lib/codeServer.mjs';
+import { ensureRunDirs, serverDir, tempDir, tools, vsix, workspaceCopy } from '../lib/context.mjs';
+
+export { tempDir, workspaceCopy };
+export const EXTENSION_ID = 'zut.zut-vscode';
+export const CHROMIUM = '/usr/bin/chromium';
+
+const servers = new Set();
+const pages = new Set();
+let browserPromise;
+
+/**
+ * Starts a code-server for one test file (call `stop()` in `after`; leftovers are stopped at the end of the run).
+ * @param {object} [o]
+ * @param {boolean} [o.trust=true]        false: Workspace Trust on, folders open in Restricted Mode (no prompt)
+ * @param {object} [o.settings]           user settings (merged over the quiet defaults)
+ * @param {object} [o.env]                environment of code-server and the extension host; ZUT_HOME defaults to a fresh temp dir
+ * @param {boolean} [o.installVsix=true]  install the packaged extension
+ * @param {string[]} [o.devPaths]         extra development extensions loaded by openWorkbench (absolute paths)
+ * @param {string} [o.name]               label of the server dir in the run dir
+ * @returns {Promise<{port:number,url:string,zutHome:string,logsDir:string,dir:string,devPaths:string[],stop:()=>Promise<void>}>}
+ */
+export async function startServer(o = {}) {
+  const { trust = true, settings = {}, env = {}, installVsix = true, devPaths = [], name = 'ui' } = o;
+  const zutHome = env.ZUT_HOME ?? tempDir('zut-home');
+  const server = await startCodeServer({
+    tools: await tools(), dir: serverDir(name), trust, settings, env: { ...env, ZUT_HOME: zutHome },
+    vsix: installVsix ? vsix() : undefined,
+  });
+  const s = { ...server, zutHome, devPaths, async stop() { servers.delete(s); await server.stop(); } };
+  servers.add(s);
+  return s;
+}
+
+function browser() {
+  browserPromise ??= chromium.launch({
+    executablePath: CHROMIUM, headless: true, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  return browserPromise;
+}
+
+/** The workbench URL for `folder`, with a `payload` for development extensions / extension tests when given. */
+export function workbenchUrl(server, { folder, devPaths = server.devPaths ?? [], payload = [] } = {}) {
+  const host = new URL(server.url).host;
+  const remote = (p) => `vscode-remote://${host}${p}`;   // the node extension host rejects file:// URIs here
+  const entries = [...devPaths.map((d) => ['extensionDevelopmentPath', remote(d)]), ...payload];
+  let url = `${server.url}?`;
+  url += folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true';
+  if (entries.length) url += `&payload=${encodeURIComponent(JSON.stringify(entries))}`;
+  return url;
+}
+
+/**
+ * Opens the workbench on `folder` in a fresh browser context; resolves once `window.driver.whenWorkbenchRestored()`.
+ * `beforeGoto(page)` runs before navigation (e.g. page.exposeFunction). Browser console goes to `<run>/pages/<n>.log`.
+ * @returns {Promise<import('playwright-core').Page>}
+ */
+export async function openWorkbench(server, { folder, devPaths, payload, viewport = { width: 1400, height: 900 }, beforeGoto, timeout = 60_000 } = {}) {
+  const context = await (await browser()).newContext({ viewport });
+  const page = await context.newPage();
+  page.setDefaultTimeout(30_000);
+  pages.add(page);
+  page.on('close', () => pages.delete(page));
+  const { runDir } = ensureRunDirs();
+  fs.mkdirSync(path.join(runDir, 'pages'), { recursive: true });
+  const logFile = path.join(runDir, 'pages', `${String(pages.size).padStart(2, '0')}-${server.port}.log`);
+  page.on('console', (m) => fs.appendFileSync(logFile, `[${m.type()}] ${m.text()}\n`));
+  page.on('pageerror', (e) => fs.appendFileSync(logFile, `[pageerror] ${e.message}\n`));
+  if (beforeGoto) await beforeGoto(page);
+  await page.goto(workbenchUrl(server, { folder, devPaths, payload }));
+  await page.locator('.monaco-workbench').waitFor({ timeout });
+  await page.waitForFunction(() => Boolean(window.driver), null, { timeout });
+  await page.evaluate(() => window.driver.whenWorkbenchRestored());
+  return page;
+}
+
+/** Runs a command by its palette title (F1, type, pick the row whose label is exactly `title`, Enter). */
+export async function runCommand(page, title) {
+  await openPalette(page, `>${title}`);
+  const row = paletteRow(page, title);
+  await row.waitFor();
+  await row.click();
+  // The command may open its own quick pick (same widget), so wait for the row, not the widget, to go away.
+  await paletteRow(page, title).waitFor({ state: 'hidden' });
+}
+
+/** Opens the quick input with F1 and types `text` (start with `>` for commands). Returns the input locator. */
+export async function openPalette(page, text) {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor();
+  await input.fill(text);
+  return input;
+}
+
+/** The quick-input row whose label is exactly `label`. */
+export function paletteRow(page, label) {
+  const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  return page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+}
+
+/**
+ * Retries `fn` until it resolves (returns its value) or `timeout` ms passed (rethrows the last error). For UI state
+ * that appears asynchronously but is only read once, e.g. quick picks list output channels as of when they open.
+ */
+export async function retry(fn, { timeout = 30_000, interval = 500 } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    try { return await fn(); } catch (e) {
+      if (Date.now() > end) throw e;
+      await new Promise((r) => setTimeout(r, interval));
+    }
+  }
+}
+
+/** Shows an output channel through "Output: Show Output Channels..." (retried until the channel exists). */
+export async function showOutputChannel(page, name, { timeout = 30_000 } = {}) {
+  await retry(async () => {
+    await runCommand(page, 'Output: Show Output Channels...');
+    await page.locator('.quick-input-widget .quick-input-box input').fill(name);
+    await paletteRow(page, name).waitFor({ timeout: 2_000 });
+  }, { timeout });
+  await page.keyboard.press('Enter');
+  return page.locator('.part.panel .monaco-editor .view-lines');
+}
+
+/** A status bar item contributed by the extension (`window.createStatusBarItem(id, …)`). */
+export function statusBarItem(page, itemId) {
+  return page.locator(`[id="workbench.parts.statusbar"] [id="${EXTENSION_ID}.${itemId}"]`);
+}
+
+/** The content frame of the (first, or `nth`) ready webview. */
+export function webview(page, nth = 0) {
+  return page.frameLocator('iframe.webview.ready').nth(nth).frameLocator('iframe#active-frame');
+}
+
+/** Saves a screenshot to `<run dir>/screenshots/<name>.png`; returns its path. */
+export async function screenshot(page, name) {
+  const { runDir } = ensureRunDirs();
+  const file = path.join(runDir, 'screenshots', `${name.replace(/[^\w.-]+/g, '_').slice(0, 120)}.png`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Closes the browser and stops every server started through startServer. */
+export async function closeAll() {
+  const b = browserPromise;
+  browserPromise = undefined;
+  pages.clear();
+  if (b) await (await b.catch(() => undefined))?.close().catch(() => {});
+  await Promise.all([...servers].map((s) => s.stop()));
+}
+
+/** Root hooks loaded by run.mjs: a failing test leaves a screenshot of every open page. */
+export const mochaHooks = {
+  async afterEach() {
+    const t = this.currentTest;
+    if (t?.state !== 'failed') return;
+    let i = 0;
+    for (const p of [...pages]) {
+      const file = await screenshot(p, `FAILED-${t.fullTitle()}-${++i}`).catch(() => undefined);
+      if (file) console.log(`      screenshot: ${path.relative(process.cwd(), file)}`);
+    }
+  },
+};
+
+export { killTree };
