@@ -565,6 +565,16 @@ describe('example progress (python)', () => {
     expect(d.pending).toEqual([]);
   });
 
+  it('shutdown during the demo: shutdown_ack is the last frame', async () => {
+    const { d } = await boot('progress');
+    await command(d, 'progress-demo');
+    await d.next('notify'); // the demo is playing
+    d.send({ type: 'shutdown' });
+    await d.next('shutdown_ack');
+    expect(await d.waitExit()).toEqual({ code: 0, signal: null });
+    expect(d.frames.at(-1)).toEqual({ type: 'shutdown_ack' });
+  });
+
   /** Runs a command and returns the frames it produced before its response (which must be noop). */
   async function effects(d: StdioDriver, name: string, args: string): Promise<ExtFrame[]> {
     const id = nextId();

@@ -28,6 +28,7 @@ WIDGET_ID = "progress"
 _out_lock = threading.Lock()
 _demo_lock = threading.Lock()
 _stopping = threading.Event()
+_demo_thread = None  # the running demo, joined before shutdown_ack so no frame follows it
 
 
 def log(msg: str) -> None:
@@ -170,7 +171,15 @@ COMMANDS = [
 ]
 
 
+def stop_demo() -> None:
+    """Stops a running demo at its next step (at most STEP_DELAY away) and waits for it."""
+    _stopping.set()
+    if _demo_thread is not None:
+        _demo_thread.join(timeout=1)
+
+
 def main() -> int:
+    global _demo_thread
     emit({"type": "hello", "protocol_version": PROTOCOL_VERSION, "name": NAME, "version": VERSION,
           "capabilities": ["commands", "alerts"]})
     acked = False
@@ -197,14 +206,15 @@ def main() -> int:
             start_demo = fields.pop(START_DEMO, False)
             emit({"type": "command_response", "id": str(msg.get("id", "")), **fields})
             if start_demo:
-                threading.Thread(target=run_demo, daemon=True).start()
+                _demo_thread = threading.Thread(target=run_demo, daemon=True)
+                _demo_thread.start()
         elif kind == "shutdown":
-            _stopping.set()
+            stop_demo()
             emit({"type": "shutdown_ack"})
             return 0
         else:
             log(f"ignoring frame type {kind!r}")
-    _stopping.set()
+    stop_demo()
     return 0  # stdin closed: the host is gone
 
 
