@@ -34,7 +34,7 @@ export function packageVsix({ out, production = true } = {}) {
   fs.mkdirSync(path.dirname(vsix), { recursive: true });
   const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   try {
-    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', vsix],
+    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   } catch (e) {
     throw new Error(`vsce package failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
