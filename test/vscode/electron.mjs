@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { runTests } from '@vscode/test-electron';
+import { toolsDir } from '../../scripts/provision.mjs';
 import { REPO, ensureRunDirs, fixtureExtensions, removeTemp, tempDir, workspaceCopy } from './lib/context.mjs';
 
 const { values: opts } = parseArgs({ options: { grep: { type: 'string' }, version: { type: 'string', default: 'stable' } } });
@@ -23,7 +24,7 @@ let code = 1;
 try {
   const exe = process.env.VSCODE_EXECUTABLE_PATH;
   code = await runTests({
-    ...(exe ? { vscodeExecutablePath: exe } : { version: opts.version }),
+    ...(exe ? { vscodeExecutablePath: exe } : { version: opts.version, cachePath: path.join(toolsDir(), 'vscode-test') }),
     extensionDevelopmentPath: [REPO, ...fixtureExtensions()],
     extensionTestsPath: path.join(REPO, 'test', 'vscode', 'inhost', 'index.js'),
     extensionTestsEnv: env,

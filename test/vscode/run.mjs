@@ -46,13 +46,16 @@ async function runInhost(harness) {
       ['extensionEnvironment', JSON.stringify(env)]];
     const logFile = path.join(runDir, 'inhost-exthost.log');
     let exit;
+    let echoDone = false;
     const exited = new Promise((r) => { exit = r; });
     const beforeGoto = async (page) => {
       // The workbench reports the extension host's console and the runner's exit code through these two hooks.
       await page.exposeFunction('codeAutomationLog', (type, args) => {
         const line = formatLog(args);
         fs.appendFileSync(logFile, `[${type}] ${line}\n`);
-        if (/^\s*(✔|✓|\d+\) |\d+ (passing|failing|pending)|ZUT-INHOST)/.test(line) || /^ {2,}\S/.test(line) && !/^\s+at /.test(line)) console.log(`  ${line}`);
+        // Echo mocha's spec output live up to its summary; failure details are printed from the result file.
+        if (/^\s*\d+ passing/.test(line)) echoDone = true;
+        if (!echoDone && (/^\s*(✔|✓|\d+\) )/.test(line) || /^ {2,}\S/.test(line) && !/^\s+at /.test(line)) || /^\s*\d+ (passing|failing|pending)/.test(line)) console.log(`  ${line}`);
       });
       await page.exposeFunction('codeAutomationExit', (code) => exit(code));
     };
