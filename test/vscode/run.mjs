@@ -8,8 +8,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { descendants, killAllServersSync, killProcessesMentioning, processesMentioning, startCodeServer } from './lib/codeServer.mjs';
-import { REPO, ensureRunDirs, fixtureExtensions, removeTemp, serverDir, tempDir, tools, vsix, workspaceCopy } from './lib/context.mjs';
+import { descendants, installVsix, killAllServersSync, killProcessesMentioning, processesMentioning, startCodeServer } from './lib/codeServer.mjs';
+import { REPO, ensureRunDirs, fixtureExtensions, fixtureVsix, removeTemp, serverDir, tempDir, tools, vsix, workspaceCopy } from './lib/context.mjs';
 
 const { values: opts } = parseArgs({ options: {
   suite: { type: 'string', default: 'all' }, grep: { type: 'string' }, timeout: { type: 'string', default: '900' },
@@ -33,15 +33,17 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) 
 }
 
 async function runInhost(harness) {
-  const server = await startCodeServer({ tools: await tools(), dir: serverDir('inhost'), trust: true,
-    env: { ZUT_HOME: tempDir('zut-home') } });
+  const zutHome = tempDir('zut-home');
+  const server = await startCodeServer({ tools: await tools(), dir: serverDir('inhost'), trust: true, env: { ZUT_HOME: zutHome } });
   try {
     const env = {
-      ZUT_TEST_WORKSPACE: workspaceCopy(), ZUT_HOME: tempDir('zut-home'), ZUT_TEST_RESULT_FILE: path.join(runDir, 'inhost-result.json'),
+      ZUT_TEST_WORKSPACE: workspaceCopy(), ZUT_HOME: zutHome, ZUT_TEST_RESULT_FILE: path.join(runDir, 'inhost-result.json'),
       ZUT_TEST_LOGS_DIR: server.logsDir, ZUT_TEST_EXTENSION_PATH: REPO, ...(opts.grep ? { ZUT_TEST_GREP: opts.grep } : {}),
     };
     const remote = (p) => `vscode-remote://${new URL(server.url).host}${p}`;
-    const devPaths = [REPO, ...fixtureExtensions()];
+    // One development path only (code-server keeps the last one): the test-only fixture extensions are installed.
+    const devPaths = [REPO];
+    for (const f of fixtureExtensions()) installVsix(await tools(), server, fixtureVsix(f));
     const payload = [['extensionTestsPath', remote(path.join(REPO, 'test', 'vscode', 'inhost', 'index.js'))],
       ['extensionEnvironment', JSON.stringify(env)]];
     const logFile = path.join(runDir, 'inhost-exthost.log');

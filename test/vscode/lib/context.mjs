@@ -4,6 +4,7 @@
 //   ZUT_VSCODE_TMP      temp root for workspace copies and ZUT_HOME dirs (removed at the end of the run)
 //   ZUT_VSCODE_TOOLS_JSON  provision() result
 //   ZUT_VSCODE_VSIX     the packaged extension
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -77,6 +78,25 @@ export function fixtureExtensions() {
   return fs.readdirSync(FIXTURES).map((d) => path.join(FIXTURES, d)).filter((d) => {
     try { return Boolean(JSON.parse(fs.readFileSync(path.join(d, 'package.json'), 'utf8')).engines?.vscode); } catch { return false; }
   });
+}
+
+/**
+ * A fixture extension packaged as a .vsix (once per run). code-server keeps only the last `extensionDevelopmentPath`
+ * of a payload (it is read into a Map), so fixtures are installed next to the repo's development extension.
+ */
+export function fixtureVsix(dir) {
+  const { runDir } = ensureRunDirs();
+  const out = path.join(runDir, 'fixtures', `${path.basename(dir)}.vsix`);
+  if (fs.existsSync(out)) return out;
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const vsce = path.join(REPO, 'node_modules', '@vscode', 'vsce', 'vsce');
+  try {
+    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '-o', out],
+      { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  } catch (e) {
+    throw new Error(`vsce package ${dir} failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
+  }
+  return out;
 }
 
 /** Removes the temp root unless ZUT_VSCODE_KEEP=1. */

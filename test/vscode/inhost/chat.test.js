@@ -1,0 +1,127 @@
+// @zut inside a real VS Code: requests go through `workbench.action.chat.open` with the scripted test model
+// (test/vscode/fixtures/scripted-model, vendor zut-test) against the example extensions of the workspace.
+// Observations: the model's recorded requests (`zutTest.requests`) and the responses as streamed
+// (`zut.chat.recentResponses`). Each exchange is also written to <run dir>/chat-transcripts.jsonl.
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+
+const MODEL = { vendor: 'zut-test', id: 'scripted' };
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what, check, ms = 30000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const modelRequests = () => vscode.commands.executeCommand('zutTest.requests');
+const recent = () => vscode.commands.executeCommand('zut.chat.recentResponses');
+/** The response as streamed, with markdown escapes removed (extension text is escaped when shown). */
+const shownText = (r) => r.shown.join('').replace(/\\([!-/:-@[-`{-~])/g, '$1');
+
+/** Sends `@zut <query>`; resolves with the finished response and the model requests it made. */
+async function ask(query) {
+  const before = (await modelRequests()).length;
+  const seen = new Set(await recent());
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@zut ${query}`, modelSelector: MODEL });
+  const response = await waitFor(`the @zut response to "${query}"`, async () => (await recent()).find((r) => !seen.has(r)));
+  const requests = (await modelRequests()).slice(before);
+  const out = process.env.ZUT_TEST_RESULT_FILE && path.join(path.dirname(process.env.ZUT_TEST_RESULT_FILE), 'chat-transcripts.jsonl');
+  if (out) fs.appendFileSync(out, JSON.stringify({ query, modelRequests: requests, response }) + '\n');
+  return { response, requests, text: shownText(response) };
+}
+
+/** The parts of the last message of a recorded model request. */
+const lastParts = (req) => req.messages[req.messages.length - 1].parts;
+
+suite('@zut chat participant', function () {
+  let host;
+
+  suiteSetup(async function () {
+    const scripted = vscode.extensions.getExtension('zut-test.scripted-model');
+    assert.ok(scripted, 'the scripted model dev extension is loaded');
+    await scripted.activate();
+    const api = await vscode.extensions.getExtension('zut.zut-vscode').activate();
+    host = api.host;
+    await waitFor('weather, guard and snippets to be ready', () =>
+      host.tools().some((t) => t.name === 'weather') &&
+      host.commands().some((c) => c.name === 'wordcount') &&
+      host.extensions().some((e) => e.name === 'guard' && e.state === 'running'));
+    const models = await vscode.lm.selectChatModels({ vendor: MODEL.vendor });
+    assert.deepStrictEqual(models.map((m) => m.id), ['scripted']);
+  });
+
+  test('the weather tool is called and its text and image reach the model', async function () {
+    const { response, requests, text } = await ask('call weather {"city":"Berlin"}');
+    assert.strictEqual(requests.length, 2, JSON.stringify(requests, null, 1));
+    assert.ok(requests[0].tools.includes('weather'), `tools offered: ${requests[0].tools}`);
+    assert.ok(!requests[0].tools.includes('weather_alerts'), 'deferred tools are not offered');
+    const result = lastParts(requests[1]).find((p) => p.type === 'toolResult');
+    assert.ok(result, 'the second request carries the tool result');
+    const [textPart, image] = result.content;
+    assert.match(textPart.value, /^Berlin: 16°C, fog/);
+    assert.strictEqual(image.type, 'data', `image part: ${JSON.stringify(image)}`);
+    assert.strictEqual(image.mimeType, 'image/png');
+    assert.ok(image.bytes > 50);
+    assert.match(text, /progress: Running `weather` \(`weather`\)…/);
+    assert.match(text, /✓ `weather` \(`weather`\): Berlin: 16°C, fog/);
+    assert.match(text, /model got: Berlin: 16°C, fog.*\[image image\/png \d+ bytes\]/s);
+    // guard's hidden context went to the model, never to the user
+    assert.ok(JSON.stringify(requests[0]).includes('Project policy (from guard)'));
+    assert.ok(!text.includes('Project policy'));
+    assert.strictEqual(response.metadata.zut.turn >= 1, true);
+  });
+
+  test('guard blocks rm -rf: the tool does not run and the model gets the reason', async function () {
+    const { requests, text } = await ask('call weather {"city":"rm -rf /"}');
+    const result = lastParts(requests[1]).find((p) => p.type === 'toolResult');
+    assert.match(result.content.map((c) => c.value).join(''), /refused: matches danger pattern "rm -rf"/);
+    assert.match(text, /⛔ `weather` \(`weather`\): blocked by guard/);
+    assert.ok(!text.includes('progress: Running `weather`'), 'a blocked tool never runs');
+  });
+
+  test('guard redacts a secret: the user sees [redacted], the conversation keeps what the model said', async function () {
+    const { response, text } = await ask('say your key is sk-ant-abcdefghijkl');
+    assert.ok(!text.includes('sk-ant-abcdefghijkl'), text);
+    assert.match(text, /your key is \[redacted\]/);
+    const said = response.metadata.zut.messages.flatMap((m) => m.parts).map((p) => p.text || '').join('');
+    assert.ok(said.includes('your key is sk-ant-abcdefghijkl'));
+  });
+
+  test('@zut /wordcount runs the extension command (display, shown verbatim)', async function () {
+    const { requests, text } = await ask('/wordcount one two three');
+    assert.strictEqual(requests.length, 0, 'display does not call the model');
+    assert.match(text, /```text\n3 words, 13 characters, 1 line\n```/);
+  });
+
+  test('@zut /explain runs a model turn with the prompt the command returned', async function () {
+    const { requests, text } = await ask('/explain recursion');
+    assert.strictEqual(requests.length, 1);
+    assert.match(text, /echo: Explain recursion to an experienced developer/);
+  });
+
+  test('@zut /help lists extension commands and tools', async function () {
+    const { text } = await ask('/help');
+    assert.match(text, /\/wordcount/);
+    assert.match(text, /weather {2}Get the current weather/);
+    assert.match(text, /weather_alerts .*deferred/);
+  });
+
+  test('one conversation is one session: the id stays, turns count up', async function () {
+    const all = await recent();
+    const metas = all.map((r) => r.metadata.zut);
+    assert.ok(metas.length >= 2);
+    const last = metas[metas.length - 1];
+    const prev = metas[metas.length - 2];
+    assert.strictEqual(last.session, prev.session);
+    assert.strictEqual(last.branch, prev.branch);
+    assert.strictEqual(last.turn, prev.turn + 1);
+  });
+});
