@@ -32,6 +32,8 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   registerExtensionsView(context, host);
   registerManagement(context, host);
   registerChat(context, host, ui);
+  // Tests check this line comes before the first "Loaded …": activation must not wait for extensions.
+  log.info('Activation complete; zut extensions start in the background');
   return { host };
 }
 

@@ -9,6 +9,7 @@ import type { ExtensionHost } from '../host/api';
 import type { HostUi } from '../host/hostUi';
 import type { Event } from '../host/lifecycle';
 import type { CommandResponseFromExt } from '../protocol';
+import { escapeNotificationLinks } from './statusModel';
 import { commandIdFor, commandPickItems, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from './commandModel';
 
 /** The part of `VsCodeHostUi` this module uses. */
@@ -105,7 +106,7 @@ export class CommandRunner {
   /** Applies one `command_response`. */
   async apply(name: string, reply: CommandReply, target?: InsertTarget): Promise<void> {
     const plan = planResponse(reply);
-    if (plan.error !== undefined) void vscode.window.showErrorMessage(responseErrorMessage(reply.ext, name, plan.error));
+    if (plan.error !== undefined) void vscode.window.showErrorMessage(escapeNotificationLinks(responseErrorMessage(reply.ext, name, plan.error)));
     const action = plan.action;
     switch (action.kind) {
       case 'prompt':
@@ -116,6 +117,9 @@ export class CommandRunner {
         return;
       case 'display':
         this.ui.display(reply.ext, action.text);
+        // The user ran it from the palette, a keybinding or the view: show the output, not only a note in the
+        // Widgets view (which may be closed). From the chat side (`submit_slash`) the note is enough.
+        if (target !== 'chat') void vscode.window.showInformationMessage(escapeNotificationLinks(`[${reply.ext}] ${action.text}`));
         return;
       case 'open_panel':
         this.ui.openPanel(reply.ext, action.panel);

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost, ExtensionLogLine } from '../host/api';
 import { Disposable } from '../host/lifecycle';
+import { escapeNotificationLinks } from './statusModel';
 
 /** The channel name of one extension. */
 export function extensionChannelName(ext: string): string {
@@ -85,7 +86,8 @@ export class ExtensionOutput extends Disposable {
     this.channel(ext).error(message);
     if (this.notifying.has(ext)) return;
     this.notifying.add(ext);
-    const shown = vscode.window.showErrorMessage(`Zut extension "${ext}" ${FAIL_WORDS[kind]}: ${message}`, 'Show Log', 'Restart');
+    const text = escapeNotificationLinks(`Zut extension "${ext}" ${FAIL_WORDS[kind]}: ${message}`);
+    const shown = vscode.window.showErrorMessage(text, 'Show Log', 'Restart');
     void Promise.resolve(shown)
       .then(async (choice) => {
         this.notifying.delete(ext);

@@ -1,0 +1,249 @@
+// In-host: the host built by createHost against the example workspace (a temp copy) and a private ZUT_HOME —
+// background start, the example extensions' states, zut.command.<name> and zut.runCommand for display, insert
+// and error responses, reload, the manifest watcher, enable/disable on disk, install/remove, doctor, call tool.
+// Every test leaves the extensions as it found them (other suites share this extension host).
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const vscode = require('vscode');
+
+const ID = 'zut.zut-vscode';
+const WS = process.env.ZUT_TEST_WORKSPACE;
+const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
+
+async function api() {
+  const ext = vscode.extensions.getExtension(ID);
+  const exports = await ext.activate();
+  assert.ok(exports && exports.host, 'activate() returns { host }');
+  return exports.host;
+}
+
+async function eventually(fn, what, ms = 20000) {
+  const end = Date.now() + ms;
+  let last;
+  for (;;) {
+    last = await fn();
+    if (last) return last;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+const info = (host, name) => host.extensions().find((e) => e.name === name);
+const stateOf = (host, name) => (info(host, name) || {}).state;
+
+/** Waits until every example is running (after a reload or a restart). */
+async function allRunning(host) {
+  await eventually(() => EXAMPLES.every((n) => stateOf(host, n) === 'running'), `all examples running (${host.extensions().map((e) => `${e.name}=${e.state}`).join(', ')})`);
+}
+
+/** Files named `name` below `dir` (recursive). */
+function findFiles(dir, name) {
+  if (!dir || !fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(e.parentPath || e.path || dir, e.name);
+    return e.isDirectory() ? findFiles(p, name) : e.name === name ? [p] : [];
+  });
+}
+
+async function closeEditors() {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+suite('management: host and commands', function () {
+  this.timeout(90000);
+
+  test('activation returns before the extensions are loaded (start runs in the background)', async () => {
+    await api();
+    const lines = await eventually(() => {
+      for (const f of findFiles(process.env.ZUT_TEST_LOGS_DIR, 'Zut.log')) {
+        const l = fs.readFileSync(f, 'utf8').split('\n');
+        if (l.some((x) => x.includes('Loaded '))) return l;
+      }
+      return undefined;
+    }, 'a "Loaded" line in Zut.log');
+    const activated = lines.findIndex((l) => l.includes('Activation complete; zut extensions start in the background'));
+    const loaded = lines.findIndex((l) => /Loaded \d+ extension\(s\)/.test(l));
+    assert.ok(activated >= 0, 'the end-of-activate line is logged');
+    assert.ok(activated < loaded, `activate finished (line ${activated}) before the first load finished (line ${loaded})`);
+  });
+
+  test('the example extensions are running, disabled-demo is disabled, all from the workspace', async () => {
+    const host = await api();
+    await allRunning(host);
+    for (const n of EXAMPLES) {
+      const i = info(host, n);
+      assert.strictEqual(i.scope, 'project', `${n} scope`);
+      assert.strictEqual(i.dir, path.join(WS, '.zut', 'extensions', n));
+      assert.strictEqual(i.logPath, path.join(process.env.ZUT_HOME, 'logs', `ext-${n}.log`));
+    }
+    assert.strictEqual(stateOf(host, 'disabled-demo'), 'disabled');
+    const names = host.commands().map((c) => c.name);
+    for (const c of ['wordcount', 'license', 'todo', 'uptime', 'guard']) assert.ok(names.includes(c), `command ${c} in ${names}`);
+  });
+
+  test('every active zut command is a VS Code command zut.command.<name>; display goes to a note', async () => {
+    const host = await api();
+    await allRunning(host);
+    const ids = await vscode.commands.getCommands(true);
+    for (const c of host.commands()) assert.ok(ids.includes(`zut.command.${c.name}`), `zut.command.${c.name} registered`);
+    const notesOf = async () => ((await vscode.commands.executeCommand('zut.test.snapshot')).widgets.find((w) => w.ext === 'snippets') || { notes: [] }).notes;
+    assert.ok(!(await notesOf()).some((n) => n.text === '4 words, 18 characters, 1 line'), 'no such note yet');
+    const reply = await vscode.commands.executeCommand('zut.command.wordcount', 'one two three four');
+    assert.strictEqual(reply.ext, 'snippets');
+    assert.strictEqual(reply.action, 'display');
+    assert.strictEqual(reply.display, '4 words, 18 characters, 1 line');
+    assert.ok((await notesOf()).some((n) => n.level === 'info' && n.text === '4 words, 18 characters, 1 line'), 'the display became a note of snippets');
+  });
+
+  test('an error response is returned (and shown) whatever the action; unknown commands resolve undefined', async () => {
+    await api();
+    const reply = await vscode.commands.executeCommand('zut.command.license', 'NOPE-1.0');
+    assert.strictEqual(reply.action, 'noop');
+    assert.match(reply.error, /^unknown license "NOPE-1\.0" \(known: /);
+    assert.strictEqual(await vscode.commands.executeCommand('zut.runCommand', 'no-such-command', ''), undefined);
+  });
+
+  test('zut.runCommand with a name and arguments inserts at the cursor of the active editor', async () => {
+    await api();
+    const doc = await vscode.workspace.openTextDocument({ content: 'A\nB\n', language: 'plaintext' });
+    const editor = await vscode.window.showTextDocument(doc);
+    editor.selection = new vscode.Selection(1, 0, 1, 0);
+    const reply = await vscode.commands.executeCommand('zut.runCommand', 'license', 'apache-2.0');
+    assert.strictEqual(reply.action, 'insert');
+    assert.strictEqual(doc.getText(), 'A\n// SPDX-License-Identifier: Apache-2.0\nB\n');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  test('zut.reload restarts everything and reports what loaded', async () => {
+    const host = await api();
+    await allRunning(host);
+    const pid = info(host, 'snippets').pid;
+    const report = await vscode.commands.executeCommand('zut.reload');
+    assert.ok(report, 'zut.reload resolves to the load report');
+    for (const n of EXAMPLES) assert.ok(report.loaded.includes(n), `${n} loaded`);
+    assert.deepStrictEqual(report.errors, []);
+    assert.ok(report.stopped.includes('snippets'));
+    await allRunning(host);
+    assert.notStrictEqual(info(host, 'snippets').pid, pid, 'a new process');
+  });
+
+  test('editing a manifest on disk reloads (watcher)', async () => {
+    const host = await api();
+    await allRunning(host);
+    const file = path.join(WS, '.zut', 'extensions', 'shell', 'extension.json');
+    const original = fs.readFileSync(file, 'utf8');
+    try {
+      fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(original), version: '9.9.9' }, null, 2));
+      await eventually(() => info(host, 'shell').version === '9.9.9', 'shell version 9.9.9 after the watcher reload');
+    } finally {
+      fs.writeFileSync(file, original);
+      await eventually(() => info(host, 'shell').version === '1.0.0', 'shell version back to 1.0.0');
+      await allRunning(host);
+    }
+  });
+
+  test('disable and enable rewrite extension.json on the workspace copy and stop/start the extension', async () => {
+    const host = await api();
+    await allRunning(host);
+    const file = path.join(WS, '.zut', 'extensions', 'shell', 'extension.json');
+    await vscode.commands.executeCommand('zut.disableExtension', 'shell');
+    assert.strictEqual(JSON.parse(fs.readFileSync(file, 'utf8')).enabled, false);
+    await eventually(() => stateOf(host, 'shell') === 'disabled', 'shell disabled');
+    assert.ok(!host.commands().some((c) => c.name === 'uptime'), '/uptime is gone');
+    await eventually(async () => !(await vscode.commands.getCommands(true)).includes('zut.command.uptime'), 'zut.command.uptime disposed');
+
+    await vscode.commands.executeCommand('zut.enableExtension', 'shell');
+    assert.strictEqual(JSON.parse(fs.readFileSync(file, 'utf8')).enabled, true);
+    await eventually(() => stateOf(host, 'shell') === 'running', 'shell running again');
+    await eventually(async () => (await vscode.commands.getCommands(true)).includes('zut.command.uptime'), 'zut.command.uptime back');
+    const reply = await vscode.commands.executeCommand('zut.command.uptime');
+    assert.match(reply.display, /^uptime: /);
+    await allRunning(host);
+  });
+
+  test('install from a folder into $ZUT_HOME/extensions, refuse an existing destination, then remove', async () => {
+    const host = await api();
+    await allRunning(host);
+    const src = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-install-src-'));
+    fs.writeFileSync(path.join(src, 'extension.json'), JSON.stringify({ name: 'hello-installed', version: '0.1.0', exec: 'node', args: ['hello.js'] }));
+    fs.writeFileSync(path.join(src, 'hello.js'), [
+      "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
+      "emit({ type: 'hello', protocol_version: 2, name: 'hello-installed', version: '0.1.0', capabilities: ['commands'] });",
+      "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
+      '  const m = JSON.parse(l);',
+      "  if (m.type === 'hello_ack') { emit({ type: 'register_command', name: 'hello-installed', description: 'say hi' }); emit({ type: 'ready' }); }",
+      "  else if (m.type === 'command_invoked') emit({ type: 'command_response', id: m.id, action: 'display', display: 'hi' });",
+      "  else if (m.type === 'shutdown') { emit({ type: 'shutdown_ack' }); process.exit(0); }",
+      '});',
+    ].join('\n'));
+    const dest = path.join(process.env.ZUT_HOME, 'extensions', 'hello-installed');
+    try {
+      const outcome = await vscode.commands.executeCommand('zut.install', src, 'global');
+      assert.deepStrictEqual(outcome, { installed: { name: 'hello-installed', dir: dest } });
+      assert.ok(fs.existsSync(path.join(dest, 'hello.js')));
+      await eventually(() => stateOf(host, 'hello-installed') === 'running', 'the installed extension running');
+      assert.strictEqual(info(host, 'hello-installed').scope, 'global');
+      const reply = await vscode.commands.executeCommand('zut.command.hello-installed');
+      assert.strictEqual(reply.action, 'display');
+
+      const again = await vscode.commands.executeCommand('zut.install', src, 'global');
+      assert.match(again.error, /already exists/);
+      assert.strictEqual(again.installed, undefined);
+    } finally {
+      const removed = await vscode.commands.executeCommand('zut.removeExtension', 'hello-installed', { confirm: false });
+      assert.strictEqual(removed, true);
+      fs.rmSync(src, { recursive: true, force: true });
+    }
+    assert.ok(!fs.existsSync(dest), 'the installed directory is deleted');
+    await eventually(() => !info(host, 'hello-installed'), 'the removed extension gone from the host');
+    await allRunning(host);
+  });
+
+  test('zut.doctor opens a markdown report of every extension', async () => {
+    const host = await api();
+    await allRunning(host);
+    const content = await vscode.commands.executeCommand('zut.doctor');
+    const doc = vscode.window.activeTextEditor.document;
+    assert.strictEqual(doc.languageId, 'markdown');
+    assert.strictEqual(doc.isUntitled, true);
+    assert.strictEqual(doc.getText(), content);
+    assert.match(content, /^# Zut doctor report\n/);
+    assert.match(content, /## `snippets` — ok/);
+    assert.match(content, /## `disabled-demo` — disabled/);
+    assert.match(content, /- Command: `\/wordcount`/);
+    assert.match(content, /- Tool: `weather_alerts` \(deferred\)/);
+    await closeEditors();
+  });
+
+  test('zut.callTool calls a tool with JSON arguments and shows the result; bad arguments are refused', async () => {
+    const host = await api();
+    await allRunning(host);
+    const result = await vscode.commands.executeCommand('zut.callTool', 'weather', '{"city":"Berlin"}');
+    assert.strictEqual(result.ext, 'weather');
+    assert.strictEqual(result.isError, false);
+    assert.match(result.content[0].text, /^Berlin: 16°C, fog/);
+    assert.strictEqual(result.content[1].type, 'image');
+    const doc = vscode.window.activeTextEditor.document;
+    assert.strictEqual(doc.languageId, 'markdown');
+    assert.match(doc.getText(), /^# Tool weather \(weather\)/);
+    assert.match(doc.getText(), /- image image\/png, ~\d+ bytes/);
+    await closeEditors();
+
+    assert.strictEqual(await vscode.commands.executeCommand('zut.callTool', 'weather', '{"town":"Berlin"}'), undefined, 'missing required city');
+    assert.strictEqual(await vscode.commands.executeCommand('zut.callTool', 'weather', '{city'), undefined, 'not JSON');
+    const deferred = await vscode.commands.executeCommand('zut.callTool', 'weather_alerts', '{"city":"London"}');
+    assert.match(deferred.content[0].text, /^London alerts:/);
+    await closeEditors();
+  });
+
+  test('restart one extension gets a new process', async () => {
+    const host = await api();
+    await allRunning(host);
+    const pid = info(host, 'todo').pid;
+    await vscode.commands.executeCommand('zut.restartExtension', 'todo');
+    await eventually(() => stateOf(host, 'todo') === 'running' && info(host, 'todo').pid !== pid, 'todo running with a new pid');
+  });
+});

@@ -1,0 +1,131 @@
+// UI: the management surfaces as a person sees them, with the packaged vsix and the example workspace:
+// "Zut: Run Command…" lists the example commands and running one shows its output; the Zut view container shows
+// the Extensions view with the examples and their states; in an untrusted workspace (Workspace Trust enabled,
+// folder not trusted) project extensions are "blocked by Workspace Trust" and start once trust is granted.
+// Screenshots: <run dir>/screenshots/management-*.png.
+import assert from 'node:assert/strict';
+import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, workspaceCopy } from './harness.mjs';
+
+const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
+
+/** The Extensions view's rows (tree items) in the Zut view container. */
+function extensionRows(page) {
+  return page.locator('[id="workbench.view.extension.zut"] .pane:has(.pane-header[aria-label^="Extensions"]) .monaco-list-row');
+}
+
+/** The row of extension `name` (its label is exactly the name). */
+function extensionRow(page, name) {
+  return extensionRows(page).filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) }).first();
+}
+
+/** Opens the Zut view container (its activity bar item) on the Extensions view. */
+async function showExtensionsView(page) {
+  await page.keyboard.press('Escape');
+  await page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first().click();
+  await page.locator('[id="workbench.view.extension.zut"]').waitFor();
+}
+
+/** Waits for a notification whose text contains `text`, in the notification center (toasts hide by themselves). */
+async function notification(page, text) {
+  await openPalette(page, '>Notifications: Show Notifications');
+  await paletteRow(page, 'Notifications: Show Notifications').click();
+  const item = page.locator('.notifications-center .notification-list-item', { hasText: text });
+  await item.first().waitFor();
+  return item;
+}
+
+/** Waits until `name`'s row description starts with `state`. */
+async function rowState(page, name, state, timeout = 30_000) {
+  await extensionRow(page, name).locator('.label-description', { hasText: new RegExp(`^${state} · `) }).waitFor({ timeout });
+}
+
+describe('management: Run Command and the Extensions view', () => {
+  let server;
+  let page;
+
+  before(async () => {
+    server = await startServer({ name: 'management' });
+    page = await openWorkbench(server, { folder: workspaceCopy() });
+  });
+  after(async () => { await server?.stop(); });
+
+  it('the Zut view container shows every example with its state, scope and version', async () => {
+    await showExtensionsView(page);
+    for (const name of EXAMPLES) await rowState(page, name, 'running');
+    await rowState(page, 'disabled-demo', 'disabled');
+    assert.equal(await extensionRow(page, 'snippets').locator('.label-description').textContent(), 'running · project 1.0.0');
+    // The activity bar has the Zut container, and the Widgets view is declared beside Extensions.
+    await page.locator('.pane-header[aria-label^="Widgets"]').first().waitFor();
+    await screenshot(page, 'management-extensions-view');
+
+    // Expanding an extension lists its commands, and the log entry.
+    await extensionRow(page, 'snippets').click();
+    await page.keyboard.press('ArrowRight');
+    const commandsGroup = extensionRows(page).filter({ has: page.locator('.label-name', { hasText: /^Commands$/ }) }).first();
+    await commandsGroup.waitFor();
+    await commandsGroup.click();
+    await page.keyboard.press('ArrowRight');
+    await extensionRows(page).filter({ has: page.locator('.label-name', { hasText: /^\/wordcount$/ }) }).first().waitFor();
+    await screenshot(page, 'management-extensions-view-expanded');
+  });
+
+  it('"Zut: Run Command…" lists the example commands; /wordcount shows its output', async () => {
+    await openPalette(page, '>Zut: Run Command…');
+    await paletteRow(page, 'Zut: Run Command…').click();
+    // Sorted by name; the list is virtual, so only the first rows exist in the DOM.
+    for (const c of ['/bell', '/clear-notes', '/explain', '/git-branch', '/guard', '/license']) await paletteRow(page, c).waitFor();
+    await screenshot(page, 'management-run-command-pick');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    for (const [c, ext] of [['/uptime', 'shell'], ['/todo', 'todo'], ['/progress-demo', 'progress'], ['/wordcount', 'snippets']]) {
+      await input.fill(c);
+      // The extension that registered it is the row's detail.
+      await paletteRow(page, c).filter({ hasText: ext }).waitFor();
+    }
+    const row = paletteRow(page, '/wordcount');
+    await row.click();
+    await page.locator('.quick-input-widget .quick-input-message', { hasText: 'Arguments for /wordcount' }).waitFor();
+    await input.fill('hello there VS Code');
+    await input.press('Enter');
+    await notification(page, '[snippets] 4 words, 19 characters, 1 line');
+    await screenshot(page, 'management-run-command-result');
+    await page.keyboard.press('Escape');
+  });
+
+  it('an error response is shown as an error notification naming the extension and command', async () => {
+    await openPalette(page, '>Zut: Run Command…');
+    await paletteRow(page, 'Zut: Run Command…').click();
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill('/license');
+    await paletteRow(page, '/license').click();
+    await page.locator('.quick-input-widget .quick-input-message', { hasText: 'Arguments for /license' }).waitFor();
+    await input.fill('WTFPL-9');
+    await input.press('Enter');
+    const item = await notification(page, 'snippets /license: unknown license "WTFPL-9"');
+    assert.equal(await item.locator('.codicon-error').count(), 1, 'an error notification');
+    await screenshot(page, 'management-run-command-error');
+    await page.keyboard.press('Escape');
+  });
+});
+
+describe('management: untrusted workspace', () => {
+  let server;
+  let page;
+
+  before(async () => {
+    server = await startServer({ name: 'untrusted', trust: false });
+    page = await openWorkbench(server, { folder: workspaceCopy() });
+  });
+  after(async () => { await server?.stop(); });
+
+  it('project extensions are blocked by Workspace Trust, and start once the folder is trusted', async () => {
+    await showExtensionsView(page);
+    for (const name of EXAMPLES) await rowState(page, name, 'blocked by Workspace Trust');
+    await screenshot(page, 'management-untrusted-blocked');
+
+    // Trust the folder through VS Code's own editor; the blocked extensions then start.
+    await runCommand(page, 'Workspaces: Manage Workspace Trust');
+    await page.getByRole('button', { name: /^Trust$/ }).first().click();
+    for (const name of EXAMPLES) await rowState(page, name, 'running', 45_000);
+    await screenshot(page, 'management-untrusted-granted');
+  });
+});
