@@ -16,13 +16,14 @@ import { benchRoundTrip } from './roundtrip';
 import { fmtSummary, type BenchRow } from './stats';
 import { benchThroughput } from './throughput';
 
+// Memory first: RSS only grows once the process has grown, so it is read before the other benches inflate it.
 const BENCHES: [string, (quick: boolean) => Promise<BenchRow | BenchRow[]>][] = [
+  ['memory', benchMemory],
   ['roundtrip', benchRoundTrip],
   ['throughput', benchThroughput],
   ['large-frame', benchLargeFrame],
   ['fan-out', benchFanOut],
   ['concurrency', benchConcurrency],
-  ['memory', benchMemory],
   ['panel-storm', benchPanelStorm],
 ];
 

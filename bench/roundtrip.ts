@@ -4,22 +4,27 @@ import { startHost } from './host';
 import { abTrials, ratios, summarize, type BenchRow } from './stats';
 
 export async function benchRoundTrip(quick: boolean): Promise<BenchRow> {
-  const calls = quick ? 300 : 1000;
+  const calls = quick ? 200 : 500;
   const host = await startHost([{ kind: 'node', name: 'rt' }]);
   const raw = new RawClient({ kind: 'node', name: 'raw' });
   await raw.ready;
   try {
-    const ours = async () => {
+    // Wall time per call is the figure; the parent's CPU time per call (less sensitive to other load) is noted.
+    const cpu = { ours: [] as number[], floor: [] as number[] };
+    const timed = async (into: number[], call: (i: number) => Promise<unknown>) => {
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
-      for (let i = 0; i < calls; i++) await host.manager.callTool('echo_rt', { i, q: 'small payload' });
-      return ((performance.now() - t0) * 1000) / calls;
+      for (let i = 0; i < calls; i++) await call(i);
+      const wall = ((performance.now() - t0) * 1000) / calls;
+      const c = process.cpuUsage(c0);
+      into.push((c.user + c.system) / calls);
+      return wall;
     };
-    const floor = async () => {
-      const t0 = performance.now();
-      for (let i = 0; i < calls; i++) await raw.call('echo_raw', { i, q: 'small payload' });
-      return ((performance.now() - t0) * 1000) / calls;
-    };
-    const t = await abTrials(quick ? 3 : 9, 2, ours, floor);
+    const ours = () => timed(cpu.ours, (i) => host.manager.callTool('echo_rt', { i, q: 'small payload' }));
+    const floor = () => timed(cpu.floor, (i) => raw.call('echo_raw', { i, q: 'small payload' }));
+    const t = await abTrials(quick ? 3 : 15, 2, ours, floor);
+    const cpuOurs = summarize(cpu.ours.slice(-t.a.length)).median;
+    const cpuFloor = summarize(cpu.floor.slice(-t.b.length)).median;
     const r = summarize(ratios(t.a, t.b));
     return {
       id: 'roundtrip',
@@ -31,7 +36,9 @@ export async function benchRoundTrip(quick: boolean): Promise<BenchRow> {
       ratio: r,
       goal: '≤ 1.10×',
       pass: r.median <= 1.1,
-      notes: [`${calls} calls per trial`],
+      notes: [
+        `${calls} calls per trial; parent CPU per call: host ${cpuOurs.toFixed(1)} µs, raw ${cpuFloor.toFixed(1)} µs`,
+      ],
     };
   } finally {
     await raw.close();
