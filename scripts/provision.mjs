@@ -86,7 +86,12 @@ function installAtomically(final, install, check) {
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial, { recursive: true });
   install(partial);   // a failed install stays in `partial` for inspection; the next attempt removes it
-  if (!check(partial)) throw new Error(`version check failed after installing into ${partial}`);
+  let ok = check(partial);
+  for (let i = 0; !ok && i < 2; i++) {   // a first start on a busy machine can be slow; the failure was logged
+    log(`version check of ${partial} failed; retrying`);
+    ok = check(partial);
+  }
+  if (!ok) throw new Error(`version check failed after installing into ${partial}`);
   fs.rmSync(final, { recursive: true, force: true });
   fs.renameSync(partial, final);
 }
