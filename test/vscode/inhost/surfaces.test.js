@@ -1,0 +1,206 @@
+// In-host: the HostUi surfaces driven by the real Manager and the example extensions `progress` and `todo`
+// (examples/workspace/.zut/extensions). Commands run through `zut.command.<name>` like a keybinding would; what
+// the surfaces show is read back through `zut.test.snapshot` (registered in test mode only).
+'use strict';
+const assert = require('assert');
+const vscode = require('vscode');
+
+const ID = 'zut.zut-vscode';
+
+async function eventually(fn, what, ms = 15000) {
+  const end = Date.now() + ms;
+  let last;
+  for (;;) {
+    last = await fn();
+    if (last) return last;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const snapshot = () => vscode.commands.executeCommand('zut.test.snapshot');
+const run = (name, args = '') => vscode.commands.executeCommand(`zut.command.${name}`, args);
+const statusOf = (s, id) => s.status.find((x) => x.id === id);
+const extView = (s, ext) => s.widgets.find((w) => w.ext === ext);
+const panelOf = (s, ext, id) => s.panels.find((p) => p.ext === ext && p.id === id);
+
+suite('surfaces (HostUi in VS Code)', function () {
+  this.timeout(60000);
+  let host;
+
+  suiteSetup(async () => {
+    const api = await vscode.extensions.getExtension(ID).activate();
+    host = api.host;
+    assert.ok(host, 'activate() returns { host }');
+    const states = () => host.extensions().map((e) => `${e.name}=${e.state}`).join(', ');
+    await eventually(() => {
+      const running = host.extensions().filter((e) => e.state === 'running').map((e) => e.name);
+      return running.includes('progress') && running.includes('todo');
+    }, 'progress and todo to be running', 30000).catch((e) => assert.fail(`${e.message} (${states()})`));
+    await eventually(async () => (await vscode.commands.getCommands(true)).includes('zut.command.status-set'), 'zut.command.status-set');
+  });
+
+  suiteTeardown(async () => {
+    await vscode.workspace.getConfiguration('zut').update('alerts', undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  test('status: one item per (extension, key), level icon + background, $(…) escaped, empty text removes it', async () => {
+    await run('status-set', 'build error compile $(zap) failed');
+    let s = await eventually(async () => statusOf(await snapshot(), 'zut.status.progress.build'), 'the build status item');
+    assert.strictEqual(s.text, '$(error) compile \\$(zap) failed');
+    assert.strictEqual(s.background, 'statusBarItem.errorBackground');
+    assert.match(s.tooltip, /progress/);
+
+    await run('status-set', 'build warning 2 warnings');
+    s = await eventually(async () => {
+      const x = statusOf(await snapshot(), 'zut.status.progress.build');
+      return x && x.text.startsWith('$(warning)') && x;
+    }, 'the warning level');
+    assert.strictEqual(s.text, '$(warning) 2 warnings');
+    assert.strictEqual(s.background, 'statusBarItem.warningBackground');
+
+    await run('status-set', 'tests success 42 passed');
+    await run('status-set', 'build info idle');
+    const snap = await snapshot();
+    assert.deepStrictEqual(
+      snap.status.filter((x) => x.ext === 'progress').map((x) => [x.id, x.text, x.background ?? null]).sort(),
+      [['zut.status.progress.build', '$(info) idle', null], ['zut.status.progress.tests', '$(check) 42 passed', null]],
+    );
+
+    await run('status-clear', 'build');
+    await run('status-clear', 'tests');
+    await eventually(async () => !(await snapshot()).status.some((x) => x.ext === 'progress'), 'the status items to go');
+  });
+
+  test('widgets: set, replace, clear in the Widgets view', async () => {
+    await run('widget', 'plan Plan|step 1 <b>bold</b>|step 2');
+    let view = await eventually(async () => extView(await snapshot(), 'progress'), 'the progress widget');
+    assert.deepStrictEqual(view.widgets, [{ id: 'plan', title: 'Plan', lines: ['step 1 <b>bold</b>', 'step 2'] }]);
+
+    await run('widget', 'plan Plan v2|only line');
+    await run('widget', 'other Other|x');
+    view = await eventually(async () => {
+      const v = extView(await snapshot(), 'progress');
+      return v && v.widgets.length === 2 && v;
+    }, 'two widgets');
+    assert.deepStrictEqual(view.widgets.map((w) => [w.id, w.title, w.lines]), [['plan', 'Plan v2', ['only line']], ['other', 'Other', ['x']]]);
+
+    await run('widget-clear', 'plan');
+    await run('widget-clear', 'other');
+    await eventually(async () => !extView(await snapshot(), 'progress'), 'the extension node to go once empty');
+  });
+
+  test('notes: notify and display are listed newest first; warn/error toasts are coalesced; clear_notes removes them', async () => {
+    const before = (await snapshot()).toasts;
+    await run('notify', 'info first note');
+    await run('notify', 'warn second note');
+    await run('notify', 'error third note');
+    const view = await eventually(async () => {
+      const v = extView(await snapshot(), 'progress');
+      return v && v.notes.length === 3 && v;
+    }, 'three notes');
+    assert.deepStrictEqual(view.notes, [
+      { level: 'error', text: 'third note' },
+      { level: 'warn', text: 'second note' },
+      { level: 'info', text: 'first note' },
+    ]);
+    // warn then error within the 2 s window: one notification, the second is folded into the view.
+    assert.strictEqual((await snapshot()).toasts, before + 1);
+
+    await run('todo-add', 'from the in-host test');
+    const todo = await eventually(async () => extView(await snapshot(), 'todo'), 'the display note of todo-add');
+    assert.match(todo.notes[0].text, /^added "from the in-host test"/);
+    assert.strictEqual(todo.notes[0].level, 'info');
+
+    await run('clear-notes');
+    await eventually(async () => !extView(await snapshot(), 'progress'), 'progress notes to be cleared');
+    assert.ok(extView(await snapshot(), 'todo'), 'clear_notes leaves other extensions alone');
+  });
+
+  test('alert: nothing with zut.alerts off; with notify, a notification only when the window is not focused', async () => {
+    const zut = vscode.workspace.getConfiguration('zut');
+    await zut.update('alerts', 'off', vscode.ConfigurationTarget.Global);
+    await run('bell', 'question_ready');
+    let a = await eventually(async () => (await snapshot()).alerts.find((x) => x.reason === 'question_ready'), 'the alert');
+    assert.deepStrictEqual(a, { ext: 'progress', kind: 'bell', reason: 'question_ready', shown: false });
+
+    await zut.update('alerts', 'notify', vscode.ConfigurationTarget.Global);
+    await run('bell', 'second_bell');
+    a = await eventually(async () => (await snapshot()).alerts.find((x) => x.reason === 'second_bell'), 'the second alert');
+    assert.strictEqual(a.shown, !vscode.window.state.focused);
+  });
+
+  test('submit and submit_slash: submit is handed to the chat, /slash runs the zut command', async () => {
+    await run('submit', 'summarize the workspace');
+    const sub = await eventually(async () => (await snapshot()).submits.find((x) => x.text === 'summarize the workspace'), 'the submit');
+    assert.strictEqual(sub.ext, 'progress');
+
+    await run('slash', '/status-set viaslash success set by submit_slash');
+    const s = await eventually(async () => statusOf(await snapshot(), 'zut.status.progress.viaslash'), 'the status set by the slash command');
+    assert.strictEqual(s.text, '$(check) set by submit_slash');
+    assert.ok((await snapshot()).slashes.some((x) => x.ext === 'progress' && x.text.startsWith('/status-set viaslash')));
+    await run('status-clear', 'viaslash');
+  });
+
+  test('panels: open_panel opens a webview, keys reach the extension, renders update it, esc closes it', async () => {
+    await run('todo');
+    let p = await eventually(async () => panelOf(await snapshot(), 'todo', 'todo-main'), 'the todo panel');
+    assert.match(p.title, /^Todos \(\d+\/\d+ done\)$/);
+    assert.strictEqual(p.lines.filter((l) => l.startsWith('▸ ')).length, 1, 'one selected row');
+    assert.ok(p.active, 'the panel is focused');
+    // The webview script loaded under the CSP, said ready, got the frame and measured itself.
+    p = await eventually(async () => {
+      const x = panelOf(await snapshot(), 'todo', 'todo-main');
+      return x && x.posts >= 1 && x.size && x;
+    }, 'the first post and the panel size');
+    assert.ok(p.size.columns > 10 && p.size.rows > 2, JSON.stringify(p.size));
+
+    const selected = (x) => x.lines.findIndex((l) => l.startsWith('▸ '));
+    const start = selected(p);
+    host.panelKey('todo', 'todo-main', 'home');
+    host.panelKey('todo', 'todo-main', 'down');
+    p = await eventually(async () => {
+      const x = panelOf(await snapshot(), 'todo', 'todo-main');
+      return x && selected(x) === 1 && x;
+    }, `the selection to move to row 1 (was ${start})`);
+    const row = p.lines[1];
+    host.panelKey('todo', 'todo-main', 'rune', 'x');
+    await eventually(async () => {
+      const x = panelOf(await snapshot(), 'todo', 'todo-main');
+      return x && x.lines[1] !== row && x.lines[1].slice(4) === row.slice(4);
+    }, 'row 1 to toggle');
+
+    // The spontaneous form reveals the same panel instead of opening a second one.
+    await run('todo-pop');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.strictEqual((await snapshot()).panels.filter((x) => x.ext === 'todo').length, 1);
+
+    host.panelKey('todo', 'todo-main', 'esc');
+    await eventually(async () => !panelOf(await snapshot(), 'todo', 'todo-main'), 'the extension to close the panel');
+  });
+
+  test('panels: closing the tab closes the panel for the extension (panel_close)', async () => {
+    await run('todo');
+    await eventually(async () => panelOf(await snapshot(), 'todo', 'todo-main')?.active, 'the active todo panel');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await eventually(async () => !panelOf(await snapshot(), 'todo', 'todo-main'), 'the panel to be gone');
+    // The extension saw panel_close: keys for the closed panel no longer produce renders that re-open anything.
+    host.panelKey('todo', 'todo-main', 'down');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(!panelOf(await snapshot(), 'todo', 'todo-main'));
+  });
+
+  test('an extension restart drops its status items, widgets, notes and panels', async () => {
+    await run('status-set', 'gone info about to restart');
+    await run('widget', 'gone Gone|x');
+    await run('notify', 'info a note');
+    await eventually(async () => {
+      const s = await snapshot();
+      return statusOf(s, 'zut.status.progress.gone') && extView(s, 'progress')?.notes.length;
+    }, 'progress surfaces');
+    await host.restart('progress');
+    const s = await snapshot();
+    assert.strictEqual(statusOf(s, 'zut.status.progress.gone'), undefined);
+    assert.strictEqual(extView(s, 'progress'), undefined);
+  });
+});

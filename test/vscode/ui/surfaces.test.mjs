@@ -1,0 +1,149 @@
+// UI: what a person sees of the extension surfaces, with the packaged vsix and the example extensions `todo` and
+// `progress`: the todo panel webview (text shown literally, keys, Escape), status bar items, and the Widgets view
+// with widgets and notes. Screenshots go to <run dir>/screenshots/surfaces-*.png.
+import assert from 'node:assert/strict';
+import { openPalette, openWorkbench, paletteRow, screenshot, startServer, statusBarItem, webview, workspaceCopy } from './harness.mjs';
+
+/**
+ * Opens the palette with F1 only. (The harness's openPalette presses Escape first, and Escape inside a focused
+ * panel webview is a panel key: todo would close its panel.)
+ */
+async function palette(page, text) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor();
+  await input.fill(text);
+  return input;
+}
+
+/** Runs zut command `/name args` through "Zut: Run Command…" (pick the command, then type its arguments). */
+async function zutCommand(page, name, args = '') {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  // Right after startup the palette may not list our commands yet, and the zut extensions start in the
+  // background: retry until both are offered.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await palette(page, '>Zut: Run Command…');
+      const runRow = paletteRow(page, 'Zut: Run Command…');
+      await runRow.waitFor({ timeout: 5000 });
+      await runRow.click();
+      await input.fill(`/${name}`);
+      await paletteRow(page, `/${name}`).waitFor({ timeout: 5000 });
+      break;
+    } catch (e) {
+      if (attempt >= 8) throw e;
+      if (await input.isVisible()) await input.press('Escape');
+      await page.waitForTimeout(1000);
+    }
+  }
+  await paletteRow(page, `/${name}`).click();
+  await page.locator('.quick-input-widget .quick-input-message', { hasText: `Arguments for /${name}` }).waitFor();
+  await input.fill(args);
+  await input.press('Enter');
+  await input.waitFor({ state: 'hidden' });
+}
+
+describe('surfaces: panels, status bar, widgets and notes', () => {
+  let server;
+  let page;
+
+  before(async () => {
+    server = await startServer({ name: 'surfaces' });
+    page = await openWorkbench(server, { folder: workspaceCopy() });
+  });
+  after(async () => { await server?.stop(); });
+
+  it('the todo panel opens in a webview, shows text literally, takes keys, and Escape closes it', async () => {
+    await zutCommand(page, 'todo');
+    const wv = webview(page);
+    const lines = wv.locator('#lines .line');
+    await lines.nth(2).waitFor();
+    assert.equal(await lines.count(), 3);
+    assert.match(await wv.locator('#title').textContent(), /^Todos \(1\/3 done\)$/);
+    assert.match(await wv.locator('#footer').textContent(), /esc close/);
+    assert.equal(await wv.locator('#lines .line.selected').count(), 1);
+
+    // Markup in extension text is data: shown as typed, never parsed.
+    const evil = '<script>document.title="pwned"</script><b>bold</b><img src=x onerror=alert(1)>';
+    await zutCommand(page, 'todo-add', evil);
+    await lines.nth(3).waitFor();
+    assert.equal(await lines.nth(3).textContent(), `  □ ${evil}`);
+    assert.equal(await wv.locator('#lines script, #lines b, #lines img').count(), 0);
+    await screenshot(page, 'surfaces-todo-panel');
+
+    // Keys: focus the webview, go to the top, one down, toggle with x.
+    await wv.locator('#lines').click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    await wv.locator('#lines .line.selected', { hasText: 'Try the todo panel keys' }).waitFor();
+    assert.match(await lines.nth(1).textContent(), /^▸ □ Try the todo panel keys$/);
+    await page.keyboard.press('x');
+    await wv.locator('#lines .line.selected', { hasText: '✓ Try the todo panel keys' }).waitFor();
+    assert.match(await wv.locator('#title').textContent(), /^Todos \(2\/4 done\)$/);
+    await screenshot(page, 'surfaces-todo-panel-keys');
+
+    // Escape reaches the extension as `esc`; it closes the panel with panel_close and the tab goes away.
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Todos' });
+    assert.equal(await tab.count(), 1);
+    await page.keyboard.press('Escape');
+    await tab.waitFor({ state: 'detached' });
+  });
+
+  it('a status item appears with its level icon, shows $(…) literally, and goes when cleared', async () => {
+    await zutCommand(page, 'status-set', 'build error compile $(zap) failed');
+    const item = statusBarItem(page, 'zut.status.progress.build');
+    await item.waitFor();
+    assert.equal((await item.innerText()).trim(), 'compile $(zap) failed');
+    assert.equal(await item.locator('.codicon-error').count(), 1, 'the level icon');
+    assert.equal(await item.locator('.codicon-zap').count(), 0, 'no codicon from extension text');
+    assert.match(await item.getAttribute('class'), /error-kind/);
+    await screenshot(page, 'surfaces-status-bar');
+
+    await zutCommand(page, 'status-clear', 'build');
+    await item.waitFor({ state: 'detached' });
+  });
+
+  it('the Widgets view shows widgets and notes; a warning also shows one notification', async () => {
+    await zutCommand(page, 'widget', 'plan Plan|step $(zap) one|step <b>two</b>');
+    await zutCommand(page, 'notify', 'warn careful [now](command:workbench.action.quit)');
+    await zutCommand(page, 'notify', 'info second note');
+    await openPalette(page, '>View: Show Zut');
+    await paletteRow(page, 'View: Show Zut').click();
+    const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Widgets' }) });
+    const row = (text) => pane.locator('.monaco-list-row', { hasText: text });
+    for (const text of ['progress', 'Plan', 'step $(zap) one', 'step <b>two</b>', 'Notes', 'second note']) {
+      await row(text).first().waitFor();
+    }
+    assert.equal(await pane.locator('.monaco-list-row .codicon-zap').count(), 0);
+    // Newest note first.
+    const labels = await pane.locator('.monaco-list-row').allInnerTexts();
+    const i2 = labels.findIndex((l) => l.includes('second note'));
+    const i1 = labels.findIndex((l) => l.includes('careful'));
+    assert.ok(i2 >= 0 && i1 > i2, `notes newest first: ${JSON.stringify(labels)}`);
+
+    await screenshot(page, 'surfaces-widgets-notes');
+    // The warning was also a notification (toasts hide after a while: look in the notification center), and the
+    // markdown link in its text stayed text.
+    await openPalette(page, '>Notifications: Show Notifications');
+    await paletteRow(page, 'Notifications: Show Notifications').click();
+    const note = page.locator('.notifications-center .notification-list-item', { hasText: '[progress] careful' });
+    await note.waitFor();
+    const progressNotes = page.locator('.notifications-center .notification-list-item', { hasText: '[progress]' });
+    assert.equal(await progressNotes.count(), 1, 'one notification for the warning; the info note is not one');
+    const message = note.locator('.notification-list-item-message');
+    // Shown as typed (a zero-width space between `]` and `(` is what keeps it from being a link).
+    assert.match((await message.innerText()).replace(/\u200b/g, ''), /careful \[now\]\(command:workbench\.action\.quit\)/);
+    assert.equal(await message.locator('a').count(), 0, 'no link from extension text');
+    await screenshot(page, 'surfaces-notification');
+    await page.keyboard.press('Escape');
+
+    await zutCommand(page, 'widget-clear', 'plan');
+    await row('Plan').waitFor({ state: 'detached' });
+    await zutCommand(page, 'clear-notes');
+    await row('second note').waitFor({ state: 'detached' });
+    assert.equal(await row('careful').count(), 0);
+    // Other extensions' notes stay (todo's "added …" note from the first test).
+    assert.equal(await row('added "').count(), 1);
+    await screenshot(page, 'surfaces-widgets-cleared');
+  });
+});
