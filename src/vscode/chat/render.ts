@@ -97,7 +97,7 @@ export class ChatSink implements LoopSink {
   /** A paragraph of already-safe markdown, separated from whatever came before. */
   private block(markdown: string): void {
     const sep = this.endsWithNewline ? '\n' : '\n\n';
-    this.markdown(`${sep}${markdown}\n`);
+    this.markdown(`${sep}${markdown}\n\n`);
     this.endsWithNewline = true;
   }
 }
