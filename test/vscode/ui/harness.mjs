@@ -47,23 +47,27 @@ function browser() {
   return browserPromise;
 }
 
-/** The workbench URL for `folder`, with a `payload` for development extensions / extension tests when given. */
-export function workbenchUrl(server, { folder, devPaths = server.devPaths ?? [], payload = [] } = {}) {
+/**
+ * The workbench URL for `folder` (or a `.code-workspace` file as `workspace`, or an empty window), with a `payload`
+ * for development extensions / extension tests when given.
+ */
+export function workbenchUrl(server, { folder, workspace, devPaths = server.devPaths ?? [], payload = [] } = {}) {
   const host = new URL(server.url).host;
   const remote = (p) => `vscode-remote://${host}${p}`;   // the node extension host rejects file:// URIs here
   const entries = [...devPaths.map((d) => ['extensionDevelopmentPath', remote(d)]), ...payload];
   let url = `${server.url}?`;
-  url += folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true';
+  url += workspace ? `workspace=${encodeURIComponent(workspace)}` : folder ? `folder=${encodeURIComponent(folder)}` : 'ew=true';
   if (entries.length) url += `&payload=${encodeURIComponent(JSON.stringify(entries))}`;
   return url;
 }
 
 /**
- * Opens the workbench on `folder` in a fresh browser context; resolves once `window.driver.whenWorkbenchRestored()`.
- * `beforeGoto(page)` runs before navigation (e.g. page.exposeFunction). Browser console goes to `<run>/pages/<n>.log`.
+ * Opens the workbench on `folder` (or `workspace`: a .code-workspace file) in a fresh browser context; resolves once
+ * `window.driver.whenWorkbenchRestored()`. `beforeGoto(page)` runs before navigation (e.g. page.exposeFunction).
+ * Browser console goes to `<run>/pages/<n>.log`.
  * @returns {Promise<import('playwright-core').Page>}
  */
-export async function openWorkbench(server, { folder, devPaths, payload, viewport = { width: 1400, height: 900 }, beforeGoto, timeout = 60_000 } = {}) {
+export async function openWorkbench(server, { folder, workspace, devPaths, payload, viewport = { width: 1400, height: 900 }, beforeGoto, timeout = 60_000 } = {}) {
   const context = await (await browser()).newContext({ viewport });
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
@@ -75,7 +79,7 @@ export async function openWorkbench(server, { folder, devPaths, payload, viewpor
   page.on('console', (m) => fs.appendFileSync(logFile, `[${m.type()}] ${m.text()}\n`));
   page.on('pageerror', (e) => fs.appendFileSync(logFile, `[pageerror] ${e.message}\n`));
   if (beforeGoto) await beforeGoto(page);
-  await page.goto(workbenchUrl(server, { folder, devPaths, payload }));
+  await page.goto(workbenchUrl(server, { folder, workspace, devPaths, payload }));
   await page.locator('.monaco-workbench').waitFor({ timeout });
   await page.waitForFunction(() => Boolean(window.driver), null, { timeout });
   await page.evaluate(() => window.driver.whenWorkbenchRestored());
