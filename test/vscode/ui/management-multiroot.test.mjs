@@ -1,0 +1,101 @@
+// UI: a multi-root workspace (.code-workspace with two folders). Each folder's `.zut/extensions` is discovered,
+// and a project extension's `hello_ack.cwd` is the folder it belongs to: `/git-branch` (shell, folder A) reports
+// folder A, `/where` (a small Node extension in folder B) reports folder B. Screenshot: management-multiroot.png.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openPalette, openWorkbench, paletteRow, screenshot, startServer, tempDir, workspaceCopy } from './harness.mjs';
+
+const WHERE_JS = `
+const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
+let cwd = '';
+emit({ type: 'hello', protocol_version: 2, name: 'where', version: '0.0.1', capabilities: ['commands'] });
+require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const m = JSON.parse(line);
+  if (m.type === 'hello_ack') {
+    cwd = m.cwd;
+    emit({ type: 'register_command', name: 'where', description: 'show hello_ack.cwd' });
+    emit({ type: 'ready' });
+  } else if (m.type === 'command_invoked') {
+    emit({ type: 'command_response', id: m.id, action: 'display', display: 'cwd: ' + cwd });
+  } else if (m.type === 'shutdown') {
+    emit({ type: 'shutdown_ack' });
+    process.exit(0);
+  }
+});
+`;
+
+/** Runs `/name args` through "Zut: Run Command…", retrying while the extensions start. */
+async function zutCommand(page, name, args = '') {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  for (let attempt = 0; ; attempt++) {
+    await openPalette(page, '>Zut: Run Command…');
+    await paletteRow(page, 'Zut: Run Command…').click();
+    await input.fill(`/${name}`);
+    try {
+      await paletteRow(page, `/${name}`).waitFor({ timeout: 3000 });
+      break;
+    } catch (e) {
+      if (attempt >= 10) throw e;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1000);
+    }
+  }
+  await paletteRow(page, `/${name}`).click();
+  await page.locator('.quick-input-widget .quick-input-message', { hasText: `Arguments for /${name}` }).waitFor();
+  await input.fill(args);
+  await input.press('Enter');
+  await input.waitFor({ state: 'hidden' });
+}
+
+/** Waits for a notification containing `text` in the notification center. */
+async function notification(page, text) {
+  await openPalette(page, '>Notifications: Show Notifications');
+  await paletteRow(page, 'Notifications: Show Notifications').click();
+  const item = page.locator('.notifications-center .notification-list-item', { hasText: text });
+  await item.first().waitFor();
+  const count = await item.count();
+  await page.keyboard.press('Escape');
+  return count;
+}
+
+describe('management: multi-root workspace', () => {
+  let server;
+  let page;
+  let folderA;
+  let folderB;
+
+  before(async () => {
+    folderA = workspaceCopy();
+    folderB = tempDir('folder-b');
+    const ext = path.join(folderB, '.zut', 'extensions', 'where');
+    fs.mkdirSync(ext, { recursive: true });
+    fs.writeFileSync(path.join(ext, 'extension.json'), JSON.stringify({ name: 'where', version: '0.0.1', exec: 'node', args: ['where.js'] }));
+    fs.writeFileSync(path.join(ext, 'where.js'), WHERE_JS);
+    server = await startServer({ name: 'multiroot' });
+    // The workbench talks to the server through vscode-remote URIs; plain paths in the file do not resolve there.
+    const remote = (p) => `vscode-remote://${new URL(server.url).host}${p}`;
+    const wsFile = path.join(tempDir('multiroot'), 'two.code-workspace');
+    fs.writeFileSync(wsFile, JSON.stringify({ folders: [{ uri: remote(folderA) }, { uri: remote(folderB) }] }));
+    page = await openWorkbench(server, { folder: folderA });
+    // Re-open the same page on the .code-workspace (openWorkbench only takes a folder).
+    await page.goto(`${server.url}?workspace=${encodeURIComponent(wsFile)}`);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await page.waitForFunction(() => Boolean(window.driver), null, { timeout: 60_000 });
+    await page.evaluate(() => window.driver.whenWorkbenchRestored());
+  });
+  after(async () => { await server?.stop(); });
+
+  it('discovers both folders, and each project extension gets its own folder as cwd', async () => {
+    await zutCommand(page, 'where');
+    await notification(page, `[where] cwd: ${folderB}`);
+    await zutCommand(page, 'git-branch');
+    assert.equal(await notification(page, `[shell] not a git repository: ${folderA}`), 1);
+
+    await page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first().click();
+    const rows = page.locator('[id="workbench.view.extension.zut"] .monaco-list-row');
+    await rows.filter({ hasText: /^where/ }).filter({ hasText: 'running · project 0.0.1' }).first().waitFor();
+    await rows.filter({ hasText: /^snippets/ }).filter({ hasText: 'running · project 1.0.0' }).first().waitFor();
+    await screenshot(page, 'management-multiroot');
+  });
+});
