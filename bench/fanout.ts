@@ -3,7 +3,7 @@
  * The fixtures are sh scripts whose readiness is I/O-bound (a 0.2–0.4 s warm-up sleep, like a compiled extension
  * loading state); a second, informational row does the same with 50 Node fixtures, which is CPU-bound on few cores.
  */
-import { makeZutHome, type FixtureSpec } from '../test/fixtures/bench/home';
+import { makeZutHome, RawClient, type FixtureSpec } from '../test/fixtures/bench/home';
 import { NullHostUi } from '../src/host/hostUi';
 import { Manager } from '../src/host/manager';
 import { abTrials, ratios, summarize, type BenchRow } from './stats';
@@ -30,6 +30,16 @@ async function timeStart(specs: FixtureSpec[]): Promise<number> {
   }
 }
 
+/** The same 50 children started and handshaken with no host (RawClient): what spawning them costs anyway. */
+async function timeRawStart(specs: FixtureSpec[]): Promise<number> {
+  const t0 = performance.now();
+  const clients = specs.map((s) => new RawClient(s));
+  await Promise.all(clients.map((c) => c.ready));
+  const dt = performance.now() - t0;
+  await Promise.all(clients.map((c) => c.close()));
+  return dt;
+}
+
 export async function benchFanOut(quick: boolean): Promise<BenchRow[]> {
   const sh: FixtureSpec[] = Array.from({ length: 50 }, (_, i) => ({ kind: 'sh', name: `fan${i}`, warmupSeconds: 0.2 + (0.2 * i) / 49 }));
   const slowest = sh[49]!;
@@ -37,6 +47,9 @@ export async function benchFanOut(quick: boolean): Promise<BenchRow[]> {
   const r = summarize(ratios(t.a, t.b));
   const cpu = summarize(startCpu.slice(-t.a.length)).median;
   startCpu.length = 0;
+  const raw: number[] = [];
+  for (let i = 0; i < (quick ? 1 : 3); i++) raw.push(await timeRawStart(sh));
+  const rawMedian = summarize(raw).median;
   const rows: BenchRow[] = [
     {
       id: 'fan-out',
@@ -48,7 +61,10 @@ export async function benchFanOut(quick: boolean): Promise<BenchRow[]> {
       ratio: r,
       goal: '≤ 1.2×',
       pass: r.median <= 1.2,
-      notes: [`host CPU during the 50-extension start: ${cpu.toFixed(0)} ms (${(cpu / 50).toFixed(1)} ms/extension, mostly spawn())`],
+      notes: [
+        `host CPU during the 50-extension start: ${cpu.toFixed(0)} ms (${(cpu / 50).toFixed(1)} ms/extension, mostly spawn())`,
+        `the same 50 started and handshaken with no host: ${rawMedian.toFixed(0)} ms (${(rawMedian / summarize(t.b).median).toFixed(2)}× the slowest alone)`,
+      ],
     },
   ];
   const node: FixtureSpec[] = Array.from({ length: 50 }, (_, i) => ({ kind: 'node', name: `nfan${i}` }));
