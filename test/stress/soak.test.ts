@@ -67,6 +67,8 @@ describe('soak', () => {
   });
 
   it(`settles ${CALLS} calls exactly once, leaves nothing pending and no process behind (seed ${SEED})`, async () => {
+    const failures: { ext: string; kind: string; message: string }[] = [];
+    manager.onDidFail((f) => failures.push(f));
     const report = await manager.start();
     expect(report.errors).toEqual([]);
     expect(report.ready.sort()).toEqual(specs.map((s) => s.name).sort());
@@ -130,6 +132,10 @@ describe('soak', () => {
     expect(outcomes.get('crashed') ?? 0).toBeGreaterThan(0);
     expect(outcomes.get('timeout') ?? 0).toBeGreaterThan(0);
     expect(outcomes.get('cancelled') ?? 0).toBeGreaterThan(0);
+
+    // The crash is reported once, naming the extension and its log.
+    expect(failures.map((f) => [f.ext, f.kind])).toEqual([['soak0', 'crash']]);
+    expect(failures[0]!.message).toMatch(/soak0.*ext-soak0\.log/s);
 
     const infos = manager.extensions();
     expect(infos.map((e) => [e.name, e.pending])).toEqual(specs.map((s) => [s.name, 0]));
