@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { killTree, startCodeServer } from '../lib/codeServer.mjs';
+import { startCodeServer } from '../lib/codeServer.mjs';
 import { ensureRunDirs, serverDir, tempDir, tools, vsix, workspaceCopy } from '../lib/context.mjs';
 
 export { tempDir, workspaceCopy };
@@ -13,6 +13,7 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 const servers = new Set();
 const pages = new Set();
+const pageServer = new WeakMap();   // page → url of the server it shows
 let browserPromise;
 
 /**
@@ -33,7 +34,14 @@ export async function startServer(o = {}) {
     tools: await tools(), dir: serverDir(name), trust, settings, env: { ...env, ZUT_HOME: zutHome },
     vsix: installVsix ? vsix() : undefined,
   });
-  const s = { ...server, zutHome, devPaths, async stop() { servers.delete(s); await server.stop(); } };
+  const s = {
+    ...server, zutHome, devPaths,
+    async stop() {   // close this server's pages first: a page left open keeps reconnecting to a dead server
+      servers.delete(s);
+      await Promise.all([...pages].filter((p) => pageServer.get(p) === server.url).map((p) => p.context().close().catch(() => {})));
+      await server.stop();
+    },
+  };
   servers.add(s);
   return s;
 }
@@ -72,6 +80,7 @@ export async function openWorkbench(server, { folder, workspace, devPaths, paylo
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
   pages.add(page);
+  pageServer.set(page, server.url);
   page.on('close', () => pages.delete(page));
   const { runDir } = ensureRunDirs();
   fs.mkdirSync(path.join(runDir, 'pages'), { recursive: true });
@@ -178,4 +187,3 @@ export const mochaHooks = {
   },
 };
 
-export { killTree };
