@@ -114,6 +114,26 @@ suite('@zut chat participant', function () {
     assert.match(text, /weather_alerts .*deferred/);
   });
 
+  test('model errors are shown with their code', async function () {
+    const { text } = await ask('fail NoPermissions');
+    assert.match(text, /\*\*Error\.\*\* Model error \(NoPermissions\): scripted failure/, text);
+  });
+
+  test("Stop cancels the running tool: tool_cancel reaches the extension and the response says so", async function () {
+    const before = (await modelRequests()).length;
+    const seen = new Set(await recent());
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@zut call forecast {"city":"Tokyo","days":7}', modelSelector: MODEL });
+    await waitFor('the tool call', async () => (await modelRequests()).length > before);
+    await sleep(700); // forecast takes 300 ms a day
+    await vscode.commands.executeCommand('workbench.action.chat.cancel');
+    const response = await waitFor('the cancelled response', async () => (await recent()).find((r) => !seen.has(r)));
+    const text = shownText(response);
+    assert.match(text, /◼ `forecast` \(`weather`\): cancelled/, text);
+    assert.strictEqual((await modelRequests()).length, before + 1, 'no model call after Stop');
+    const log = host.extensions().find((e) => e.name === 'weather').logPath;
+    await waitFor('weather to log the cancellation', () => fs.existsSync(log) && /forecast \S+ cancelled after \d\/7 days/.test(fs.readFileSync(log, 'utf8')));
+  });
+
   test('one conversation is one session: the id stays, turns count up', async function () {
     const all = await recent();
     const metas = all.map((r) => r.metadata.zut);
