@@ -179,6 +179,38 @@ suite('surfaces (HostUi in VS Code)', function () {
     await eventually(async () => !panelOf(await snapshot(), 'todo', 'todo-main'), 'the extension to close the panel');
   });
 
+  test('panels: a render storm is coalesced and ends on the last frame', async () => {
+    await run('todo');
+    let p = await eventually(async () => {
+      const x = panelOf(await snapshot(), 'todo', 'todo-main');
+      return x && x.posts >= 1 && x;
+    }, 'the todo panel and its first post');
+    const postsBefore = p.posts;
+    // 2,000 keys → 2,000 panel_render frames from the extension. Sent in batches of 100: the host's outbound
+    // queue (256 frames) disconnects an extension that falls that far behind, by design.
+    for (let batch = 0; batch < 20; batch++) {
+      for (let i = 0; i < 50; i++) {
+        host.panelKey('todo', 'todo-main', 'down');
+        host.panelKey('todo', 'todo-main', 'up');
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    host.panelKey('todo', 'todo-main', 'end');
+    const last = (x) => x.lines.length - 1;
+    p = await eventually(async () => {
+      const x = panelOf(await snapshot(), 'todo', 'todo-main');
+      return x && x.lines[last(x)].startsWith('▸ ') && x;
+    }, 'the last frame (selection on the last row)');
+    // Let the coalescer deliver the final frame, then count.
+    await new Promise((r) => setTimeout(r, 500));
+    p = panelOf(await snapshot(), 'todo', 'todo-main');
+    const posts = p.posts - postsBefore;
+    assert.ok(posts >= 1 && posts < 500, `2,001 renders became ${posts} posts`);
+    assert.strictEqual(host.extensions().find((e) => e.name === 'todo').restarts, 0, 'todo kept up (no disconnect)');
+    host.panelKey('todo', 'todo-main', 'esc');
+    await eventually(async () => !panelOf(await snapshot(), 'todo', 'todo-main'), 'the panel to close');
+  });
+
   test('panels: closing the tab closes the panel for the extension (panel_close)', async () => {
     await run('todo');
     await eventually(async () => panelOf(await snapshot(), 'todo', 'todo-main')?.active, 'the active todo panel');

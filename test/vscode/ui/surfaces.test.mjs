@@ -82,8 +82,16 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     assert.match(await wv.locator('#title').textContent(), /^Todos \(2\/4 done\)$/);
     await screenshot(page, 'surfaces-todo-panel-keys');
 
-    // Escape reaches the extension as `esc`; it closes the panel with panel_close and the tab goes away.
+    // Hidden and shown again (another editor on top), the panel still shows the same frame.
     const tab = page.locator('.tabs-container .tab', { hasText: 'Todos' });
+    await palette(page, '>File: New Untitled Text File');
+    await paletteRow(page, 'File: New Untitled Text File').click();
+    await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor();
+    await tab.click();
+    await wv.locator('#lines .line.selected', { hasText: '✓ Try the todo panel keys' }).waitFor();
+    await wv.locator('#lines').click();
+
+    // Escape reaches the extension as `esc`; it closes the panel with panel_close and the tab goes away.
     assert.equal(await tab.count(), 1);
     await page.keyboard.press('Escape');
     await tab.waitFor({ state: 'detached' });
