@@ -6,14 +6,7 @@
 import * as vscode from 'vscode';
 import type { NoteLevel } from '../../host/hostUi';
 import type { LoopSink, ToolOutcome } from '../../host/chat/loop';
-
-/** Backslash-escapes every ASCII punctuation character (kills emphasis, links, autolinks, HTML); keeps line breaks. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[!-/:-@[-`{-~]/g, '\\$&')
-    .replace(/\n/g, '  \n');
-}
+import { codeBlock, codeName as ident, escapeMarkdown } from '../../host/chat/markdown';
 
 /** An untrusted, HTML-free MarkdownString. */
 export function safeMarkdown(markdown: string): vscode.MarkdownString {
@@ -22,18 +15,6 @@ export function safeMarkdown(markdown: string): vscode.MarkdownString {
   md.supportHtml = false;
   md.supportThemeIcons = false;
   return md;
-}
-
-/** A fenced code block holding `text` verbatim (fence longer than any backtick run inside). */
-export function codeBlock(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}text\n${text}\n${fence}\n`;
-}
-
-/** Identifiers (tool and extension names) shown inside inline code: backticks removed, length capped. */
-function ident(name: string | undefined): string {
-  return (name ?? '?').replace(/[`\r\n]/g, '').slice(0, 80) || '?';
 }
 
 const NOTE_PREFIX: Record<NoteLevel, string> = { info: 'ℹ', success: '✓', warn: '⚠', error: '✗' };
