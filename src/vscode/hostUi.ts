@@ -73,9 +73,10 @@ export class VsCodeHostUi extends Disposable implements HostUi {
       // Only fails when the `zut.widgets` view is not contributed; every other surface still works.
       options.log?.(`Widgets view unavailable: ${String(e)}`);
     }
-    // A read-only view of the surfaces for the in-host tests; never registered for users.
+    // Test hooks for the in-host tests (a view of the surfaces, and what the chat calls); never registered for users.
     if (process.env.ZUT_TEST_HOOKS === '1' || context.extensionMode === vscode.ExtensionMode.Test) {
       this._register(vscode.commands.registerCommand('zut.test.snapshot', () => this.snapshot()));
+      this._register(vscode.commands.registerCommand('zut.test.clearAllNotes', () => this.clearAllNotes()));
     }
   }
 

@@ -107,14 +107,18 @@ suite('surfaces (HostUi in VS Code)', function () {
     // warn then error within the 2 s window: one notification, the second is folded into the view.
     assert.strictEqual((await snapshot()).toasts, before + 1);
 
-    await run('todo-add', 'from the in-host test');
-    const todo = await eventually(async () => extView(await snapshot(), 'todo'), 'the display note of todo-add');
-    assert.match(todo.notes[0].text, /^added "from the in-host test"/);
-    assert.strictEqual(todo.notes[0].level, 'info');
+    await run('wordcount', 'three little words');
+    const snippets = await eventually(async () => extView(await snapshot(), 'snippets'), 'the display note of /wordcount');
+    assert.strictEqual(snippets.notes.length, 1);
+    assert.match(snippets.notes[0].text, /3 words/);
+    assert.strictEqual(snippets.notes[0].level, 'info');
 
     await run('clear-notes');
     await eventually(async () => !extView(await snapshot(), 'progress'), 'progress notes to be cleared');
-    assert.ok(extView(await snapshot(), 'todo'), 'clear_notes leaves other extensions alone');
+    assert.ok(extView(await snapshot(), 'snippets'), 'clear_notes leaves other extensions alone');
+    // What the chat does when the user sends the next @zut prompt: every note goes.
+    await vscode.commands.executeCommand('zut.test.clearAllNotes');
+    await eventually(async () => (await snapshot()).widgets.every((w) => w.notes.length === 0), 'all notes to be cleared');
   });
 
   test('alert: nothing with zut.alerts off; with notify, a notification only when the window is not focused', async () => {
@@ -169,6 +173,9 @@ suite('surfaces (HostUi in VS Code)', function () {
       const x = panelOf(await snapshot(), 'todo', 'todo-main');
       return x && x.lines[1] !== row && x.lines[1].slice(4) === row.slice(4);
     }, 'row 1 to toggle');
+    // Toggle it back: the workspace (todos.json) is shared with the other in-host tests.
+    host.panelKey('todo', 'todo-main', 'enter');
+    await eventually(async () => panelOf(await snapshot(), 'todo', 'todo-main')?.lines[1] === row, 'row 1 to toggle back');
 
     // The spontaneous form reveals the same panel instead of opening a second one.
     await run('todo-pop');
