@@ -220,10 +220,14 @@ class ZutChat {
         return [];
       case 'insert':
         // After this response ends: the input is not editable while the request runs. Prefixed so it reaches @zut.
-        setTimeout(() => this.fillInput(`@zut ${r.insert ?? ''}`), 0);
+        setTimeout(() => this.fillInput(`@zut ${(r.insert ?? '').trimEnd()}`), 0);
+        sink.notice('info', `Inserted the text from /${name} (${r.ext}) into the chat input.`);
         return [];
       case 'open_panel':
-        if (r.open_panel) this.ui.openPanel(r.ext, r.open_panel);
+        if (r.open_panel) {
+          this.ui.openPanel(r.ext, r.open_panel);
+          sink.notice('info', `Opened the panel ${r.open_panel.title ?? r.open_panel.id} (${r.ext}).`);
+        }
         return [];
       default:
         return [];

@@ -20,6 +20,20 @@ describe('chat: @zut in the Chat view', () => {
   });
   after(async () => { await server?.stop(); });
 
+  const chatInput = () => page.locator('.interactive-input-part .native-edit-context, .interactive-input-part textarea').first();
+
+  /** Replaces the chat input's content with `text` and sends it. */
+  async function send(text) {
+    await chatInput().focus(); // click() is intercepted by the input's decorations
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(text);
+    await page.waitForTimeout(300);
+    // A completion list (participants, slash commands) would take the Enter: close it first.
+    if (await page.locator('.interactive-input-part .suggest-widget.visible, .suggest-widget.visible').count()) await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+  }
+
   it('the product never offers the test model: no model provider in the installed manifest or files', () => {
     const dir = path.join(server.extensionsDir, `zut.zut-vscode-${version}`);
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -46,9 +60,7 @@ describe('chat: @zut in the Chat view', () => {
     await page.locator('.interactive-input-part', { hasText: 'Scripted (test)' }).first().waitFor();
     // The extension host learns a newly registered model's metadata asynchronously: give it a moment.
     await page.waitForTimeout(3000);
-    await input.focus(); // click() is intercepted by the input's decorations
-    await page.keyboard.type('@zut call weather city=Berlin');
-    await page.keyboard.press('Enter');
+    await send('@zut call weather city=Berlin');
     const response = page.locator('.interactive-item-container.interactive-response', { hasText: 'model got:' }).last();
     await response.waitFor({ timeout: 60_000 });
     const text = await response.innerText();
@@ -58,5 +70,24 @@ describe('chat: @zut in the Chat view', () => {
     assert.match(text, /\[image image\/png \d+ bytes\]/, text);
     // guard's hidden per-turn context never shows
     assert.doesNotMatch(text, /Project policy/);
+  });
+
+  it('@zut /license (an insert command) fills the chat input instead of sending', async () => {
+    await send('@zut /license MIT');
+    const input = page.locator('.interactive-input-part', { hasText: 'SPDX-License-Identifier: MIT' }).first();
+    await input.waitFor({ timeout: 30_000 });
+    assert.match((await input.innerText()).replace(/\u00a0/g, ' '), /@zut\s*\/\/ SPDX-License-Identifier: MIT/);
+    const response = page.locator('.interactive-item-container.interactive-response', { hasText: 'Inserted' }).last();
+    await response.waitFor();
+    await screenshot(page, 'chat-zut-insert');
+  });
+
+  it('@zut /reload restarts the zut extensions and reports the result', async () => {
+    await send('@zut /reload');
+    const response = page.locator('.interactive-item-container.interactive-response', { hasText: 'Reloaded:' }).last();
+    await response.waitFor({ timeout: 60_000 });
+    const text = (await response.innerText()).replace(/[\s\u00a0]+/g, ' ');
+    assert.match(text, /Reloaded: [1-9]\d* ready, 0 failed\./, JSON.stringify(text));
+    await screenshot(page, 'chat-zut-reload');
   });
 });
