@@ -91,6 +91,8 @@ suite('surfaces (HostUi in VS Code)', function () {
   });
 
   test('notes: notify and display are listed newest first; warn/error toasts are coalesced; clear_notes removes them', async () => {
+    // Start from no notes (earlier test files may have left some, e.g. /wordcount output).
+    await vscode.commands.executeCommand('zut.test.clearAllNotes');
     const before = (await snapshot()).toasts;
     await run('notify', 'info first note');
     await run('notify', 'warn second note');
