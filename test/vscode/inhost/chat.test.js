@@ -134,6 +134,26 @@ suite('@zut chat participant', function () {
     await waitFor('weather to log the cancellation', () => fs.existsSync(log) && /forecast \S+ cancelled after \d\/7 days/.test(fs.readFileSync(log, 'utf8')));
   });
 
+  test('notes an extension sends during a @zut turn appear in that response', async function () {
+    const { text } = await ask('/notify warn disk almost full');
+    assert.match(text, /⚠ \[progress\] disk almost full/, text);
+  });
+
+  test('submit during a turn is shown, queued, and runs as the next @zut request', async function () {
+    const seen = new Set(await recent());
+    const { text } = await ask('/submit say queued from a turn');
+    assert.match(text, /\[progress\] queued: say queued from a turn/, text);
+    const next = await waitFor('the queued request', async () =>
+      (await recent()).find((r) => !seen.has(r) && r.prompt === 'say queued from a turn'));
+    assert.match(shownText(next), /queued from a turn/);
+  });
+
+  test('submit outside a turn opens a @zut request right away', async function () {
+    await vscode.commands.executeCommand('zut.runCommand', 'submit', 'say submitted outside');
+    const r = await waitFor('the submitted request', async () => (await recent()).find((x) => x.prompt === 'say submitted outside'));
+    assert.match(shownText(r), /submitted outside/);
+  });
+
   test('one conversation is one session: the id stays, turns count up', async function () {
     const all = await recent();
     const metas = all.map((r) => r.metadata.zut);
