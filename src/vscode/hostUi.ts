@@ -116,8 +116,9 @@ export class VsCodeHostUi extends Disposable implements HostUi {
 
   alert(ext: string, kind: string, reason: string | undefined): void {
     const setting = AlertsSetting.parse(vscode.workspace.getConfiguration('zut').get('alerts'));
-    // Like zut's terminal bell: only worth an interruption when the user is looking elsewhere.
-    const shown = setting === 'notify' && !vscode.window.state.focused;
+    // Like zut's terminal bell: only worth an interruption when the user is looking elsewhere. `bell` is the only
+    // kind the spec defines; others are ignored, as a host may.
+    const shown = kind === 'bell' && setting === 'notify' && !vscode.window.state.focused;
     remember(this.recent.alerts, { ext, kind, reason, shown });
     if (!shown) return;
     const why = reason ? ` (${reason})` : '';

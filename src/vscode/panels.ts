@@ -45,8 +45,13 @@ class PanelView implements IDisposable {
       frame,
       (m) => {
         if (m.title !== this.panel.title) this.panel.title = panelTitle(m.title, id);
-        // postMessage fails only once the webview is gone; the next `ready` re-posts the frame anyway.
-        this.panel.webview.postMessage(m).then(undefined, () => undefined);
+        // postMessage fails only once the webview is gone (then nothing is lost: a new webview says `ready` and
+        // gets the current frame).
+        try {
+          this.panel.webview.postMessage(m).then(undefined, () => undefined);
+        } catch {
+          /* disposed */
+        }
       },
       scheduler,
     );
