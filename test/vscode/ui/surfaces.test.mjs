@@ -91,6 +91,13 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     await wv.locator('#lines .line.selected', { hasText: '✓ Try the todo panel keys' }).waitFor();
     await wv.locator('#lines').click();
 
+    // A burst of keys (j/k move down/up in todo: 300 renders), then End: the webview ends on the last frame.
+    await page.keyboard.type('jk'.repeat(150));
+    await page.keyboard.press('End');
+    await wv.locator('#lines .line.selected', { hasText: 'onerror=alert(1)' }).waitFor();
+    assert.equal(await wv.locator('#lines .line.selected').count(), 1);
+    assert.match(await lines.nth(3).textContent(), /^▸ □ <script>/);
+
     // Escape reaches the extension as `esc`; it closes the panel with panel_close and the tab goes away.
     assert.equal(await tab.count(), 1);
     await page.keyboard.press('Escape');
