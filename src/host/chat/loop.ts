@@ -61,8 +61,8 @@ export interface LoopOptions {
   /** The user's Stop. */
   signal: AbortSignal;
   /**
-   * Whether assistant text may be streamed as it arrives (true only when no extension intercepts
-   * `assistant_message`). Default: ask the host when it can tell, otherwise buffer (never show text a guard blocks).
+   * Whether assistant text may be streamed as it arrives. Default: only when no extension intercepts
+   * `assistant_message` (text a guard may block or rewrite is held back until the interception chain answered).
    */
   streamText?: boolean;
 }
@@ -81,10 +81,9 @@ export interface LoopResult {
 const TOOL_NAME = /^[\w-]{1,64}$/;
 const SUMMARY_MAX = 160;
 
-/** True when the host can tell that no extension intercepts `assistant_message`. */
+/** True when no extension intercepts `assistant_message`, so text can stream to the user as it arrives. */
 export function hostAllowsStreaming(host: ExtensionHost): boolean {
-  const probe = (host as Partial<{ hasInterceptors(event: string): boolean }>).hasInterceptors;
-  return typeof probe === 'function' ? !probe.call(host, 'assistant_message') : false;
+  return !host.hasInterceptors('assistant_message');
 }
 
 /** The tools offered this round: active extension tools (deferred ones once activated) plus host tools. */
