@@ -172,9 +172,10 @@ export class PanelSurface implements IDisposable {
         view.coalescer.onAck(m.seq);
         return;
       case 'key':
-        // Esc is delivered too: the extension decides whether it closes the panel (with `panel_close`) or, say,
-        // cancels an edit inside it. Closing the tab (mouse, Ctrl+W) is the host-side close: `panel_close` is sent.
-        this.host?.panelKey(view.ext, view.id, m.key, m.text);
+        // As in zut, Esc closes the focused panel: the tab is disposed and `panel_close` goes to the extension
+        // (the same path as closing the tab with the mouse or Ctrl+W).
+        if (m.key === 'esc') view.panel.dispose();
+        else this.host?.panelKey(view.ext, view.id, m.key, m.text);
         return;
       case 'resize':
         if (view.size?.columns === m.columns && view.size.rows === m.rows) return;

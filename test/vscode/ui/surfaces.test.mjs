@@ -98,7 +98,7 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     assert.equal(await wv.locator('#lines .line.selected').count(), 1);
     assert.match(await lines.nth(3).textContent(), /^▸ □ <script>/);
 
-    // Escape reaches the extension as `esc`; it closes the panel with panel_close and the tab goes away.
+    // Escape closes the focused panel (as in zut): the tab goes away and the extension gets panel_close.
     assert.equal(await tab.count(), 1);
     await page.keyboard.press('Escape');
     await tab.waitFor({ state: 'detached' });
