@@ -66,6 +66,14 @@ describe('SessionTracker', () => {
     expect(restored.begin({ ...first.meta }).events).toEqual([]);
     expect(new SessionTracker({ garbage: true }, undefined, ids).activeContext()).toBeUndefined();
   });
+
+  it('remembers a bounded number of branches, dropping the least recently used', () => {
+    const t = new SessionTracker(undefined, undefined, ids);
+    const first = t.begin(undefined);
+    for (let i = 0; i < 600; i++) t.begin(undefined);
+    expect(Object.keys(t.snapshot().branches)).toHaveLength(500);
+    expect(t.snapshot().branches[first.meta.branch]).toBeUndefined();
+  });
 });
 
 describe('sessions with the Manager', () => {

@@ -70,6 +70,9 @@ export function storeMessages(messages: ChatMessage[]): StoredMessage[] {
   }));
 }
 
+/** Branches remembered (least recently used dropped): an old conversation continued later counts as switched. */
+const MAX_BRANCHES = 500;
+
 const Snapshot = z.object({
   active: z.string().optional(),
   branches: z.record(
@@ -145,8 +148,11 @@ export class SessionTracker {
     }
     const { session, branch, parent, forkPoint, turn } = step.meta;
     const prev = this.snap.branches[branch];
+    delete this.snap.branches[branch]; // re-inserted last: the record is kept in least-recently-used order
     this.snap.branches[branch] = { session, turns: Math.max(turn, prev?.turns ?? 0), parent, forkPoint };
     this.snap.active = branch;
+    const ids = Object.keys(this.snap.branches);
+    for (const old of ids.slice(0, Math.max(0, ids.length - MAX_BRANCHES))) delete this.snap.branches[old];
     return step;
   }
 
