@@ -10,7 +10,7 @@ import type { HostUi } from '../host/hostUi';
 import type { Event } from '../host/lifecycle';
 import type { CommandResponseFromExt } from '../protocol';
 import { escapeNotificationLinks } from './statusModel';
-import { commandIdFor, commandPickItems, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from './commandModel';
+import { commandIdFor, commandPickItems, type CommandPickItem, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from './commandModel';
 
 /** The part of `VsCodeHostUi` this module uses. */
 export type CommandsUi = Pick<HostUi, 'display' | 'openPanel'> & { onDidSubmitSlash: Event<{ ext: string; text: string }> };
@@ -71,23 +71,53 @@ export class CommandRunner {
 
   /** "Zut: Run Command…": pick a command (unless given), ask for arguments (unless given), run it. */
   async pickAndRun(name?: string, args?: string): Promise<CommandReply | undefined> {
-    let picked = name;
-    if (picked === undefined) {
-      const items = commandPickItems(this.host.commands());
-      if (items.length === 0) {
-        void vscode.window.showInformationMessage('No zut commands are available. Is an extension still starting? See the Zut Extensions view.');
-        return undefined;
-      }
-      const item = await vscode.window.showQuickPick(items, { placeHolder: 'Run a zut command', matchOnDescription: true, matchOnDetail: true });
-      if (!item) return undefined;
-      picked = item.name;
-    }
+    const picked = name ?? (await this.pickCommand());
+    if (picked === undefined) return undefined;
     let typed = args;
     if (typed === undefined) {
       typed = await vscode.window.showInputBox({ prompt: `Arguments for /${picked} (optional)`, placeHolder: 'Enter to run without arguments' });
       if (typed === undefined) return undefined;
     }
     return this.run(picked, typed);
+  }
+
+  /**
+   * A quick pick of the active commands that follows the host: extensions still starting add their commands
+   * while it is open (busy meanwhile), so "Run Command…" right after startup is never empty for long.
+   */
+  private pickCommand(): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      const qp = vscode.window.createQuickPick<CommandPickItem>();
+      qp.matchOnDescription = true;
+      qp.matchOnDetail = true;
+      let shown = '';
+      const update = (): void => {
+        const items = commandPickItems(this.host.commands());
+        // Re-assigning items resets the active row: only when the list really changed.
+        const key = JSON.stringify(items);
+        if (key !== shown) {
+          shown = key;
+          qp.items = items;
+        }
+        const starting = this.host.extensions().some((e) => e.state === 'starting' || e.state === 'restarting');
+        qp.busy = starting;
+        qp.placeholder =
+          qp.items.length > 0 ? 'Run a zut command' : starting ? 'Waiting for zut extensions to start…' : 'No zut commands are available (see the Zut Extensions view)';
+      };
+      const sub = this.host.onDidChangeExtensions(update);
+      update();
+      let chosen: string | undefined;
+      qp.onDidAccept(() => {
+        chosen = qp.selectedItems[0]?.name;
+        if (chosen !== undefined) qp.hide();
+      });
+      qp.onDidHide(() => {
+        sub.dispose();
+        qp.dispose();
+        resolve(chosen);
+      });
+      qp.show();
+    });
   }
 
   /** Invokes `/name args` and applies the response. Failures are shown, and the returned promise resolves undefined. */

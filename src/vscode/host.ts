@@ -186,18 +186,31 @@ class HostRuntime extends Disposable implements HostControl {
     }
   }
 
-  /** Watches every manifest the Manager could load: project (all folders), global, and explicit paths. */
+  /**
+   * Watches every manifest the Manager could load (project in all folders, global, explicit paths), and the
+   * extensions directories' entries: on Linux a manifest written right after its new directory can be missed
+   * by the recursive watcher, while the directory's creation is not.
+   */
   private rewatch(): void {
     this.watchers.forEach((w) => w.dispose());
-    const patterns: vscode.GlobPattern[] = [
+    const globalDir = vscode.Uri.file(globalExtensionsDir(this.options.zutHome));
+    const manifests: vscode.GlobPattern[] = [
       '**/.zut/extensions/*/extension.json',
-      new vscode.RelativePattern(vscode.Uri.file(globalExtensionsDir(this.options.zutHome)), '*/extension.json'),
+      new vscode.RelativePattern(globalDir, '*/extension.json'),
       ...(this.options.extensionPaths ?? []).map((p) => new vscode.RelativePattern(vscode.Uri.file(p), 'extension.json')),
     ];
-    this.watchers = patterns.flatMap((pattern) => {
-      const w = vscode.workspace.createFileSystemWatcher(pattern);
-      return [w, w.onDidCreate((u) => this.manifestChanged(u)), w.onDidChange((u) => this.manifestChanged(u)), w.onDidDelete((u) => this.manifestChanged(u))];
-    });
+    const dirs: vscode.GlobPattern[] = ['**/.zut/extensions/*', new vscode.RelativePattern(globalDir, '*')];
+    const on = (u: vscode.Uri): void => this.manifestChanged(u);
+    this.watchers = [
+      ...manifests.flatMap((pattern) => {
+        const w = vscode.workspace.createFileSystemWatcher(pattern);
+        return [w, w.onDidCreate(on), w.onDidChange(on), w.onDidDelete(on)];
+      }),
+      ...dirs.flatMap((pattern) => {
+        const w = vscode.workspace.createFileSystemWatcher(pattern, false, true, false);
+        return [w, w.onDidCreate(on), w.onDidDelete(on)];
+      }),
+    ];
   }
 
   /**

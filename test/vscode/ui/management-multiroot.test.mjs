@@ -28,15 +28,16 @@ require('readline').createInterface({ input: process.stdin }).on('line', (line) 
 /** Runs `/name args` through "Zut: Run Command…", retrying while the extensions start. */
 async function zutCommand(page, name, args = '') {
   const input = page.locator('.quick-input-widget .quick-input-box input');
+  // Until the extension host has registered the extension and its commands, either row can be missing.
   for (let attempt = 0; ; attempt++) {
-    await openPalette(page, '>Zut: Run Command…');
-    await paletteRow(page, 'Zut: Run Command…').click();
-    await input.fill(`/${name}`);
     try {
+      await openPalette(page, '>Zut: Run Command…');
+      await paletteRow(page, 'Zut: Run Command…').click({ timeout: 3000 });
+      await input.fill(`/${name}`, { timeout: 3000 });
       await paletteRow(page, `/${name}`).waitFor({ timeout: 3000 });
       break;
     } catch (e) {
-      if (attempt >= 10) throw e;
+      if (attempt >= 15) throw e;
       await page.keyboard.press('Escape');
       await page.waitForTimeout(1000);
     }
@@ -77,12 +78,7 @@ describe('management: multi-root workspace', () => {
     const remote = (p) => `vscode-remote://${new URL(server.url).host}${p}`;
     const wsFile = path.join(tempDir('multiroot'), 'two.code-workspace');
     fs.writeFileSync(wsFile, JSON.stringify({ folders: [{ uri: remote(folderA) }, { uri: remote(folderB) }] }));
-    page = await openWorkbench(server, { folder: folderA });
-    // Re-open the same page on the .code-workspace (openWorkbench only takes a folder).
-    await page.goto(`${server.url}?workspace=${encodeURIComponent(wsFile)}`);
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    await page.waitForFunction(() => Boolean(window.driver), null, { timeout: 60_000 });
-    await page.evaluate(() => window.driver.whenWorkbenchRestored());
+    page = await openWorkbench(server, { workspace: wsFile });
   });
   after(async () => { await server?.stop(); });
 

@@ -4,6 +4,8 @@
 // folder not trusted) project extensions are "blocked by Workspace Trust" and start once trust is granted.
 // Screenshots: <run dir>/screenshots/management-*.png.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, workspaceCopy } from './harness.mjs';
 
 const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
@@ -21,8 +23,10 @@ function extensionRow(page, name) {
 /** Opens the Zut view container (its activity bar item) on the Extensions view. */
 async function showExtensionsView(page) {
   await page.keyboard.press('Escape');
-  await page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first().click();
-  await page.locator('[id="workbench.view.extension.zut"]').waitFor();
+  const container = page.locator('[id="workbench.view.extension.zut"]');
+  // Clicking the activity bar item of the open container would close it.
+  if (!(await container.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first().click();
+  await container.waitFor();
 }
 
 /** Waits for a notification whose text contains `text`, in the notification center (toasts hide by themselves). */
@@ -42,10 +46,12 @@ async function rowState(page, name, state, timeout = 30_000) {
 describe('management: Run Command and the Extensions view', () => {
   let server;
   let page;
+  let folder;
 
   before(async () => {
     server = await startServer({ name: 'management' });
-    page = await openWorkbench(server, { folder: workspaceCopy() });
+    folder = workspaceCopy();
+    page = await openWorkbench(server, { folder });
   });
   after(async () => { await server?.stop(); });
 
@@ -104,6 +110,33 @@ describe('management: Run Command and the Extensions view', () => {
     assert.equal(await item.locator('.codicon-error').count(), 1, 'an error notification');
     await screenshot(page, 'management-run-command-error');
     await page.keyboard.press('Escape');
+  });
+
+  it('an extension that fails to load shows an error notification; "Show Log" opens its log channel', async () => {
+    // Once the examples run (the host is up), a new broken extension appears.
+    await showExtensionsView(page);
+    await rowState(page, 'snippets', 'running');
+    const dir = path.join(folder, '.zut', 'extensions', 'broken');
+    fs.mkdirSync(dir, { recursive: true });
+    // The watcher picks the new manifest up and reloads; the child exits before sending hello.
+    fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: 'broken', version: '0.0.1', exec: 'sh', args: ['-c', 'echo broken-on-stderr >&2; exit 3'] }));
+    try {
+      await openPalette(page, '>Notifications: Show Notifications');
+      await paletteRow(page, 'Notifications: Show Notifications').click();
+      const item = page.locator('.notifications-center .notification-list-item', { hasText: 'Zut extension "broken" failed to load' }).first();
+      await item.waitFor({ timeout: 30_000 });
+      await item.locator('.monaco-button', { hasText: 'Restart' }).waitFor();
+      await screenshot(page, 'management-load-error-notification');
+      await item.locator('.monaco-button', { hasText: 'Show Log' }).click();
+      // The "Zut: broken" channel has the child's stderr and the error.
+      await page.locator('.part.panel .monaco-editor .view-lines', { hasText: 'broken-on-stderr' }).waitFor();
+      await screenshot(page, 'management-load-error-log');
+      await showExtensionsView(page);
+      await rowState(page, 'broken', '(error|crashed)');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    await extensionRow(page, 'broken').waitFor({ state: 'detached', timeout: 30_000 });
   });
 });
 
