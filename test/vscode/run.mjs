@@ -66,7 +66,8 @@ async function runInhost(harness) {
     const opened = harness.openWorkbench(server, { folder: env.ZUT_TEST_WORKSPACE, devPaths, payload, beforeGoto })
       .then((p) => { page = p; }, (e) => console.log(`  (workbench: ${e.message.split('\n')[0]})`));
     let timer;
-    const code = await Promise.race([exited, new Promise((r) => { timer = setTimeout(() => r('timeout'), Number(opts.timeout) * 1000); })]);
+    const code = await Promise.race([exited, server.exited.then((e) => `code-server exited (${JSON.stringify(e)})`),
+      new Promise((r) => { timer = setTimeout(() => r('timeout'), Number(opts.timeout) * 1000); })]);
     clearTimeout(timer);
     await opened;
     if (page) await harness.screenshot(page, 'inhost-end').catch(() => {});
@@ -86,7 +87,7 @@ function formatLog(args) {
 
 function readInhostResult(file, code) {
   if (!fs.existsSync(file)) {
-    const why = code === 'timeout' ? `timed out after ${opts.timeout}s` : `exit code ${code}, no result file`;
+    const why = code === 'timeout' ? `timed out after ${opts.timeout}s` : typeof code === 'string' ? code : `exit code ${code}, no result file`;
     console.log(`  ✖ in-host suite did not complete (${why}); see ${rel(path.join(runDir, 'inhost-exthost.log'))} and the server logs`);
     return { passed: 0, failed: 1 };
   }
