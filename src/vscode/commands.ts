@@ -97,7 +97,10 @@ export class CommandRunner {
         const key = JSON.stringify(items);
         if (key !== shown) {
           shown = key;
+          const active = qp.activeItems[0]?.name;
           qp.items = items;
+          const keep = items.find((i) => i.name === active);
+          if (keep) qp.activeItems = [keep];
         }
         const starting = this.host.extensions().some((e) => e.state === 'starting' || e.state === 'restarting');
         qp.busy = starting;

@@ -10,6 +10,7 @@ import { Disposable } from '../host/lifecycle';
 import { Manager } from '../host/manager';
 import { globalExtensionsDir, resolveZutHome } from '../host/paths';
 import { ExtensionOutput } from './output';
+import { SerialQueue } from './serialQueue';
 import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from './settings';
 import { isWorkspaceTrusted, registerTrust } from './trust';
 
@@ -60,8 +61,7 @@ class HostRuntime extends Disposable implements HostControl {
   readonly output: ExtensionOutput;
   private readonly options: ManagerOptions;
   private settings: ZutSettings;
-  private queue: Promise<unknown> = Promise.resolve();
-  private waiting: Promise<LoadReport> | undefined;
+  private readonly queue = new SerialQueue<LoadReport>();
   private report: LoadReport | undefined;
   private watchers: vscode.Disposable[] = [];
   private watchTimer: NodeJS.Timeout | undefined;
@@ -109,32 +109,18 @@ class HostRuntime extends Disposable implements HostControl {
 
   startInBackground(): void {
     this.log.info(`Starting zut extensions (ZUT_HOME ${this.options.zutHome}; folders: ${this.options.folders.join(', ') || 'none'})`);
-    const p = this.manager.start().then(
-      (r) => this.loaded(r),
-      (e: unknown) => this.log.error(`Start failed: ${errorText(e)}`),
-    );
-    this.queue = p;
+    void this.queue.run(() => this.logged('Start', this.manager.start())).catch(() => undefined);
   }
 
   reload(reason: string): Promise<LoadReport> {
-    if (this.waiting) return this.waiting;
-    const p = this.queue.then(() => {
-      this.waiting = undefined;
+    return this.queue.coalesce(() => {
       this.log.info(`Reloading zut extensions (${reason})`);
-      return this.manager.reload();
+      return this.logged('Reload', this.manager.reload());
     });
-    this.waiting = p;
-    this.queue = p.then(
-      (r) => this.loaded(r),
-      (e: unknown) => this.log.error(`Reload failed: ${errorText(e)}`),
-    );
-    return p;
   }
 
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const p = this.queue.then(fn);
-    this.queue = p.catch(() => undefined);
-    return p;
+    return this.queue.run(fn);
   }
 
   expectManifestWrite(manifestPath: string): void {
@@ -149,10 +135,18 @@ class HostRuntime extends Disposable implements HostControl {
     return this.options.zutHome;
   }
 
-  private loaded(r: LoadReport): void {
-    this.report = r;
-    this.log.info(`Loaded ${r.loaded.length} extension(s); ready: ${r.ready.join(', ') || 'none'}`);
-    for (const e of r.errors) this.log.error(`${e.ext}: ${e.message}`);
+  /** Logs the outcome of a start/reload and keeps its report (for the doctor). */
+  private async logged(what: string, p: Promise<LoadReport>): Promise<LoadReport> {
+    try {
+      const r = await p;
+      this.report = r;
+      this.log.info(`Loaded ${r.loaded.length} extension(s); ready: ${r.ready.join(', ') || 'none'}`);
+      for (const e of r.errors) this.log.error(`${e.ext}: ${e.message}`);
+      return r;
+    } catch (e) {
+      this.log.error(`${what} failed: ${errorText(e)}`);
+      throw e;
+    }
   }
 
   private readSettings(): ZutSettings {

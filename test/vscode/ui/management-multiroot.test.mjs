@@ -83,15 +83,16 @@ describe('management: multi-root workspace', () => {
   after(async () => { await server?.stop(); });
 
   it('discovers both folders, and each project extension gets its own folder as cwd', async () => {
-    await zutCommand(page, 'where');
-    await notification(page, `[where] cwd: ${folderB}`);
-    await zutCommand(page, 'git-branch');
-    assert.equal(await notification(page, `[shell] not a git repository: ${folderA}`), 1);
-
     await page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first().click();
     const rows = page.locator('[id="workbench.view.extension.zut"] .monaco-list-row');
     await rows.filter({ hasText: /^where/ }).filter({ hasText: 'running · project 0.0.1' }).first().waitFor();
     await rows.filter({ hasText: /^snippets/ }).filter({ hasText: 'running · project 1.0.0' }).first().waitFor();
+    await rows.filter({ hasText: /^shell/ }).filter({ hasText: 'running · project 1.0.0' }).first().waitFor();
     await screenshot(page, 'management-multiroot');
+
+    await zutCommand(page, 'where');
+    await notification(page, `[where] cwd: ${folderB}`);
+    await zutCommand(page, 'git-branch');
+    assert.equal(await notification(page, `[shell] not a git repository: ${folderA}`), 1);
   });
 });
