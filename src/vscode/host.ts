@@ -8,7 +8,8 @@ import type { ExtensionHost, LoadReport, ManagerOptions } from '../host/api';
 import type { HostUi } from '../host/hostUi';
 import { Disposable } from '../host/lifecycle';
 import { Manager } from '../host/manager';
-import { globalExtensionsDir, resolveZutHome } from '../host/paths';
+import { globalExtensionsDir, projectExtensionsDir, resolveZutHome } from '../host/paths';
+import { manifestSignature } from './manifestSignature';
 import { ExtensionOutput } from './output';
 import { SerialQueue } from './serialQueue';
 import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from './settings';
@@ -20,8 +21,6 @@ export interface HostControl {
   reload(reason: string): Promise<LoadReport>;
   /** Runs `fn` between reloads (for operations that reload themselves, like `setEnabled`). */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
-  /** The next change to this manifest is ours (enable/disable): the watcher does not reload for it. */
-  expectManifestWrite(manifestPath: string): void;
   /** The last start/reload's report (load errors for the doctor). */
   lastReport(): LoadReport | undefined;
   /** `$ZUT_HOME` in effect. */
@@ -41,8 +40,6 @@ export function hostControl(host: ExtensionHost): HostControl {
 
 /** How long manifest changes on disk are collected before one reload. */
 const WATCH_DEBOUNCE_MS = 500;
-/** How long an expected (self-made) manifest write suppresses the watcher. */
-const SELF_WRITE_MS = 5_000;
 
 /**
  * Creates the Manager and starts it without waiting: activation never waits for discovery or spawning.
@@ -65,7 +62,8 @@ class HostRuntime extends Disposable implements HostControl {
   private report: LoadReport | undefined;
   private watchers: vscode.Disposable[] = [];
   private watchTimer: NodeJS.Timeout | undefined;
-  private readonly selfWrites = new Map<string, number>();
+  /** The manifests' fingerprint when the running set was loaded (see manifestSignature.ts). */
+  private loadedSignature: string | undefined;
 
   constructor(
     context: vscode.ExtensionContext,
@@ -109,22 +107,36 @@ class HostRuntime extends Disposable implements HostControl {
 
   startInBackground(): void {
     this.log.info(`Starting zut extensions (ZUT_HOME ${this.options.zutHome}; folders: ${this.options.folders.join(', ') || 'none'})`);
-    void this.queue.run(() => this.logged('Start', this.manager.start())).catch(() => undefined);
+    void this.queue
+      .run(async () => {
+        this.loadedSignature = await this.signature();
+        return this.logged('Start', this.manager.start());
+      })
+      .catch(() => undefined);
   }
 
   reload(reason: string): Promise<LoadReport> {
-    return this.queue.coalesce(() => {
+    return this.queue.coalesce(async () => {
       this.log.info(`Reloading zut extensions (${reason})`);
+      this.loadedSignature = await this.signature();
       return this.logged('Reload', this.manager.reload());
     });
   }
 
+  /** Operations like enable/disable rewrite manifests and reload themselves: the watcher must not reload again. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    return this.queue.run(fn);
+    return this.queue.run(async () => {
+      try {
+        return await fn();
+      } finally {
+        this.loadedSignature = await this.signature();
+      }
+    });
   }
 
-  expectManifestWrite(manifestPath: string): void {
-    this.selfWrites.set(vscode.Uri.file(manifestPath).fsPath, Date.now());
+  private signature(): Promise<string> {
+    const roots = [...this.options.folders.map(projectExtensionsDir), globalExtensionsDir(this.options.zutHome)];
+    return manifestSignature(roots, this.options.extensionPaths ?? []);
   }
 
   lastReport(): LoadReport | undefined {
@@ -208,15 +220,20 @@ class HostRuntime extends Disposable implements HostControl {
   }
 
   /**
-   * A manifest appeared, changed or vanished: reload everything after a quiet period (a restart would keep the
-   * old manifest, and a new or removed directory changes the set). Our own enable/disable writes are skipped.
+   * A manifest or extension directory appeared, changed or vanished: after a quiet period, reload everything if
+   * the manifests differ from what is loaded (a restart would keep the old manifest, and a new or removed
+   * directory changes the set). Late or duplicate events for our own changes find nothing new and do nothing.
    */
   private manifestChanged(uri: vscode.Uri): void {
-    const at = this.selfWrites.get(uri.fsPath);
-    if (at !== undefined && Date.now() - at < SELF_WRITE_MS) return;
-    this.selfWrites.delete(uri.fsPath);
     clearTimeout(this.watchTimer);
-    this.watchTimer = setTimeout(() => void this.reload(`${uri.fsPath} changed`).catch(() => undefined), WATCH_DEBOUNCE_MS);
+    this.watchTimer = setTimeout(() => void this.reloadIfChanged(`${uri.fsPath} changed`).catch(() => undefined), WATCH_DEBOUNCE_MS);
+  }
+
+  private async reloadIfChanged(reason: string): Promise<void> {
+    // After whatever is queued (an install, a reload), so its fingerprint is the one compared.
+    await this.queue.run(async () => undefined);
+    if ((await this.signature()) === this.loadedSignature) return;
+    await this.reload(reason);
   }
 }
 

@@ -66,7 +66,6 @@ export function registerManagement(context: vscode.ExtensionContext, host: Exten
   const setEnabled = async (target: unknown, enabled: boolean): Promise<void> => {
     const info = await resolveExtension(host, target, `${enabled ? 'Enable' : 'Disable'} which zut extension?`, (e) => (e.state === 'disabled') === enabled);
     if (!info) return;
-    control.expectManifestWrite(info.manifestPath);
     try {
       if (info.state === 'shadowed') {
         // By name the Manager would pick the winning copy; a shadowed copy is edited by directory.

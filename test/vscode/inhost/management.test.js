@@ -276,6 +276,36 @@ suite('management: host and commands', function () {
     }
   });
 
+  test('zut.extensionPaths loads one-run extensions that win over project ones; zut.home moves the global dir', async () => {
+    const host = await api();
+    await allRunning(host);
+    const config = vscode.workspace.getConfiguration('zut');
+    const explicit = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-explicit-'));
+    fs.cpSync(path.join(WS, '.zut', 'extensions', 'shell'), explicit, { recursive: true });
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-home-setting-'));
+    fs.cpSync(path.join(WS, '.zut', 'extensions', 'snippets'), path.join(home, 'extensions', 'snippets'), { recursive: true });
+    const byScope = (name, scope) => host.extensions().find((e) => e.name === name && e.scope === scope);
+    try {
+      await config.update('extensionPaths', [explicit], vscode.ConfigurationTarget.Global);
+      await eventually(() => byScope('shell', 'explicit') && byScope('shell', 'explicit').state === 'running', 'the explicit shell running');
+      assert.strictEqual(byScope('shell', 'explicit').dir, explicit);
+      assert.strictEqual(byScope('shell', 'project').state, 'shadowed');
+      assert.strictEqual(host.commands().find((c) => c.name === 'uptime').ext, 'shell');
+
+      await config.update('home', home, vscode.ConfigurationTarget.Global);
+      await eventually(() => byScope('snippets', 'global'), 'snippets from the zut.home global dir');
+      assert.strictEqual(byScope('snippets', 'global').state, 'shadowed', 'the project copy wins over the global one');
+      assert.strictEqual(byScope('snippets', 'project').logPath, path.join(home, 'logs', 'ext-snippets.log'), 'logs go under the new home');
+    } finally {
+      await config.update('extensionPaths', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('home', undefined, vscode.ConfigurationTarget.Global);
+      await eventually(() => !byScope('shell', 'explicit') && !byScope('snippets', 'global'), 'back to the workspace extensions only');
+      await allRunning(host);
+      fs.rmSync(explicit, { recursive: true, force: true });
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   test('restart one extension gets a new process', async () => {
     const host = await api();
     await allRunning(host);

@@ -1,0 +1,38 @@
+/**
+ * A fingerprint of every manifest the Manager would discover: each extensions directory's entries and the size
+ * and mtime of their `extension.json`. The file watcher reloads only when it differs from the fingerprint taken
+ * at the last (re)load, so late or duplicate watcher events (our own install, remove or enable/disable) do not
+ * restart everything again. Imports no `vscode`.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { MANIFEST_FILE } from '../host/manifest';
+
+async function manifestStamp(dir: string): Promise<string> {
+  try {
+    const st = await fs.stat(path.join(dir, MANIFEST_FILE));
+    return `${st.size}@${st.mtimeMs}`;
+  } catch {
+    return '-';
+  }
+}
+
+/**
+ * The fingerprint of `roots` (directories holding one extension directory per entry) and `explicit` (extension
+ * directories themselves). Missing directories are part of the fingerprint (as empty).
+ */
+export async function manifestSignature(roots: readonly string[], explicit: readonly string[]): Promise<string> {
+  const parts: string[] = [];
+  for (const root of roots) {
+    let entries: string[];
+    try {
+      entries = (await fs.readdir(root)).sort();
+    } catch {
+      entries = [];
+    }
+    const stamps = await Promise.all(entries.map(async (e) => `${e}=${await manifestStamp(path.join(root, e))}`));
+    parts.push(`${root}:[${stamps.join(',')}]`);
+  }
+  for (const dir of explicit) parts.push(`${dir}=${await manifestStamp(dir)}`);
+  return parts.join('\n');
+}

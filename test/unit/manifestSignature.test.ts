@@ -1,0 +1,54 @@
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { manifestSignature } from '../../src/vscode/manifestSignature';
+
+let tmp: string;
+beforeEach(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'zut-sig-'));
+});
+afterEach(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+async function ext(root: string, name: string, manifest: object): Promise<string> {
+  const dir = path.join(root, name);
+  await fs.mkdir(dir, { recursive: true });
+  await fs.writeFile(path.join(dir, 'extension.json'), JSON.stringify(manifest));
+  return dir;
+}
+
+describe('manifestSignature', () => {
+  it('is stable while nothing changes, and ignores files other than manifests', async () => {
+    const root = path.join(tmp, 'exts');
+    const dir = await ext(root, 'a', { name: 'a', exec: './a' });
+    const before = await manifestSignature([root, path.join(tmp, 'missing')], [dir]);
+    await fs.writeFile(path.join(dir, 'todos.json'), '{}');
+    expect(await manifestSignature([root, path.join(tmp, 'missing')], [dir])).toBe(before);
+  });
+
+  it('changes when a manifest is edited, added or removed, or an extension directory appears', async () => {
+    const root = path.join(tmp, 'exts');
+    await ext(root, 'a', { name: 'a', exec: './a' });
+    const s0 = await manifestSignature([root], []);
+    await fs.writeFile(path.join(root, 'a', 'extension.json'), JSON.stringify({ name: 'a', exec: './a', enabled: false }));
+    const s1 = await manifestSignature([root], []);
+    expect(s1).not.toBe(s0);
+    await fs.mkdir(path.join(root, 'b'));
+    const s2 = await manifestSignature([root], []);
+    expect(s2).not.toBe(s1);
+    await fs.writeFile(path.join(root, 'b', 'extension.json'), '{"name":"b","exec":"./b"}');
+    const s3 = await manifestSignature([root], []);
+    expect(s3).not.toBe(s2);
+    await fs.rm(path.join(root, 'b'), { recursive: true });
+    expect(await manifestSignature([root], [])).toBe(s1);
+  });
+
+  it('covers explicit extension directories', async () => {
+    const dir = await ext(tmp, 'x', { name: 'x', exec: './x' });
+    const s0 = await manifestSignature([], [dir]);
+    await fs.rm(path.join(dir, 'extension.json'));
+    expect(await manifestSignature([], [dir])).not.toBe(s0);
+  });
+});
