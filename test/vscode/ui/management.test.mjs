@@ -75,6 +75,32 @@ describe('management: Run Command and the Extensions view', () => {
     await screenshot(page, 'management-extensions-view-expanded');
   });
 
+  it('an extension row has the management actions (inline restart, context menu) and Open Manifest opens it', async () => {
+    await showExtensionsView(page);
+    const row = extensionRow(page, 'shell');
+    await row.hover();
+    await row.locator('.actions .action-label[aria-label="Restart Extension"]').waitFor();
+    await row.click({ button: 'right' });
+    const menu = page.locator('.context-view .monaco-menu');
+    await menu.waitFor();
+    const labels = (await menu.locator('.action-label').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+    for (const want of ['Restart Extension', 'Disable Extension', 'Show Log', 'Open Log File', 'Open Manifest', 'Remove Extension…']) {
+      assert.ok(labels.includes(want), `context menu has "${want}": ${JSON.stringify(labels)}`);
+    }
+    assert.ok(!labels.includes('Enable Extension'), 'no Enable on an enabled extension');
+    await screenshot(page, 'management-extension-context-menu');
+    await menu.locator('.action-label', { hasText: /^Open Manifest$/ }).click();
+    await page.locator('.tabs-container .tab', { hasText: 'extension.json' }).waitFor();
+    await page.locator('.monaco-editor .view-lines', { hasText: '"name": "shell"' }).waitFor();
+
+    // A disabled extension offers Enable instead, and no Restart.
+    await extensionRow(page, 'disabled-demo').click({ button: 'right' });
+    await menu.waitFor();
+    const disabledLabels = (await menu.locator('.action-label').allInnerTexts()).map((t) => t.trim());
+    assert.ok(disabledLabels.includes('Enable Extension') && !disabledLabels.includes('Disable Extension') && !disabledLabels.includes('Restart Extension'), JSON.stringify(disabledLabels));
+    await page.keyboard.press('Escape');
+  });
+
   it('"Zut: Run Command…" lists the example commands; /wordcount shows its output', async () => {
     await openPalette(page, '>Zut: Run Command…');
     await paletteRow(page, 'Zut: Run Command…').click();
