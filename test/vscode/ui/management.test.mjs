@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, workspaceCopy } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, tempDir, workspaceCopy } from './harness.mjs';
 
 const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
 
@@ -171,7 +171,21 @@ describe('management: untrusted workspace', () => {
   let page;
 
   before(async () => {
-    server = await startServer({ name: 'untrusted', trust: false });
+    // A global extension (in ZUT_HOME, installed by the user) runs even in an untrusted workspace.
+    const home = tempDir('zut-home-untrusted');
+    const dir = path.join(home, 'extensions', 'global-hello');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: 'global-hello', version: '2.0.0', exec: 'node', args: ['hello.js'] }));
+    fs.writeFileSync(path.join(dir, 'hello.js'), [
+      "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
+      "emit({ type: 'hello', protocol_version: 2, name: 'global-hello', version: '2.0.0', capabilities: [] });",
+      "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
+      "  const m = JSON.parse(l);",
+      "  if (m.type === 'hello_ack') emit({ type: 'ready' });",
+      "  else if (m.type === 'shutdown') { emit({ type: 'shutdown_ack' }); process.exit(0); }",
+      '});',
+    ].join('\n'));
+    server = await startServer({ name: 'untrusted', trust: false, env: { ZUT_HOME: home } });
     page = await openWorkbench(server, { folder: workspaceCopy() });
   });
   after(async () => { await server?.stop(); });
@@ -179,6 +193,11 @@ describe('management: untrusted workspace', () => {
   it('project extensions are blocked by Workspace Trust, and start once the folder is trusted', async () => {
     await showExtensionsView(page);
     for (const name of EXAMPLES) await rowState(page, name, 'blocked by Workspace Trust');
+    await rowState(page, 'global-hello', 'running');
+    assert.equal(await extensionRow(page, 'global-hello').locator('.label-description').textContent(), 'running · global 2.0.0');
+    // The blocked row offers the trust action inline.
+    await extensionRow(page, 'snippets').hover();
+    await extensionRow(page, 'snippets').locator('.actions .action-label[aria-label="Manage Workspace Trust…"]').waitFor();
     await screenshot(page, 'management-untrusted-blocked');
 
     // Trust the folder through VS Code's own editor; the blocked extensions then start.
