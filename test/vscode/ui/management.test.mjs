@@ -10,6 +10,21 @@ import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startSe
 
 const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
 
+/** Writes a minimal extension `name` (Node: hello, ready, shutdown) into `dir`. */
+function writeMinimalExtension(dir, name, version) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, version, exec: 'node', args: ['main.js'] }));
+  fs.writeFileSync(path.join(dir, 'main.js'), [
+    "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
+    `emit({ type: 'hello', protocol_version: 2, name: ${JSON.stringify(name)}, version: ${JSON.stringify(version)}, capabilities: [] });`,
+    "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
+    '  const m = JSON.parse(l);',
+    "  if (m.type === 'hello_ack') emit({ type: 'ready' });",
+    "  else if (m.type === 'shutdown') { emit({ type: 'shutdown_ack' }); process.exit(0); }",
+    '});',
+  ].join('\n'));
+}
+
 /** The Extensions view's rows (tree items) in the Zut view container. */
 function extensionRows(page) {
   return page.locator('[id="workbench.view.extension.zut"] .pane:has(.pane-header[aria-label^="Extensions"]) .monaco-list-row');
@@ -138,6 +153,24 @@ describe('management: Run Command and the Extensions view', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('"Zut: Install Extension…" picks a folder and a destination, installs into ZUT_HOME and starts it', async () => {
+    const src = tempDir('install-src');
+    writeMinimalExtension(src, 'ui-installed', '0.3.0');
+    await runCommand(page, 'Zut: Install Extension…');
+    // code-server's folder picker is VS Code's simple file dialog: a path box and the "Install" button.
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill(`${src}/`);
+    await page.locator('.quick-input-widget .monaco-button', { hasText: /^Install$/ }).click();
+    await paletteRow(page, 'Global').waitFor();
+    await screenshot(page, 'management-install-destination');
+    await paletteRow(page, 'Global').click();
+    await showExtensionsView(page);
+    await rowState(page, 'ui-installed', 'running');
+    assert.equal(await extensionRow(page, 'ui-installed').locator('.label-description').textContent(), 'running · global 0.3.0');
+    assert.ok(fs.existsSync(path.join(server.zutHome, 'extensions', 'ui-installed', 'main.js')), 'copied into $ZUT_HOME/extensions');
+    await screenshot(page, 'management-installed');
+  });
+
   it('an extension that fails to load shows an error notification; "Show Log" opens its log channel', async () => {
     // Once the examples run (the host is up), a new broken extension appears.
     await showExtensionsView(page);
@@ -173,18 +206,7 @@ describe('management: untrusted workspace', () => {
   before(async () => {
     // A global extension (in ZUT_HOME, installed by the user) runs even in an untrusted workspace.
     const home = tempDir('zut-home-untrusted');
-    const dir = path.join(home, 'extensions', 'global-hello');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: 'global-hello', version: '2.0.0', exec: 'node', args: ['hello.js'] }));
-    fs.writeFileSync(path.join(dir, 'hello.js'), [
-      "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
-      "emit({ type: 'hello', protocol_version: 2, name: 'global-hello', version: '2.0.0', capabilities: [] });",
-      "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
-      "  const m = JSON.parse(l);",
-      "  if (m.type === 'hello_ack') emit({ type: 'ready' });",
-      "  else if (m.type === 'shutdown') { emit({ type: 'shutdown_ack' }); process.exit(0); }",
-      '});',
-    ].join('\n'));
+    writeMinimalExtension(path.join(home, 'extensions', 'global-hello'), 'global-hello', '2.0.0');
     server = await startServer({ name: 'untrusted', trust: false, env: { ZUT_HOME: home } });
     page = await openWorkbench(server, { folder: workspaceCopy() });
   });
