@@ -27,13 +27,19 @@ export function formatLogLine(line: ExtensionLogLine): string {
   }
 }
 
+/** At most one failure notification per extension in this window. */
+const QUIET_MS = 30_000;
+
 const FAIL_WORDS = { load: 'failed to load', crash: 'crashed', 'gave-up': 'keeps crashing; automatic restarts stopped' } as const;
 
 /** Per-extension log channels and failure notifications; registers `zut.showLog`. */
 export class ExtensionOutput extends Disposable {
   private readonly channels = new Map<string, vscode.LogOutputChannel>();
-  /** Extensions with a failure notification on screen: one at a time each, so a crash loop does not stack toasts. */
-  private readonly notifying = new Set<string>();
+  /**
+   * When each extension's last failure notification was shown: a crash loop gives one notification per
+   * QUIET_MS (every failure is in the logs), and an ignored notification does not silence later failures.
+   */
+  private readonly notified = new Map<string, number>();
 
   constructor(
     private readonly host: ExtensionHost,
@@ -84,18 +90,19 @@ export class ExtensionOutput extends Disposable {
   private failed(ext: string, message: string, kind: keyof typeof FAIL_WORDS): void {
     this.log.error(message);
     this.channel(ext).error(message);
-    if (this.notifying.has(ext)) return;
-    this.notifying.add(ext);
+    const last = this.notified.get(ext);
+    // Giving up is always worth saying, even right after a crash notification.
+    if (kind !== 'gave-up' && last !== undefined && Date.now() - last < QUIET_MS) return;
+    this.notified.set(ext, Date.now());
     const text = escapeNotificationLinks(`Zut extension "${ext}" ${FAIL_WORDS[kind]}: ${message}`);
     const shown = vscode.window.showErrorMessage(text, 'Show Log', 'Restart');
     void Promise.resolve(shown)
       .then(async (choice) => {
-        this.notifying.delete(ext);
         if (choice === 'Show Log') await this.show(ext);
-        else if (choice === 'Restart') await this.host.restart(ext);
+        // Through the command, so the restart waits for any reload in progress (management.ts).
+        else if (choice === 'Restart') await vscode.commands.executeCommand('zut.restartExtension', ext);
       })
       .catch((e: unknown) => {
-        this.notifying.delete(ext);
         this.log.error(`Restart of ${ext} failed: ${e instanceof Error ? e.message : String(e)}`);
       });
   }
