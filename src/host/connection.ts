@@ -46,6 +46,8 @@ export interface ConnectionOptions extends ChildSpec {
   onStderr(line: string): void;
   /** Raw frames in and out, when tracing. */
   onTrace?(dir: 'in' | 'out', line: string): void;
+  /** Whether `onTrace` wants frames now (checked per frame so tracing costs nothing when off). */
+  tracing?(): boolean;
   timeouts?: Partial<ConnectionTimeouts>;
   queue?: { maxFrames?: number; maxBytes?: number };
   maxFrameBytes?: number;
@@ -66,6 +68,17 @@ export function nextRequestId(): string {
 interface Pending {
   resolve(frame: ExtFrame): void;
   reject(err: RequestError): void;
+  what: string;
+  sendCancel?: boolean;
+  timer?: NodeJS.Timeout;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+/** Clears a request's deadline and abort listener. */
+function release(p: Pending): void {
+  if (p.timer) clearTimeout(p.timer);
+  if (p.onAbort) p.signal?.removeEventListener('abort', p.onAbort);
 }
 
 export class Connection {
@@ -162,7 +175,7 @@ export class Connection {
       };
 
       const onLine = (line: string) => {
-        o.onTrace?.('in', line);
+        if (o.tracing?.()) o.onTrace?.('in', line);
         const parsed = parseExtFrame(line);
         if (phase === 'hello') {
           if (!parsed.ok || parsed.frame.type !== 'hello') {
@@ -199,6 +212,7 @@ export class Connection {
           const p = this.pending.get(frame.id);
           if (p) {
             this.pending.delete(frame.id);
+            release(p);
             p.resolve(frame);
           }
           return; // late or unknown ids are ignored
@@ -277,7 +291,7 @@ export class Connection {
   send(frame: HostFrame): boolean {
     if (!this.queue || this.exited) return false;
     const line = encodeFrame(frame);
-    this.options.onTrace?.('out', line.slice(0, -1));
+    if (this.options.tracing?.()) this.options.onTrace?.('out', line.slice(0, -1));
     return this.queue.push(line, 'id' in frame ? frame.id : undefined);
   }
 
@@ -290,57 +304,50 @@ export class Connection {
     frame: HostFrame & { id: string },
     opts: { timeoutMs?: number; signal?: AbortSignal; what: string; sendCancel?: boolean },
   ): Promise<ExtFrame> {
+    if (!this.alive || this.stopping) {
+      return Promise.reject(new RequestError('stopped', `extension ${this.options.name} is not running`));
+    }
+    if (opts.signal?.aborted) return Promise.reject(new RequestError('cancelled', `${opts.what} cancelled`));
     const id = frame.id;
-    return new Promise<ExtFrame>((resolve, reject) => {
-      if (!this.alive || this.stopping) {
-        reject(new RequestError('stopped', `extension ${this.options.name} is not running`));
-        return;
-      }
-      if (opts.signal?.aborted) {
-        reject(new RequestError('cancelled', `${opts.what} cancelled`));
-        return;
-      }
-      let timer: NodeJS.Timeout | undefined;
-      const cleanup = () => {
-        if (timer) clearTimeout(timer);
-        opts.signal?.removeEventListener('abort', onAbort);
-      };
-      const abandon = (kind: 'timeout' | 'cancelled', message: string) => {
-        if (!this.pending.delete(id)) return;
-        cleanup();
-        const where = this.queue?.withdraw(id) ?? 'done';
-        if (where === 'writing') {
-          // A torn frame cannot be withdrawn: allow it a moment to finish, then give up on the transport.
-          setTimeout(() => {
-            if (this.queue?.isWriting(id)) this.fatal(`write of an abandoned request did not finish within ${TORN_WRITE_GRACE_MS}ms`);
-          }, TORN_WRITE_GRACE_MS);
-        }
-        if (where !== 'queued' && opts.sendCancel && this.hasCapability('tool_cancel')) {
-          this.send({ type: 'tool_cancel', id });
-        }
-        reject(new RequestError(kind, message));
-      };
-      const onAbort = () => abandon('cancelled', `${opts.what} cancelled`);
-      this.pending.set(id, {
-        resolve: (f) => {
-          cleanup();
-          resolve(f);
-        },
-        reject: (e) => {
-          cleanup();
-          reject(e);
-        },
-      });
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      if (opts.timeoutMs !== undefined) {
-        timer = setTimeout(() => abandon('timeout', `${opts.what} timed out after ${opts.timeoutMs! / 1000}s`), opts.timeoutMs);
-      }
-      if (!this.send(frame)) {
-        const p = this.pending.get(id);
-        this.pending.delete(id);
-        p?.reject(new RequestError('crashed', `extension ${this.options.name} could not be written to`));
-      }
-    });
+    // One record per request, no per-request closures on the hot path except the abort listener.
+    let p!: Pending;
+    const promise = new Promise<ExtFrame>((resolve, reject) => (p = { resolve, reject, what: opts.what, sendCancel: opts.sendCancel }));
+    this.pending.set(id, p);
+    if (opts.signal) {
+      p.signal = opts.signal;
+      p.onAbort = () => this.abandon(id, 'cancelled', `${opts.what} cancelled`);
+      opts.signal.addEventListener('abort', p.onAbort, { once: true });
+    }
+    if (opts.timeoutMs !== undefined) p.timer = setTimeout(this.onRequestTimeout, opts.timeoutMs, id, opts.timeoutMs);
+    if (!this.send(frame) && this.pending.delete(id)) {
+      release(p);
+      p.reject(new RequestError('crashed', `extension ${this.options.name} could not be written to`));
+    }
+    return promise;
+  }
+
+  private readonly onRequestTimeout = (id: string, ms: number): void => {
+    const p = this.pending.get(id);
+    if (p) this.abandon(id, 'timeout', `${p.what} timed out after ${ms / 1000}s`);
+  };
+
+  /**
+   * Gives up on a request: withdrawn if still queued; `tool_cancel` when asked for, delivered, and advertised.
+   */
+  private abandon(id: string, kind: 'timeout' | 'cancelled', message: string): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    release(p);
+    const where = this.queue?.withdraw(id) ?? 'done';
+    if (where === 'writing') {
+      // A torn frame cannot be withdrawn: allow it a moment to finish, then give up on the transport.
+      setTimeout(() => {
+        if (this.queue?.isWriting(id)) this.fatal(`write of an abandoned request did not finish within ${TORN_WRITE_GRACE_MS}ms`);
+      }, TORN_WRITE_GRACE_MS);
+    }
+    if (where !== 'queued' && p.sendCancel && this.hasCapability('tool_cancel')) this.send({ type: 'tool_cancel', id });
+    p.reject(new RequestError(kind, message));
   }
 
   /** shutdown → up to 2 s for exit → SIGTERM to the group → 1 s → SIGKILL to the group. */
@@ -371,6 +378,7 @@ export class Connection {
   private failPending(kind: 'crashed' | 'stopped', message: string): void {
     for (const [id, p] of [...this.pending]) {
       this.pending.delete(id);
+      release(p);
       p.reject(new RequestError(kind, message));
     }
   }

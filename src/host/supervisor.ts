@@ -110,6 +110,7 @@ export class ExtensionSupervisor implements Registrant {
       onDiagnostic: (d) => this.diagnostic(d),
       onStderr: (line) => this.deps.log({ ext: this.name, kind: 'stderr', text: line }),
       onTrace: (dir, line) => this.trace(dir, line),
+      tracing: () => this.deps.trace() !== 'off',
     });
     this.conn = conn;
     try {

@@ -48,6 +48,11 @@ export class WriteQueue {
   /** Queues one encoded frame. Returns false when the queue is closed or has failed. */
   push(data: string, id?: string): boolean {
     if (this.failed || this.closed) return false;
+    if (!this.waitingDrain && this.queue.length === 0) {
+      // Fast path: nothing waiting, hand the frame straight to the stream (no queue bookkeeping).
+      this.write(data, id);
+      return true;
+    }
     const bytes = Buffer.byteLength(data);
     const maxFrames = this.options.maxFrames ?? QUEUE_MAX_FRAMES;
     const maxBytes = this.options.maxBytes ?? QUEUE_MAX_BYTES;
@@ -103,23 +108,25 @@ export class WriteQueue {
     while (!this.waitingDrain && this.queue.length > 0 && !this.closed) {
       const q = this.queue.shift()!;
       this.queuedBytes -= q.bytes;
-      if (q.id) this.inFlight.add(q.id);
-      let ok: boolean;
-      try {
-        ok = this.stream.write(q.data);
-      } catch {
-        ok = true; // a destroyed stream: the exit handler reports it
-      }
-      if (ok) {
-        this.inFlight.clear();
-      } else {
-        this.waitingDrain = true;
-        this.writeTimer = setTimeout(
-          () => this.fail(`write timeout: a frame was not accepted within ${(this.options.writeTimeoutMs ?? WRITE_TIMEOUT_MS) / 1000}s`),
-          this.options.writeTimeoutMs ?? WRITE_TIMEOUT_MS,
-        );
-      }
+      this.write(q.data, q.id);
     }
+  }
+
+  private write(data: string, id: string | undefined): void {
+    let ok: boolean;
+    try {
+      ok = this.stream.write(data);
+    } catch {
+      ok = true; // a destroyed stream: the exit handler reports it
+    }
+    if (ok) return;
+    // The stream buffered it: this frame's write has begun and lasts until 'drain'.
+    if (id) this.inFlight.add(id);
+    this.waitingDrain = true;
+    this.writeTimer = setTimeout(
+      () => this.fail(`write timeout: a frame was not accepted within ${(this.options.writeTimeoutMs ?? WRITE_TIMEOUT_MS) / 1000}s`),
+      this.options.writeTimeoutMs ?? WRITE_TIMEOUT_MS,
+    );
   }
 
   private readonly onDrain = (): void => {
