@@ -19,12 +19,12 @@ import { nextRequestId } from './connection';
 import { discover } from './discovery';
 import { chainAssistantMessage, chainToolCall, chainTurnStart, type Interceptor } from './intercept';
 import { Emitter } from './lifecycle';
-import { setManifestEnabled } from './manifest';
+import { readManifest, setManifestEnabled } from './manifest';
 import { logPathFor } from './paths';
 import { buildIndex, type RegistryIndex } from './registry';
 import { NO_BRANCH, SessionStateStore } from './state';
 import { DEFAULT_RESTART_POLICY, ExtensionSupervisor, type RestartPolicy } from './supervisor';
-import { RequestError, type CommandInfo, type ExtensionInfo, type ToolInfo, type ToolResult } from './types';
+import { RequestError, type CommandInfo, type DiscoveredExtension, type ExtensionInfo, type ToolInfo, type ToolResult } from './types';
 
 export const COMMAND_TIMEOUT_MS = 30_000;
 export const TOOL_TIMEOUT_MS = 60_000;
@@ -39,7 +39,7 @@ export class Manager implements ExtensionHost {
   private provider: string;
   private model: string;
   private traceLevel: TraceLevel;
-  private loading: Promise<LoadReport> | undefined;
+  private queue: Promise<void> = Promise.resolve();
 
   private readonly changeEmitter = new Emitter<void>();
   private readonly logEmitter = new Emitter<ExtensionLogLine>();
@@ -60,40 +60,48 @@ export class Manager implements ExtensionHost {
 
   // ------------------------------------------------------------------ lifecycle
 
+  /** Discovers and starts everything. Loads, reloads and stops run one at a time, in call order. */
   start(): Promise<LoadReport> {
-    return this.load([]);
+    return this.serial(() => this.load([]));
   }
 
-  async reload(): Promise<LoadReport> {
-    await this.loading?.catch(() => undefined);
-    const stopped = this.sups.filter((s) => s.conn).map((s) => s.name);
-    await this.stop();
-    return this.load(stopped);
+  reload(): Promise<LoadReport> {
+    return this.serial(async () => {
+      const stopped = this.sups.filter((s) => s.conn).map((s) => s.name);
+      await this.stopAll();
+      return this.load(stopped);
+    });
   }
 
-  private load(stopped: string[]): Promise<LoadReport> {
-    const run = async (): Promise<LoadReport> => {
-      const found = await discover({
-        folders: this.options.folders,
-        zutHome: this.options.zutHome,
-        explicit: this.options.extensionPaths,
-      });
-      const trusted = this.options.isTrusted?.() ?? true;
-      this.sups = found.map((d) => new ExtensionSupervisor(d, this.deps(d.name), !trusted && d.scope !== 'global'));
-      this.changed();
-      const toStart = this.sups.filter((s) => s.spawnable);
-      await Promise.all(toStart.map((s) => s.start()));
-      const errors = this.sups.filter((s) => s.state === 'error' && s.error).map((s) => ({ ext: s.name, message: s.error! }));
-      return {
-        stopped,
-        loaded: toStart.map((s) => s.name),
-        ready: toStart.filter((s) => s.state === 'running').map((s) => s.name),
-        errors,
-      };
+  /** Runs `op` after every earlier load/reload/stop has finished (so two reloads never leave a set running). */
+  private serial<T>(op: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(op, op);
+    this.queue = next.then(
+      () => undefined,
+      () => undefined,
+    );
+    return next;
+  }
+
+  private async load(stopped: string[]): Promise<LoadReport> {
+    const found = await discover({
+      folders: this.options.folders,
+      zutHome: this.options.zutHome,
+      explicit: this.options.extensionPaths,
+    });
+    const trusted = this.options.isTrusted?.() ?? true;
+    if (!trusted) unshadowBlocked(found);
+    this.sups = found.map((d) => new ExtensionSupervisor(d, this.deps(d.name), !trusted && d.scope !== 'global'));
+    this.changed();
+    const toStart = this.sups.filter((s) => s.spawnable);
+    await Promise.all(toStart.map((s) => s.start()));
+    const errors = this.sups.filter((s) => s.state === 'error' && s.error).map((s) => ({ ext: s.name, message: s.error! }));
+    return {
+      stopped,
+      loaded: toStart.map((s) => s.name),
+      ready: toStart.filter((s) => s.state === 'running').map((s) => s.name),
+      errors,
     };
-    const p = run();
-    this.loading = p;
-    return p;
   }
 
   private deps(name: string) {
@@ -119,15 +127,23 @@ export class Manager implements ExtensionHost {
     };
   }
 
-  async restart(name: string): Promise<void> {
-    const s = this.find(name);
-    if (!s) throw new Error(`no extension named "${name}"`);
-    await s.stop();
-    s.restarts = 0;
-    await s.start();
+  /** Stops one extension, re-reads its manifest, and starts it again (a fresh restart budget). */
+  restart(name: string): Promise<void> {
+    return this.serial(async () => {
+      const s = this.find(name);
+      if (!s) throw new Error(`no extension named "${name}"`);
+      await s.stop();
+      const m = await readManifest(s.disc.dir);
+      s.reconfigure(m.ok ? { manifest: m.manifest } : { error: `load ${s.name} (${s.disc.dir}): ${m.error}` });
+      await s.start();
+    });
   }
 
-  async stop(): Promise<void> {
+  stop(): Promise<void> {
+    return this.serial(() => this.stopAll());
+  }
+
+  private async stopAll(): Promise<void> {
     await Promise.all(this.sups.map((s) => s.stop()));
   }
 
@@ -138,9 +154,11 @@ export class Manager implements ExtensionHost {
     await this.reload();
   }
 
+  /** The extension of that name: the running one first, then the one not shadowed, then any. */
   private find(name: string): ExtensionSupervisor | undefined {
     const n = name.toLowerCase();
-    return this.sups.find((s) => s.name.toLowerCase() === n && s.disc.status !== 'shadowed') ?? this.sups.find((s) => s.name.toLowerCase() === n);
+    const same = this.sups.filter((s) => s.name.toLowerCase() === n);
+    return same.find((s) => s.conn) ?? same.find((s) => s.disc.status !== 'shadowed') ?? same[0];
   }
 
   private changed(): void {
@@ -331,5 +349,20 @@ export class Manager implements ExtensionHost {
     this.logEmitter.dispose();
     this.failEmitter.dispose();
     this.store.dispose();
+  }
+}
+
+/**
+ * In an untrusted workspace a project-local or explicit extension cannot run; the global extension it would
+ * shadow runs instead (the blocked one is still listed, as blocked).
+ */
+function unshadowBlocked(found: DiscoveredExtension[]): void {
+  for (const d of found) {
+    if (d.status !== 'shadowed' || d.scope !== 'global' || !d.manifest) continue;
+    const winner = found.find((w) => w.dir === d.shadowedBy);
+    if (!winner || winner.scope === 'global') continue;
+    d.status = d.manifest.enabled ? (d.manifest.exec ? 'enabled' : 'theme-only') : 'disabled';
+    d.shadowedBy = undefined;
+    winner.diagnostics.push(`blocked by Workspace Trust: the global extension ${d.dir} runs instead`);
   }
 }

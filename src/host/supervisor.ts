@@ -8,7 +8,7 @@ import type { ExtensionLogLine, TraceLevel } from './api';
 import { Connection, type ConnectionTimeouts } from './connection';
 import type { HostUi, NoteLevel } from './hostUi';
 import { normaliseSchema, RESERVED_TOOL_NAMES, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
-import type { DiscoveredExtension, ExtensionState } from './types';
+import type { DiscoveredExtension, ExtensionState, Manifest } from './types';
 
 /** The restart policy as data. */
 export interface RestartPolicy {
@@ -78,6 +78,24 @@ export class ExtensionSupervisor implements Registrant {
     this.diagnostics.push(message);
     if (this.diagnostics.length > MAX_DIAGNOSTICS) this.diagnostics.splice(0, this.diagnostics.length - MAX_DIAGNOSTICS);
     this.deps.log({ ext: this.name, kind: 'host', text: message });
+    this.deps.changed();
+  }
+
+  /** After a manifest re-read: new manifest (enabled or not), or the error that makes it unusable. */
+  reconfigure(next: { manifest: Manifest } | { error: string }): void {
+    this.restarts = 0;
+    this.crashTimes = [];
+    if ('error' in next) {
+      this.state = 'error';
+      this.error = next.error;
+      if (this.disc.status === 'enabled') this.disc.status = 'error';
+    } else {
+      this.disc.manifest = next.manifest;
+      const enabled = next.manifest.enabled;
+      if (this.disc.status === 'enabled' || this.disc.status === 'disabled' || this.disc.status === 'error') this.disc.status = enabled ? 'enabled' : 'disabled';
+      if (this.state !== 'blocked') this.state = enabled ? 'stopped' : 'disabled';
+      this.error = undefined;
+    }
     this.deps.changed();
   }
 

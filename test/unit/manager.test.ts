@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTEXT_TRUNCATED_MARKER } from '../../src/host/intercept';
@@ -296,5 +297,53 @@ describe('Manager: crashes, restarts, shutdown', () => {
     nodeExt(s.exts, { name: 'r2' });
     const report = await m.reload();
     expect(report).toMatchObject({ stopped: ['r1'], ready: ['r1', 'r2'], errors: [] });
+  });
+});
+
+describe('Manager: serialised reloads, restart, trust shadowing', () => {
+  it('two reloads at once leave exactly one running set', async () => {
+    const s = setup();
+    nodeExt(s.exts, { name: 'solo' });
+    const m = s.make();
+    await m.start();
+    const pid0 = m.extensions()[0]!.pid!;
+    await Promise.all([m.reload(), m.reload()]);
+    const pid = m.extensions()[0]!.pid!;
+    expect(alive(pid0)).toBe(false);
+    expect(m.extensions()).toHaveLength(1);
+    expect(alive(pid)).toBe(true);
+    await m.stop();
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('restart re-reads the manifest (disabled → not started; broken → error; fixed → running)', async () => {
+    const s = setup();
+    const dir = nodeExt(s.exts, { name: 'edit', commands: [{ name: 'a' }] });
+    const m = s.make();
+    await m.start();
+    const manifestPath = path.join(dir, 'extension.json');
+    const original = fs.readFileSync(manifestPath, 'utf8');
+    fs.writeFileSync(manifestPath, original.replace('"name": "edit"', '"name": "edit", "enabled": false'));
+    await m.restart('edit');
+    expect(m.extensions()[0]!.state).toBe('disabled');
+    fs.writeFileSync(manifestPath, '{ not json');
+    await m.restart('edit');
+    expect(m.extensions()[0]!.state).toBe('error');
+    expect(m.extensions()[0]!.error).toMatch(/^load edit \(.*\): parse manifest: /);
+    fs.writeFileSync(manifestPath, original);
+    await m.restart('edit');
+    expect(m.extensions()[0]!.state).toBe('running');
+    expect(m.commands().map((c) => c.name)).toEqual(['a']);
+  });
+
+  it('untrusted: a blocked project extension does not stop the global one of the same name', async () => {
+    const s = setup({ isTrusted: () => false });
+    nodeExt(s.projectExts, { name: 'twin', commands: [{ name: 'local' }] });
+    nodeExt(s.exts, { name: 'twin', commands: [{ name: 'global' }] });
+    const m = s.make();
+    await m.start();
+    expect(m.extensions().map((e) => `${e.scope}:${e.state}`)).toEqual(['project:blocked', 'global:running']);
+    expect(m.commands().map((c) => c.name)).toEqual(['global']);
+    expect(m.extensions()[0]!.diagnostics.join('\n')).toMatch(/blocked by Workspace Trust: the global extension .* runs instead/);
   });
 });
