@@ -134,6 +134,12 @@ export class Manager implements ExtensionHost {
       if (!s) throw new Error(`no extension named "${name}"`);
       await s.stop();
       const m = await readManifest(s.disc.dir);
+      if (m.ok && m.manifest.name !== s.name) {
+        // Renamed: it may now shadow or be shadowed by another extension; rediscover everything.
+        await this.stopAll();
+        await this.load([]);
+        return;
+      }
       s.reconfigure(m.ok ? { manifest: m.manifest } : { error: `load ${s.name} (${s.disc.dir}): ${m.error}` });
       await s.start();
     });
@@ -183,6 +189,7 @@ export class Manager implements ExtensionHost {
       version: s.disc.manifest?.version,
       description: s.disc.manifest?.description,
       language: s.disc.manifest?.language,
+      exec: s.disc.manifest?.exec,
       state: s.state,
       error: s.error,
       shadowedBy: s.disc.shadowedBy,

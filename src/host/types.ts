@@ -99,6 +99,8 @@ export interface ExtensionInfo {
   version?: string;
   description?: string;
   language?: string;
+  /** The manifest's `exec`, as written. */
+  exec?: string;
   state: ExtensionState;
   /** The last load/crash error, naming the extension, its directory and its log. */
   error?: string;

@@ -3,13 +3,14 @@
  * background, and keeps it current: setting changes, folder changes, trust grants and manifest edits on disk
  * reload it. Reloads go through one queue so two never overlap.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionHost, LoadReport, ManagerOptions } from '../host/api';
 import type { HostUi } from '../host/hostUi';
 import { Disposable } from '../host/lifecycle';
 import { Manager } from '../host/manager';
 import { globalExtensionsDir, projectExtensionsDir, resolveZutHome } from '../host/paths';
-import { manifestSignature } from './manifestSignature';
+import { changedExtensions, manifestSignature } from './manifestSignature';
 import { ExtensionOutput } from './output';
 import { SerialQueue } from './serialQueue';
 import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from './settings';
@@ -62,6 +63,9 @@ class HostRuntime extends Disposable implements HostControl {
   private report: LoadReport | undefined;
   private watchers: vscode.Disposable[] = [];
   private watchTimer: NodeJS.Timeout | undefined;
+  private readonly changedPaths = new Set<string>();
+  private execWatchers: vscode.Disposable[] = [];
+  private execWatchKey = '';
   /** The manifests' fingerprint when the running set was loaded (see manifestSignature.ts). */
   private loadedSignature: string | undefined;
 
@@ -84,6 +88,8 @@ class HostRuntime extends Disposable implements HostControl {
     this.manager = new Manager(this.options);
     this._register({ dispose: () => this.manager.dispose() });
     this.output = this._register(new ExtensionOutput(this.manager, log));
+    this._register(this.manager.onDidChangeExtensions(() => this.rewatchExecutables()));
+    this._register({ dispose: () => this.execWatchers.forEach((w) => w.dispose()) });
 
     this._register(vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)));
     this._register(
@@ -225,15 +231,55 @@ class HostRuntime extends Disposable implements HostControl {
    * directory changes the set). Late or duplicate events for our own changes find nothing new and do nothing.
    */
   private manifestChanged(uri: vscode.Uri): void {
+    this.changedPaths.add(uri.fsPath);
     clearTimeout(this.watchTimer);
-    this.watchTimer = setTimeout(() => void this.reloadIfChanged(`${uri.fsPath} changed`).catch(() => undefined), WATCH_DEBOUNCE_MS);
+    this.watchTimer = setTimeout(() => {
+      const paths = [...this.changedPaths];
+      this.changedPaths.clear();
+      void this.applyChanges(paths).catch(() => undefined);
+    }, WATCH_DEBOUNCE_MS);
   }
 
-  private async reloadIfChanged(reason: string): Promise<void> {
+  /**
+   * After a quiet period: when only manifests or executables of loaded extensions changed, restart just those
+   * extensions (the restart re-reads the manifest); when directories came or went, reload everything if the
+   * manifests differ from what is loaded. Late or duplicate events for our own changes find nothing new.
+   */
+  private async applyChanges(paths: string[]): Promise<void> {
     // After whatever is queued (an install, a reload), so its fingerprint is the one compared.
     await this.queue.run(async () => undefined);
-    if ((await this.signature()) === this.loadedSignature) return;
-    await this.reload(reason);
+    const { restart, other } = changedExtensions(paths, this.manager.extensions());
+    const manifestsChanged = (await this.signature()) !== this.loadedSignature;
+    if (other.length > 0 && manifestsChanged) {
+      await this.reload(`${other[0]} changed`);
+      return;
+    }
+    for (const [name, why] of restart) {
+      if (why === 'manifest' && !manifestsChanged) continue;
+      await this.exclusive(async () => {
+        this.log.info(`Restarting ${name} (its ${why} changed on disk)`);
+        await this.manager.restart(name);
+      });
+    }
+  }
+
+  /** Watches each loaded extension's executable when it lives in the extension directory. */
+  private rewatchExecutables(): void {
+    const targets = this.manager
+      .extensions()
+      .filter((e) => e.exec && (e.exec.startsWith('./') || e.exec.startsWith('../') || e.exec.includes('/')) && !path.isAbsolute(e.exec))
+      .map((e) => path.resolve(e.dir, e.exec!))
+      .filter((p, i, all) => all.indexOf(p) === i)
+      .sort();
+    const key = targets.join('\n');
+    if (key === this.execWatchKey) return;
+    this.execWatchKey = key;
+    this.execWatchers.forEach((w) => w.dispose());
+    const on = (u: vscode.Uri): void => this.manifestChanged(u);
+    this.execWatchers = targets.flatMap((file) => {
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(file)), path.basename(file)), false, false, true);
+      return [w, w.onDidCreate(on), w.onDidChange(on)];
+    });
   }
 }
 

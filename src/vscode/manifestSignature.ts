@@ -36,3 +36,22 @@ export async function manifestSignature(roots: readonly string[], explicit: read
   for (const dir of explicit) parts.push(`${dir}=${await manifestStamp(dir)}`);
   return parts.join('\n');
 }
+
+/**
+ * Sorts changed paths: a loaded extension's manifest or a file inside its directory → restart that extension
+ * (`manifest` or `executable`); anything else (a directory that came or went, an unknown manifest) → `other`.
+ */
+export function changedExtensions(
+  paths: readonly string[],
+  extensions: readonly { name: string; dir: string; manifestPath: string; state: string }[],
+): { restart: Map<string, 'manifest' | 'executable'>; other: string[] } {
+  const restart = new Map<string, 'manifest' | 'executable'>();
+  const other: string[] = [];
+  for (const p of paths) {
+    const ext = extensions.find((e) => e.state !== 'shadowed' && (p === e.manifestPath || p.startsWith(e.dir + path.sep)));
+    if (!ext) other.push(p);
+    else if (p === ext.manifestPath) restart.set(ext.name, 'manifest');
+    else if (!restart.has(ext.name)) restart.set(ext.name, 'executable');
+  }
+  return { restart, other };
+}

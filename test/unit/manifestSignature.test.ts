@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { manifestSignature } from '../../src/vscode/manifestSignature';
+import { changedExtensions, manifestSignature } from '../../src/vscode/manifestSignature';
 
 let tmp: string;
 beforeEach(async () => {
@@ -50,5 +50,24 @@ describe('manifestSignature', () => {
     const s0 = await manifestSignature([], [dir]);
     await fs.rm(path.join(dir, 'extension.json'));
     expect(await manifestSignature([], [dir])).not.toBe(s0);
+  });
+});
+
+describe('changedExtensions', () => {
+  const exts = [
+    { name: 'a', dir: '/w/.zut/extensions/a', manifestPath: '/w/.zut/extensions/a/extension.json', state: 'running' },
+    { name: 'ab', dir: '/w/.zut/extensions/ab', manifestPath: '/w/.zut/extensions/ab/extension.json', state: 'running' },
+    { name: 'b', dir: '/h/extensions/b', manifestPath: '/h/extensions/b/extension.json', state: 'shadowed' },
+  ];
+  it('a manifest or a file of a loaded extension restarts that one; the rest is "other"', () => {
+    const r = changedExtensions(
+      ['/w/.zut/extensions/a/extension.json', '/w/.zut/extensions/ab/bin/run', '/w/.zut/extensions/new', '/h/extensions/b/extension.json'],
+      exts,
+    );
+    expect([...r.restart]).toEqual([
+      ['a', 'manifest'],
+      ['ab', 'executable'],
+    ]);
+    expect(r.other).toEqual(['/w/.zut/extensions/new', '/h/extensions/b/extension.json']);
   });
 });

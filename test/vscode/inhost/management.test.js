@@ -134,17 +134,38 @@ suite('management: host and commands', function () {
     assert.notStrictEqual(info(host, 'snippets').pid, pid, 'a new process');
   });
 
-  test('editing a manifest on disk reloads (watcher)', async () => {
+  test('editing a manifest on disk restarts that extension only (watcher)', async () => {
     const host = await api();
     await allRunning(host);
     const file = path.join(WS, '.zut', 'extensions', 'shell', 'extension.json');
     const original = fs.readFileSync(file, 'utf8');
+    const weatherPid = info(host, 'weather').pid;
     try {
       fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(original), version: '9.9.9' }, null, 2));
       await eventually(() => info(host, 'shell').version === '9.9.9', 'shell version 9.9.9 after the watcher reload');
+      await eventually(() => stateOf(host, 'shell') === 'running', 'shell running again');
+      assert.strictEqual(info(host, 'weather').pid, weatherPid, 'weather was not restarted');
     } finally {
       fs.writeFileSync(file, original);
       await eventually(() => info(host, 'shell').version === '1.0.0', 'shell version back to 1.0.0');
+      await allRunning(host);
+    }
+  });
+
+  test('changing an extension\'s executable on disk restarts that extension only (watcher)', async () => {
+    const host = await api();
+    await allRunning(host);
+    const manifest = JSON.parse(fs.readFileSync(path.join(WS, '.zut', 'extensions', 'shell', 'extension.json'), 'utf8'));
+    const exe = path.join(WS, '.zut', 'extensions', 'shell', manifest.exec);
+    const original = fs.readFileSync(exe, 'utf8');
+    const shellPid = info(host, 'shell').pid;
+    const weatherPid = info(host, 'weather').pid;
+    try {
+      fs.writeFileSync(exe, original + '\n# touched by the watcher test\n');
+      await eventually(() => stateOf(host, 'shell') === 'running' && info(host, 'shell').pid !== shellPid, 'shell restarted with a new pid');
+      assert.strictEqual(info(host, 'weather').pid, weatherPid, 'weather was not restarted');
+    } finally {
+      fs.writeFileSync(exe, original);
       await allRunning(host);
     }
   });
