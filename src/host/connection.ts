@@ -16,6 +16,7 @@ import {
 } from '../protocol';
 import { TextLineSplitter, describeExit, killGroup, openLog, spawnChild, type ChildSpec } from './child';
 import { Emitter } from './lifecycle';
+import { PendingRequests, type Abandoned, type RequestOptions } from './pending';
 import { RequestError, type ReadyMode } from './types';
 import { TORN_WRITE_GRACE_MS, WriteQueue } from './writeQueue';
 
@@ -65,26 +66,10 @@ export function nextRequestId(): string {
   return `${process.pid.toString(36)}-${(++requestSeq).toString(36)}`;
 }
 
-interface Pending {
-  resolve(frame: ExtFrame): void;
-  reject(err: RequestError): void;
-  what: string;
-  sendCancel?: boolean;
-  timer?: NodeJS.Timeout;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-}
-
-/** Clears a request's deadline and abort listener. */
-function release(p: Pending): void {
-  if (p.timer) clearTimeout(p.timer);
-  if (p.onAbort) p.signal?.removeEventListener('abort', p.onAbort);
-}
-
 export class Connection {
   private child: ChildProcessWithoutNullStreams | undefined;
   private queue: WriteQueue | undefined;
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new PendingRequests((a) => this.abandoned(a));
   private readonly timeouts: ConnectionTimeouts;
   private readonly exitEmitter = new Emitter<ConnectionExit>();
   private stopping = false;
@@ -209,13 +194,8 @@ export class Connection {
         }
         if (frame.type === 'ready' || frame.type === 'hello') return;
         if ('id' in frame && (frame.type === 'tool_result' || frame.type === 'command_response' || frame.type === 'event_intercept_response')) {
-          const p = this.pending.get(frame.id);
-          if (p) {
-            this.pending.delete(frame.id);
-            release(p);
-            p.resolve(frame);
-          }
-          return; // late or unknown ids are ignored
+          this.pending.resolve(frame.id, frame); // late or unknown ids are ignored
+          return;
         }
         o.onFrame(frame);
       };
@@ -300,45 +280,18 @@ export class Connection {
    * deadline. On timeout or abort the request is withdrawn if still queued, `tool_cancel` is sent when
    * `cancelFrame` is set and the extension advertised the capability, and the promise rejects.
    */
-  request(
-    frame: HostFrame & { id: string },
-    opts: { timeoutMs?: number; signal?: AbortSignal; what: string; sendCancel?: boolean },
-  ): Promise<ExtFrame> {
+  request(frame: HostFrame & { id: string }, opts: RequestOptions): Promise<ExtFrame> {
     if (!this.alive || this.stopping) {
       return Promise.reject(new RequestError('stopped', `extension ${this.options.name} is not running`));
     }
     if (opts.signal?.aborted) return Promise.reject(new RequestError('cancelled', `${opts.what} cancelled`));
-    const id = frame.id;
-    // One record per request, no per-request closures on the hot path except the abort listener.
-    let p!: Pending;
-    const promise = new Promise<ExtFrame>((resolve, reject) => (p = { resolve, reject, what: opts.what, sendCancel: opts.sendCancel }));
-    this.pending.set(id, p);
-    if (opts.signal) {
-      p.signal = opts.signal;
-      p.onAbort = () => this.abandon(id, 'cancelled', `${opts.what} cancelled`);
-      opts.signal.addEventListener('abort', p.onAbort, { once: true });
-    }
-    if (opts.timeoutMs !== undefined) p.timer = setTimeout(this.onRequestTimeout, opts.timeoutMs, id, opts.timeoutMs);
-    if (!this.send(frame) && this.pending.delete(id)) {
-      release(p);
-      p.reject(new RequestError('crashed', `extension ${this.options.name} could not be written to`));
-    }
+    const promise = this.pending.add(frame.id, opts);
+    if (!this.send(frame)) this.pending.reject(frame.id, new RequestError('crashed', `extension ${this.options.name} could not be written to`));
     return promise;
   }
 
-  private readonly onRequestTimeout = (id: string, ms: number): void => {
-    const p = this.pending.get(id);
-    if (p) this.abandon(id, 'timeout', `${p.what} timed out after ${ms / 1000}s`);
-  };
-
-  /**
-   * Gives up on a request: withdrawn if still queued; `tool_cancel` when asked for, delivered, and advertised.
-   */
-  private abandon(id: string, kind: 'timeout' | 'cancelled', message: string): void {
-    const p = this.pending.get(id);
-    if (!p) return;
-    this.pending.delete(id);
-    release(p);
+  /** A request timed out or was cancelled: withdraw it if still queued, else `tool_cancel` when advertised. */
+  private abandoned({ id, sendCancel }: Abandoned): void {
     const where = this.queue?.withdraw(id) ?? 'done';
     if (where === 'writing') {
       // A torn frame cannot be withdrawn: allow it a moment to finish, then give up on the transport.
@@ -346,8 +299,7 @@ export class Connection {
         if (this.queue?.isWriting(id)) this.fatal(`write of an abandoned request did not finish within ${TORN_WRITE_GRACE_MS}ms`);
       }, TORN_WRITE_GRACE_MS);
     }
-    if (where !== 'queued' && p.sendCancel && this.hasCapability('tool_cancel')) this.send({ type: 'tool_cancel', id });
-    p.reject(new RequestError(kind, message));
+    if (where !== 'queued' && sendCancel && this.hasCapability('tool_cancel')) this.send({ type: 'tool_cancel', id });
   }
 
   /** shutdown → up to 2 s for exit → SIGTERM to the group → 1 s → SIGKILL to the group. */
@@ -376,11 +328,7 @@ export class Connection {
   private pendingExitMessage: string | undefined;
 
   private failPending(kind: 'crashed' | 'stopped', message: string): void {
-    for (const [id, p] of [...this.pending]) {
-      this.pending.delete(id);
-      release(p);
-      p.reject(new RequestError(kind, message));
-    }
+    this.pending.failAll(kind, message);
   }
 
   private finish(expected: boolean, message: string): void {
