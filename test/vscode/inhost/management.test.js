@@ -4,6 +4,7 @@
 // Every test leaves the extensions as it found them (other suites share this extension host).
 'use strict';
 const assert = require('assert');
+const { eventually } = require('./util');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -20,16 +21,6 @@ async function api() {
   return exports.host;
 }
 
-async function eventually(fn, what, ms = 20000) {
-  const end = Date.now() + ms;
-  let last;
-  for (;;) {
-    last = await fn();
-    if (last) return last;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 const info = (host, name) => host.extensions().find((e) => e.name === name);
 const stateOf = (host, name) => (info(host, name) || {}).state;

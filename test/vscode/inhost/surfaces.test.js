@@ -3,20 +3,11 @@
 // the surfaces show is read back through `zut.test.snapshot` (registered in test mode only).
 'use strict';
 const assert = require('assert');
+const { eventually } = require('./util');
 const vscode = require('vscode');
 
 const ID = 'zut.zut-vscode';
 
-async function eventually(fn, what, ms = 15000) {
-  const end = Date.now() + ms;
-  let last;
-  for (;;) {
-    last = await fn();
-    if (last) return last;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const snapshot = () => vscode.commands.executeCommand('zut.test.snapshot');
 const run = (name, args = '') => vscode.commands.executeCommand(`zut.command.${name}`, args);

@@ -159,7 +159,13 @@ describe('management: Run Command and the Extensions view', () => {
     await runCommand(page, 'Zut: Install Extension…');
     // code-server's folder picker is VS Code's simple file dialog: a path box and the "Install" button.
     const input = page.locator('.quick-input-widget .quick-input-box input');
-    await input.fill(`${src}/`);
+    // The dialog fills in its default folder asynchronously: wait for it, then replace it (and check it stuck).
+    await page.waitForFunction(() => (document.querySelector('.quick-input-widget .quick-input-box input')?.value ?? '').length > 0);
+    for (let i = 0; i < 10 && (await input.inputValue()) !== `${src}/`; i++) {
+      await input.fill(`${src}/`);
+      await page.waitForTimeout(200);
+    }
+    assert.equal(await input.inputValue(), `${src}/`);
     await page.locator('.quick-input-widget .monaco-button', { hasText: /^Install$/ }).click();
     await paletteRow(page, 'Global').waitFor();
     await screenshot(page, 'management-install-destination');
