@@ -529,8 +529,30 @@ describe('example progress (python)', () => {
   it('registers its commands', async () => {
     const { hs } = await boot('progress');
     expect(names(hs.registrations, 'register_command')).toEqual([
-      'progress-demo', 'status-set', 'status-clear', 'notify', 'widget', 'widget-clear', 'clear-notes', 'bell', 'submit', 'slash',
+      'progress-demo', 'progress-log', 'status-set', 'status-clear', 'notify', 'widget', 'widget-clear', 'clear-notes', 'bell', 'submit', 'slash',
     ]);
+  });
+
+  it('/progress-log opens a panel of the frames it sent; new frames, keys and c re-render it; panel_close stops it', async () => {
+    const { d } = await boot('progress');
+    expect(await command(d, 'status-set', 'build info compiling')).toEqual(expect.objectContaining({ action: 'noop' }));
+    const open = await command(d, 'progress-log');
+    expect(open).toMatchObject({ action: 'open_panel', open_panel: { id: 'progress-log', title: 'Progress log (1 frames)', footer: '↑/↓ move · c clear · esc close' } });
+    const lines = (open as { open_panel: { lines: string[] } }).open_panel.lines;
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^▸ \d\d:\d\d:\d\d status build compiling$/);
+    d.send({ type: 'command_invoked', id: nextId(), name: 'notify', args: 'warn disk almost full' });
+    const render = await d.next('panel_render');
+    expect(render).toMatchObject({ panel_id: 'progress-log', title: 'Progress log (2 frames)' });
+    expect((render as { lines: string[] }).lines[0]).toMatch(/^▸ .* notify warn disk almost full$/);
+    d.send({ type: 'panel_key', panel_id: 'progress-log', key: 'down' });
+    expect((await d.next('panel_render') as { lines: string[] }).lines[1]).toMatch(/^▸ .* status build/);
+    d.send({ type: 'panel_key', panel_id: 'progress-log', key: 'rune', text: 'c' });
+    expect(await d.next('panel_render')).toMatchObject({ title: 'Progress log (0 frames)', lines: ['▸ (no frames yet: try /progress-demo)'] });
+    d.send({ type: 'panel_close', panel_id: 'progress-log' });
+    expect(await command(d, 'status-clear', 'build')).toEqual(expect.objectContaining({ action: 'noop' }));
+    expect(d.pending.map((f) => f.type)).toContain('status');
+    expect(d.pending.filter((f) => f.type === 'panel_render')).toEqual([]);
   });
 
   it('/progress-demo answers noop, then plays a fixed sequence ending with everything cleared', async () => {

@@ -107,6 +107,17 @@ suite('@zut chat participant', function () {
     assert.match(text, /echo: Explain recursion to an experienced developer/);
   });
 
+  test('a prompt response run from the palette (zut.command.explain) becomes a new @zut request', async function () {
+    await ask('/wordcount keep the scripted model selected');
+    const before = (await modelRequests()).length;
+    const seen = new Set(await recent());
+    await vscode.commands.executeCommand('zut.command.explain', 'closures');
+    const response = await waitFor('the @zut response to the palette prompt', async () => (await recent()).find((r) => !seen.has(r)));
+    const requests = (await modelRequests()).slice(before);
+    assert.strictEqual(requests.length, 1, 'one model request');
+    assert.match(shownText(response), /echo: Explain closures to an experienced developer/);
+  });
+
   test('@zut /help lists extension commands and tools', async function () {
     const { text } = await ask('/help');
     assert.match(text, /\/wordcount/);

@@ -230,6 +230,36 @@ suite('surfaces (HostUi in VS Code)', function () {
     await eventually(async () => !panelOf(await snapshot(), 'todo', 'todo-main'), 'the panel to close');
   });
 
+  test('panels: two extensions\' panels are open at once, each keeps its own frames and keys', async () => {
+    await run('todo');
+    await eventually(async () => panelOf(await snapshot(), 'todo', 'todo-main'), 'the todo panel');
+    await run('status-set', 'twopanels info first');
+    await run('progress-log');
+    let s = await eventually(async () => {
+      const x = await snapshot();
+      return panelOf(x, 'progress', 'progress-log') && panelOf(x, 'todo', 'todo-main') && x;
+    }, 'both panels');
+    assert.ok(panelOf(s, 'progress', 'progress-log').active, 'the newest panel is focused');
+    assert.match(panelOf(s, 'progress', 'progress-log').lines[0], /^▸ .*status twopanels first$/);
+    const todoBefore = panelOf(s, 'todo', 'todo-main').lines.join('\n');
+    // A new frame re-renders the log panel only; a key for the log panel reaches progress, not todo.
+    await run('status-set', 'twopanels info second');
+    await eventually(async () => /status twopanels second$/.test(panelOf(await snapshot(), 'progress', 'progress-log').lines[0]), 'the log panel updated');
+    host.panelKey('progress', 'progress-log', 'down');
+    s = await eventually(async () => {
+      const x = await snapshot();
+      return panelOf(x, 'progress', 'progress-log').lines[1].startsWith('▸ ') && x;
+    }, 'the log selection to move');
+    assert.strictEqual(panelOf(s, 'todo', 'todo-main').lines.join('\n'), todoBefore, 'the todo panel is unchanged');
+    assert.strictEqual(s.panels.length, 2);
+    await run('status-clear', 'twopanels');
+    host.panelKey('todo', 'todo-main', 'esc');
+    await eventually(async () => !panelOf(await snapshot(), 'todo', 'todo-main'), 'the todo panel to close');
+    assert.ok(panelOf(await snapshot(), 'progress', 'progress-log'), 'the log panel stays open');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await eventually(async () => !panelOf(await snapshot(), 'progress', 'progress-log'), 'the log panel to close');
+  });
+
   test('an extension restart drops its status items, widgets, notes and panels', async () => {
     await run('status-set', 'gone info about to restart');
     await run('widget', 'gone Gone|x');

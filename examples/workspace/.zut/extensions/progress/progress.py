@@ -7,12 +7,15 @@
 /widget <id> <title>|<line>|<line>  widget frame        /widget-clear <id>    widget_clear frame
 /bell                               alert {kind: bell}
 /submit <text>                      spontaneous submit  /slash </cmd args>    spontaneous submit_slash
+/progress-log                       a panel (id "progress-log") listing the frames this extension sent, newest
+                                    first; ↑/↓ move, c clears, esc closes
 
 Every command answers action "noop" (or "noop" + error on bad input). The one-way frames of a command
 are written BEFORE its command_response, so once the host has the response the effect is already
 applied; /progress-demo answers first and then plays its sequence from a background thread.
 Standard library only. stdout carries protocol frames only; diagnostics go to stderr.
 """
+import collections
 import json
 import sys
 import threading
@@ -24,11 +27,15 @@ PROTOCOL_VERSION = 2
 STEP_DELAY = 0.1  # seconds between demo steps
 NOTIFY_LEVELS = ("info", "success", "warn", "error")
 WIDGET_ID = "progress"
+LOG_PANEL_ID = "progress-log"
+LOG_FOOTER = "↑/↓ move · c clear · esc close"
 
 _out_lock = threading.Lock()
 _demo_lock = threading.Lock()
 _stopping = threading.Event()
 _demo_thread = None  # the running demo, joined before shutdown_ack so no frame follows it
+_history = collections.deque(maxlen=50)  # one line per one-way frame sent, for the log panel
+_log_panel = {"open": False, "selected": 0}
 
 
 def log(msg: str) -> None:
@@ -40,6 +47,35 @@ def emit(frame: dict) -> None:
     with _out_lock:  # the demo thread and the main loop both write frames
         sys.stdout.write(line)
         sys.stdout.flush()
+    kind = frame.get("type")
+    if kind in ("status", "widget", "widget_clear", "notify", "clear_notes", "alert", "submit", "submit_slash"):
+        detail = frame.get("key") or frame.get("id") or frame.get("level") or frame.get("kind") or ""
+        text = frame.get("text") or frame.get("message") or frame.get("title") or ""
+        _history.appendleft(f"{time.strftime('%H:%M:%S')} {kind} {detail} {text}".rstrip())
+        if _log_panel["open"]:
+            emit(dict(type="panel_render", panel_id=LOG_PANEL_ID, **log_panel_view()))
+
+
+def log_panel_view() -> dict:
+    """Title, lines (selected row prefixed "▸ ") and footer of the log panel."""
+    items = list(_history) or ["(no frames yet: try /progress-demo)"]
+    sel = min(_log_panel["selected"], len(items) - 1)
+    _log_panel["selected"] = sel
+    lines = [("▸ " if i == sel else "  ") + item for i, item in enumerate(items)]
+    return {"title": f"Progress log ({len(_history)} frames)", "lines": lines, "footer": LOG_FOOTER}
+
+
+def on_log_key(key: str, text: str) -> None:
+    if key == "up":
+        _log_panel["selected"] = max(0, _log_panel["selected"] - 1)
+    elif key == "down":
+        _log_panel["selected"] += 1
+    elif key == "rune" and text == "c":
+        _history.clear()
+        _log_panel["selected"] = 0
+    else:
+        return
+    emit(dict(type="panel_render", panel_id=LOG_PANEL_ID, **log_panel_view()))
 
 
 def status(key: str, level: str, text: str) -> None:
@@ -116,6 +152,9 @@ def on_command(name: str, args: str) -> dict:
         if not _demo_lock.acquire(blocking=False):
             return {"action": "noop", "error": "the progress demo is already running"}
         return {"action": "noop", START_DEMO: True}
+    if name == "progress-log":
+        _log_panel["open"] = True
+        return {"action": "open_panel", "open_panel": dict(id=LOG_PANEL_ID, **log_panel_view())}
     if name == "status-set":
         parts = args.split(None, 2)
         if len(parts) < 3:
@@ -159,6 +198,7 @@ def on_command(name: str, args: str) -> dict:
 
 COMMANDS = [
     ("progress-demo", "play a short status/widget/notify/alert demo"),
+    ("progress-log", "open a panel listing the frames this extension sent"),
     ("status-set", "set a status item: /status-set <key> <level> <text>"),
     ("status-clear", "clear a status item: /status-clear <key>"),
     ("notify", "push a note: /notify <info|success|warn|error> <message>"),
@@ -181,7 +221,7 @@ def stop_demo() -> None:
 def main() -> int:
     global _demo_thread
     emit({"type": "hello", "protocol_version": PROTOCOL_VERSION, "name": NAME, "version": VERSION,
-          "capabilities": ["commands", "alerts"]})
+          "capabilities": ["commands", "alerts", "panels"]})
     acked = False
     for line in sys.stdin:
         line = line.strip()
@@ -208,6 +248,10 @@ def main() -> int:
             if start_demo:
                 _demo_thread = threading.Thread(target=run_demo, daemon=True)
                 _demo_thread.start()
+        elif kind == "panel_key" and msg.get("panel_id") == LOG_PANEL_ID and _log_panel["open"]:
+            on_log_key(str(msg.get("key", "")), str(msg.get("text") or ""))
+        elif kind == "panel_close" and msg.get("panel_id") == LOG_PANEL_ID:
+            _log_panel["open"] = False
         elif kind == "shutdown":
             stop_demo()
             emit({"type": "shutdown_ack"})
