@@ -10,7 +10,9 @@ interface Pending {
   reject(err: RequestError): void;
   what: string;
   sendCancel?: boolean;
-  timer?: NodeJS.Timeout;
+  /** `performance.now()` deadline, and the timeout it came from (for the message). */
+  deadline?: number;
+  timeoutMs?: number;
   signal?: AbortSignal;
   onAbort?: () => void;
 }
@@ -33,6 +35,12 @@ export interface Abandoned {
 
 export class PendingRequests {
   private readonly map = new Map<string, Pending>();
+  /**
+   * One timer per table, armed for the earliest deadline (not one per request): sequential calls with the same
+   * timeout never touch a timer. Unref'd: the child's pipes keep the process alive while requests can settle.
+   */
+  private timer: NodeJS.Timeout | undefined;
+  private timerAt = Infinity;
 
   /** @param onAbandon called when a request times out or is cancelled, after it was removed and rejected. */
   constructor(private readonly onAbandon: (a: Abandoned) => void) {}
@@ -51,7 +59,11 @@ export class PendingRequests {
       p.onAbort = () => this.abandon(id, 'cancelled', `${opts.what} cancelled`);
       opts.signal.addEventListener('abort', p.onAbort, { once: true });
     }
-    if (opts.timeoutMs !== undefined) p.timer = setTimeout(this.onTimeout, opts.timeoutMs, id, opts.timeoutMs);
+    if (opts.timeoutMs !== undefined) {
+      p.timeoutMs = opts.timeoutMs;
+      p.deadline = performance.now() + opts.timeoutMs;
+      if (p.deadline < this.timerAt) this.arm(p.deadline);
+    }
     return promise;
   }
 
@@ -76,14 +88,29 @@ export class PendingRequests {
     const p = this.map.get(id);
     if (!p) return undefined;
     this.map.delete(id);
-    if (p.timer) clearTimeout(p.timer);
     if (p.onAbort) p.signal?.removeEventListener('abort', p.onAbort);
     return p;
   }
 
-  private readonly onTimeout = (id: string, ms: number): void => {
-    const p = this.map.get(id);
-    if (p) this.abandon(id, 'timeout', `${p.what} timed out after ${ms / 1000}s`);
+  private arm(at: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(this.onTimer, Math.max(0, at - performance.now()));
+    this.timer.unref();
+  }
+
+  /** Times out every request past its deadline, then re-arms for the earliest remaining one. */
+  private readonly onTimer = (): void => {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const [id, p] of [...this.map]) {
+      if (p.deadline === undefined) continue;
+      if (p.deadline <= now + 1) this.abandon(id, 'timeout', `${p.what} timed out after ${p.timeoutMs! / 1000}s`);
+      else if (p.deadline < next) next = p.deadline;
+    }
+    if (next < Infinity && next < this.timerAt) this.arm(next);
   };
 
   private abandon(id: string, kind: 'timeout' | 'cancelled', message: string): void {
