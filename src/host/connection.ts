@@ -61,9 +61,10 @@ export interface ConnectionExit {
 }
 
 let requestSeq = 0;
+const requestPrefix = `${process.pid.toString(36)}-`;
 /** A correlation id unique within this host process. */
 export function nextRequestId(): string {
-  return `${process.pid.toString(36)}-${(++requestSeq).toString(36)}`;
+  return requestPrefix + ++requestSeq;
 }
 
 export class Connection {
