@@ -105,11 +105,14 @@ export async function runCommand(page, title) {
   await paletteRow(page, title).waitFor({ state: 'hidden' });
 }
 
-/** Opens the quick input with F1 and types `text` (start with `>` for commands). Returns the input locator. */
+/**
+ * Opens the quick input with F1 and types `text` (start with `>` for commands). Returns the input locator. A quick
+ * input still open is closed first; Escape is not pressed otherwise (in a focused panel webview it closes the panel).
+ */
 export async function openPalette(page, text) {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
+  if (await input.isVisible()) await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
   await input.waitFor();
   await input.fill(text);
   return input;
@@ -147,6 +150,32 @@ export async function showOutputChannel(page, name, { timeout = 30_000 } = {}) {
 }
 
 /** A status bar item contributed by the extension (`window.createStatusBarItem(id, …)`). */
+/**
+ * Runs zut command `/name args` through "Zut: Run Command…" (pick the command, then type its arguments). Right after
+ * startup the palette may not list our commands yet and the zut extensions start in the background: retried.
+ */
+export async function zutCommand(page, name, args = '') {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await openPalette(page, '>Zut: Run Command…');
+      await paletteRow(page, 'Zut: Run Command…').click({ timeout: 5000 });
+      await input.fill(`/${name}`, { timeout: 5000 });
+      await paletteRow(page, `/${name}`).waitFor({ timeout: 5000 });
+      break;
+    } catch (e) {
+      if (attempt >= 15) throw e;
+      if (await input.isVisible()) await input.press('Escape');
+      await page.waitForTimeout(1000);
+    }
+  }
+  await paletteRow(page, `/${name}`).click();
+  await page.locator('.quick-input-widget .quick-input-message', { hasText: `Arguments for /${name}` }).waitFor();
+  await input.fill(args);
+  await input.press('Enter');
+  await input.waitFor({ state: 'hidden' });
+}
+
 export function statusBarItem(page, itemId) {
   return page.locator(`[id="workbench.parts.statusbar"] [id="${EXTENSION_ID}.${itemId}"]`);
 }

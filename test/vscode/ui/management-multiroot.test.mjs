@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, screenshot, startServer, tempDir, workspaceCopy } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, screenshot, startServer, tempDir, workspaceCopy, zutCommand } from './harness.mjs';
 
 const WHERE_JS = `
 const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
@@ -25,29 +25,6 @@ require('readline').createInterface({ input: process.stdin }).on('line', (line) 
 });
 `;
 
-/** Runs `/name args` through "Zut: Run Command…", retrying while the extensions start. */
-async function zutCommand(page, name, args = '') {
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  // Until the extension host has registered the extension and its commands, either row can be missing.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await openPalette(page, '>Zut: Run Command…');
-      await paletteRow(page, 'Zut: Run Command…').click({ timeout: 3000 });
-      await input.fill(`/${name}`, { timeout: 3000 });
-      await paletteRow(page, `/${name}`).waitFor({ timeout: 3000 });
-      break;
-    } catch (e) {
-      if (attempt >= 15) throw e;
-      await page.keyboard.press('Escape');
-      await page.waitForTimeout(1000);
-    }
-  }
-  await paletteRow(page, `/${name}`).click();
-  await page.locator('.quick-input-widget .quick-input-message', { hasText: `Arguments for /${name}` }).waitFor();
-  await input.fill(args);
-  await input.press('Enter');
-  await input.waitFor({ state: 'hidden' });
-}
 
 /** Waits for a notification containing `text` in the notification center. */
 async function notification(page, text) {

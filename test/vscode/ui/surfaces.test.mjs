@@ -2,46 +2,9 @@
 // `progress`: the todo panel webview (text shown literally, keys, Escape), status bar items, and the Widgets view
 // with widgets and notes. Screenshots go to <run dir>/screenshots/surfaces-*.png.
 import assert from 'node:assert/strict';
-import { openPalette, openWorkbench, paletteRow, screenshot, startServer, statusBarItem, webview, workspaceCopy } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, screenshot, startServer, statusBarItem, webview, workspaceCopy, zutCommand } from './harness.mjs';
 
-/**
- * Opens the palette with F1 only. (The harness's openPalette presses Escape first, and Escape inside a focused
- * panel webview is a panel key: todo would close its panel.)
- */
-async function palette(page, text) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor();
-  await input.fill(text);
-  return input;
-}
 
-/** Runs zut command `/name args` through "Zut: Run Command…" (pick the command, then type its arguments). */
-async function zutCommand(page, name, args = '') {
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  // Right after startup the palette may not list our commands yet, and the zut extensions start in the
-  // background: retry until both are offered.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await palette(page, '>Zut: Run Command…');
-      const runRow = paletteRow(page, 'Zut: Run Command…');
-      await runRow.waitFor({ timeout: 5000 });
-      await runRow.click();
-      await input.fill(`/${name}`);
-      await paletteRow(page, `/${name}`).waitFor({ timeout: 5000 });
-      break;
-    } catch (e) {
-      if (attempt >= 8) throw e;
-      if (await input.isVisible()) await input.press('Escape');
-      await page.waitForTimeout(1000);
-    }
-  }
-  await paletteRow(page, `/${name}`).click();
-  await page.locator('.quick-input-widget .quick-input-message', { hasText: `Arguments for /${name}` }).waitFor();
-  await input.fill(args);
-  await input.press('Enter');
-  await input.waitFor({ state: 'hidden' });
-}
 
 describe('surfaces: panels, status bar, widgets and notes', () => {
   let server;
@@ -84,7 +47,7 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
 
     // Hidden and shown again (another editor on top), the panel still shows the same frame.
     const tab = page.locator('.tabs-container .tab', { hasText: 'Todos' });
-    await palette(page, '>File: New Untitled Text File');
+    await openPalette(page, '>File: New Untitled Text File');
     await paletteRow(page, 'File: New Untitled Text File').click();
     await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor();
     await tab.click();
