@@ -150,6 +150,15 @@ suite('@zut chat participant', function () {
     assert.match(text, /⚠ \[progress\] disk almost full/, text);
   });
 
+  test('the notes of the last turn clear when the user sends the next @zut prompt', async function () {
+    const snapshot = () => vscode.commands.executeCommand('zut.test.snapshot');
+    const progressNotes = async () => ((await snapshot()).widgets.find((w) => w.ext === 'progress') || { notes: [] }).notes;
+    await vscode.commands.executeCommand('zut.command.notify', 'info a note from before the prompt');
+    await waitFor('the note in the Widgets view', async () => (await progressNotes()).some((n) => n.text === 'a note from before the prompt'));
+    await ask('/help');
+    assert.deepStrictEqual(await progressNotes(), []);
+  });
+
   test('submit during a turn is shown, queued, and runs as the next @zut request', async function () {
     const seen = new Set(await recent());
     const { text } = await ask('/submit say queued from a turn');

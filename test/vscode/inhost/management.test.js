@@ -318,6 +318,38 @@ suite('management: host and commands', function () {
     }
   });
 
+  test('zut.toolTimeoutSeconds applies to the next tool call; zut.autoRestart decides whether a crash restarts', async () => {
+    const host = await api();
+    await allRunning(host);
+    const config = vscode.workspace.getConfiguration('zut');
+    try {
+      await config.update('toolTimeoutSeconds', 0.5, vscode.ConfigurationTarget.Global);
+      await eventually(async () => {
+        const err = await host.callTool('forecast', { city: 'Berlin', days: 7 }).then(() => undefined, (e) => e);
+        return err && err.kind === 'timeout' && /timed out after 0\.5s/.test(err.message);
+      }, 'forecast (2.1 s) to time out after 0.5 s', 20000);
+    } finally {
+      await config.update('toolTimeoutSeconds', undefined, vscode.ConfigurationTarget.Global);
+    }
+    try {
+      await config.update('autoRestart', false, vscode.ConfigurationTarget.Global);
+      await new Promise((r) => setTimeout(r, 300));
+      process.kill(info(host, 'shell').pid, 'SIGKILL');
+      await eventually(() => stateOf(host, 'shell') === 'crashed', 'shell crashed');
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.strictEqual(stateOf(host, 'shell'), 'crashed', 'not restarted with zut.autoRestart off');
+      await config.update('autoRestart', true, vscode.ConfigurationTarget.Global);
+      await host.restart('shell');
+      await eventually(() => stateOf(host, 'shell') === 'running', 'shell running again');
+      const pid = info(host, 'shell').pid;
+      process.kill(pid, 'SIGKILL');
+      await eventually(() => stateOf(host, 'shell') === 'running' && info(host, 'shell').pid !== pid, 'shell restarted automatically');
+    } finally {
+      await config.update('autoRestart', undefined, vscode.ConfigurationTarget.Global);
+      await allRunning(host);
+    }
+  });
+
   test('restart one extension gets a new process', async () => {
     const host = await api();
     await allRunning(host);
