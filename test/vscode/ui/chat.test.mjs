@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, workspaceCopy } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, workspaceCopy, zutCommand } from './harness.mjs';
 
 const SCRIPTED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'scripted-model');
 const { version } = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
@@ -80,6 +80,14 @@ describe('chat: @zut in the Chat view', () => {
     const response = page.locator('.interactive-item-container.interactive-response', { hasText: 'Inserted' }).last();
     await response.waitFor();
     await screenshot(page, 'chat-zut-insert');
+  });
+
+  it('an insert command run from the palette with no text editor open fills the chat input', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    await zutCommand(page, 'license', 'Apache-2.0');
+    const input = page.locator('.interactive-input-part', { hasText: 'SPDX-License-Identifier: Apache-2.0' }).first();
+    await input.waitFor({ timeout: 30_000 });
+    await screenshot(page, 'chat-palette-insert');
   });
 
   it('@zut /reload restarts the zut extensions and reports the result', async () => {
