@@ -80,6 +80,15 @@ class ZutChat {
       ui.onDidSubmit((s) => this.submit(s.ext, s.text)),
       vscode.commands.registerCommand(RECENT_COMMAND, () => this.recent),
     );
+    if (process.env.ZUT_TEST_HOOKS === '1' || context.extensionMode === vscode.ExtensionMode.Test) {
+      // What survives a window reload (read back by the constructor above), for the in-host tests.
+      this.disposables.push(
+        vscode.commands.registerCommand('zut.test.persistedChatState', () => ({
+          state: context.workspaceState.get(STATE_KEY),
+          sessions: context.workspaceState.get(SESSIONS_KEY),
+        })),
+      );
+    }
   }
 
   dispose(): void {

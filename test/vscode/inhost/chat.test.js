@@ -77,6 +77,14 @@ suite('@zut chat participant', function () {
     assert.ok(JSON.stringify(requests[0]).includes('Project policy (from guard)'));
     assert.ok(!text.includes('Project policy'));
     assert.strictEqual(response.metadata.zut.turn >= 1, true);
+    // The tool's details are weather's state on this conversation's branch, kept in workspace storage (what the
+    // participant reads back when the window reloads).
+    const persisted = await waitFor('the state in workspace storage', async () => {
+      const p = await vscode.commands.executeCommand('zut.test.persistedChatState');
+      return p.state && p.state[response.metadata.zut.branch] && p;
+    });
+    assert.strictEqual(persisted.state[response.metadata.zut.branch].weather.lastCity, 'Berlin');
+    assert.ok(JSON.stringify(persisted.sessions).includes(response.metadata.zut.session), 'the session is kept too');
   });
 
   test('guard blocks rm -rf: the tool does not run and the model gets the reason', async function () {
