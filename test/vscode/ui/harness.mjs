@@ -156,12 +156,17 @@ export async function showOutputChannel(page, name, { timeout = 30_000 } = {}) {
  */
 export async function zutCommand(page, name, args = '') {
   const input = page.locator('.quick-input-widget .quick-input-box input');
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // The pick is live (commands appear as extensions start), so a row can move under the click: check which
+  // command's argument box opened, and start over if it is not ours.
+  const argsFor = page.locator('.quick-input-widget .quick-input-message', { hasText: new RegExp(`Arguments for /${escaped} \\(`) });
   for (let attempt = 0; ; attempt++) {
     try {
       await openPalette(page, '>Zut: Run Command…');
       await paletteRow(page, 'Zut: Run Command…').click({ timeout: 5000 });
       await input.fill(`/${name}`, { timeout: 5000 });
-      await paletteRow(page, `/${name}`).waitFor({ timeout: 5000 });
+      await paletteRow(page, `/${name}`).click({ timeout: 5000 });
+      await argsFor.waitFor({ timeout: 5000 });
       break;
     } catch (e) {
       if (attempt >= 15) throw e;
@@ -169,8 +174,6 @@ export async function zutCommand(page, name, args = '') {
       await page.waitForTimeout(1000);
     }
   }
-  await paletteRow(page, `/${name}`).click();
-  await page.locator('.quick-input-widget .quick-input-message', { hasText: `Arguments for /${name}` }).waitFor();
   await input.fill(args);
   await input.press('Enter');
   await input.waitFor({ state: 'hidden' });
