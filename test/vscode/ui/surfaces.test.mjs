@@ -1,6 +1,6 @@
 // UI: what a person sees of the extension surfaces, with the packaged vsix and the example extensions `todo` and
 // `progress`: the todo panel webview (text shown literally, keys, Escape), status bar items, and the Widgets view
-// with widgets and notes. Screenshots go to <run dir>/screenshots/surfaces-*.png.
+// with widgets and notes, the bell alert while the window is away. Screenshots: <run dir>/screenshots/surfaces-*.png.
 import assert from 'node:assert/strict';
 import { openPalette, openWorkbench, paletteRow, screenshot, startServer, statusBarItem, webview, workspaceCopy, zutCommand } from './harness.mjs';
 
@@ -123,5 +123,24 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     // Other extensions' notes stay (todo's "added …" note from the first test).
     assert.equal(await row('added "').count(), 1);
     await screenshot(page, 'surfaces-widgets-cleared');
+  });
+
+  it('a bell while the window is not focused shows an attention notification; none while focused', async () => {
+    await zutCommand(page, 'bell', 'while_focused');
+    // Take focus away from the workbench as switching to another window does (the page reports no focus).
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hasFocus', { configurable: true, value: () => false });
+      window.dispatchEvent(new Event('blur'));
+    });
+    // The palette moves focus inside the page only: no window focus event, so VS Code still counts as away.
+    await zutCommand(page, 'bell', 'while_away');
+    await openPalette(page, '>Notifications: Show Notifications');
+    await paletteRow(page, 'Notifications: Show Notifications').click();
+    const away = page.locator('.notifications-center .notification-list-item', { hasText: 'Zut: extension “progress” needs your attention' });
+    await away.first().waitFor();
+    assert.equal(await away.count(), 1, 'one attention notification: the bell while focused showed none');
+    assert.match(await away.first().innerText(), /while_away/);
+    await screenshot(page, 'surfaces-alert');
+    await page.keyboard.press('Escape');
   });
 });
