@@ -4,6 +4,7 @@
  * (VS Code's "Zut: Show Doctor Report") and JSON. Everything an extension supplied is untrusted: the text
  * formatter strips terminal control sequences, the markdown formatter keeps it in code spans/blocks.
  */
+import { fencedBlock, longestRun } from './markdown';
 import type { ExtensionInfo, Scope } from './types';
 
 export type DoctorStatus = 'ok' | 'warning' | 'error' | 'shadowed' | 'disabled' | 'theme-only' | 'auto-ready' | 'ready-timeout';
@@ -154,16 +155,6 @@ export function doctorText(report: DoctorReport): string {
 
 // ---------------------------------------------------------------- markdown
 
-function longestRun(s: string, ch: string): number {
-  let best = 0;
-  let run = 0;
-  for (const c of s) {
-    run = c === ch ? run + 1 : 0;
-    if (run > best) best = run;
-  }
-  return best;
-}
-
 /**
  * Untrusted single-line text as an inline code span: nothing inside can become a link, HTML, a command or an
  * icon. The fence is longer than any backtick run inside, and padded so leading/trailing backticks are safe.
@@ -178,9 +169,7 @@ export function mdCode(s: string): string {
 
 /** Untrusted (possibly multi-line) text as a fenced code block whose fence no content line can close. */
 export function mdCodeBlock(s: string): string {
-  const text = sanitizeText(s);
-  const fence = '`'.repeat(Math.max(3, longestRun(text, '`') + 1));
-  return `${fence}text\n${text}\n${fence}`;
+  return fencedBlock(sanitizeText(s), 'text');
 }
 
 /** Markdown report; every extension- or manifest-supplied value is inside a code span or code block. */

@@ -2,6 +2,7 @@
  * VS Code-free helpers of "Zut: Call Tool…": checking typed JSON arguments against the shallow part of a
  * tool's schema (`type: object`, `required`, property `type`s), and rendering a tool result as markdown.
  */
+import { fencedBlock } from '../host/markdown';
 import type { ToolInfo, ToolResult } from '../host/types';
 
 export type ArgsCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
@@ -109,7 +110,5 @@ export function toolResultMarkdown(tool: string, args: unknown, result: ToolResu
 
 /** A fenced code block whose fence is longer than any backtick run inside the text. */
 export function fence(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const f = '`'.repeat(Math.max(3, longest + 1));
-  return `${f}\n${text}\n${f}`;
+  return fencedBlock(text);
 }

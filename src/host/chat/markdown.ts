@@ -2,6 +2,7 @@
  * Markdown helpers for showing extension text in chat as data: no emphasis, links, autolinks, HTML or code spans can
  * come out of it. Imports no `vscode` (src/vscode/chat/render.ts wraps the result in an untrusted MarkdownString).
  */
+import { fencedBlock } from '../markdown';
 
 /** Backslash-escapes every ASCII punctuation character (kills emphasis, links, autolinks, HTML); keeps line breaks. */
 export function escapeMarkdown(text: string): string {
@@ -11,11 +12,9 @@ export function escapeMarkdown(text: string): string {
     .replace(/\n/g, '  \n');
 }
 
-/** A fenced code block holding `text` verbatim (the fence is longer than any backtick run inside). */
+/** A fenced code block holding `text` verbatim, followed by a line break (a block of the chat response). */
 export function codeBlock(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}text\n${text}\n${fence}\n`;
+  return fencedBlock(text, 'text') + '\n';
 }
 
 /** A name (tool, extension) for inline code: backticks and line breaks removed, length capped. */
