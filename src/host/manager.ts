@@ -40,6 +40,7 @@ export class Manager implements ExtensionHost {
   private model: string;
   private traceLevel: TraceLevel;
   private queue: Promise<void> = Promise.resolve();
+  private changePending = false;
 
   private readonly changeEmitter = new Emitter<void>();
   private readonly logEmitter = new Emitter<ExtensionLogLine>();
@@ -167,9 +168,18 @@ export class Manager implements ExtensionHost {
     return same.find((s) => s.conn) ?? same.find((s) => s.disc.status !== 'shadowed') ?? same[0];
   }
 
+  /**
+   * Registrations, states or diagnostics changed. The index is rebuilt on next use; listeners hear once per burst
+   * (a chunk of registration frames is one event), since the event carries no data.
+   */
   private changed(): void {
     this.indexCache = undefined;
-    this.changeEmitter.fire();
+    if (this.changePending) return;
+    this.changePending = true;
+    queueMicrotask(() => {
+      this.changePending = false;
+      this.changeEmitter.fire();
+    });
   }
 
   private get index(): RegistryIndex {
