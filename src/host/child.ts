@@ -47,16 +47,6 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
   }
 }
 
-/** Whether any process of the group led by `pid` is still alive. */
-export function groupAlive(pid: number): boolean {
-  try {
-    process.kill(process.platform === 'win32' ? pid : -pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Opens the stderr log in append mode and writes the header line. Returns a writer that appends raw stderr
  * bytes; on failure to open, stderr is still delivered to listeners and `error` says why.

@@ -87,14 +87,6 @@ export class WriteQueue {
     return this.waitingDrain && this.inFlight.has(id);
   }
 
-  get length(): number {
-    return this.queue.length;
-  }
-
-  get bytes(): number {
-    return this.queuedBytes;
-  }
-
   /** Stops writing (no failure): used when the connection ends. */
   close(): void {
     this.closed = true;

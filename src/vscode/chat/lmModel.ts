@@ -23,11 +23,6 @@ function dataPartCtor(): DataPartCtor | undefined {
   return typeof ctor?.image === 'function' ? (ctor as DataPartCtor) : undefined;
 }
 
-/** True when this VS Code can pass images to the model. */
-export function imagesSupported(): boolean {
-  return dataPartCtor() !== undefined;
-}
-
 function resultContent(parts: ResultPart[], isError: boolean): unknown[] {
   const data = dataPartCtor();
   const out: unknown[] = isError ? [new vscode.LanguageModelTextPart('[tool error] ')] : [];
