@@ -28,6 +28,11 @@ export interface DiscoverOptions {
   zutHome: string;
   /** One-run extension directories; each is an extension directory itself. Relative paths resolve against cwd. */
   explicit?: string[];
+  /**
+   * Scopes whose extensions cannot run now (an untrusted workspace blocks project and explicit ones): they are
+   * listed but claim no name, so the extension of the same name from a running scope is not shadowed by them.
+   */
+  blockedScopes?: Scope[];
 }
 
 /** A directory to read, with where it came from. `rank` orders candidates: lower wins. */
@@ -137,14 +142,19 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoveredExtensi
 
   // Candidates are already in priority order (explicit in given order, folders in order, dirs sorted).
   const winners = new Map<string, string>();
-  for (const { ext } of found) {
-    if (ext.status !== 'enabled' && ext.status !== 'theme-only') continue;
+  const blocked = new Set(opts.blockedScopes ?? []);
+  for (const { c, ext } of found) {
+    if ((ext.status !== 'enabled' && ext.status !== 'theme-only') || blocked.has(c.scope)) continue;
     const winner = winners.get(ext.name);
     if (winner === undefined) winners.set(ext.name, ext.dir);
     else {
       ext.status = 'shadowed';
       ext.shadowedBy = winner;
     }
+  }
+  for (const { c, ext } of found) {
+    const instead = blocked.has(c.scope) && ext.status === 'enabled' ? found.find((f) => f.ext.dir === winners.get(ext.name)) : undefined;
+    if (instead) ext.diagnostics.push(`blocked by Workspace Trust: the ${instead.c.scope} extension ${instead.ext.dir} runs instead`);
   }
 
   const groupRank = (c: Candidate) => (c.scope === 'explicit' ? 0 : c.scope === 'global' ? Number.MAX_SAFE_INTEGER : c.rank);

@@ -24,7 +24,7 @@ import { logPathFor } from './paths';
 import { buildIndex, type RegistryIndex } from './registry';
 import { NO_BRANCH, SessionStateStore } from './state';
 import { DEFAULT_RESTART_POLICY, ExtensionSupervisor, type RestartPolicy } from './supervisor';
-import { RequestError, type CommandInfo, type DiscoveredExtension, type ExtensionInfo, type ToolInfo, type ToolResult } from './types';
+import { RequestError, type CommandInfo, type ExtensionInfo, type ToolInfo, type ToolResult } from './types';
 
 export const COMMAND_TIMEOUT_MS = 30_000;
 export const TOOL_TIMEOUT_MS = 60_000;
@@ -85,13 +85,13 @@ export class Manager implements ExtensionHost {
   }
 
   private async load(stopped: string[]): Promise<LoadReport> {
+    const trusted = this.options.isTrusted?.() ?? true;
     const found = await discover({
       folders: this.options.folders,
       zutHome: this.options.zutHome,
       explicit: this.options.extensionPaths,
+      blockedScopes: trusted ? [] : ['project', 'explicit'],
     });
-    const trusted = this.options.isTrusted?.() ?? true;
-    if (!trusted) unshadowBlocked(found);
     this.sups = found.map((d) => new ExtensionSupervisor(d, this.deps(d.name), !trusted && d.scope !== 'global'));
     this.changed();
     const toStart = this.sups.filter((s) => s.spawnable);
@@ -366,20 +366,5 @@ export class Manager implements ExtensionHost {
     this.logEmitter.dispose();
     this.failEmitter.dispose();
     this.store.dispose();
-  }
-}
-
-/**
- * In an untrusted workspace a project-local or explicit extension cannot run; the global extension it would
- * shadow runs instead (the blocked one is still listed, as blocked).
- */
-function unshadowBlocked(found: DiscoveredExtension[]): void {
-  for (const d of found) {
-    if (d.status !== 'shadowed' || d.scope !== 'global' || !d.manifest) continue;
-    const winner = found.find((w) => w.dir === d.shadowedBy);
-    if (!winner || winner.scope === 'global') continue;
-    d.status = d.manifest.enabled ? (d.manifest.exec ? 'enabled' : 'theme-only') : 'disabled';
-    d.shadowedBy = undefined;
-    winner.diagnostics.push(`blocked by Workspace Trust: the global extension ${d.dir} runs instead`);
   }
 }
