@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cleanNpmEnv } from './npmEnv.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -19,7 +20,7 @@ export function extensionManifest() {
 /** `npm run build` (plus `-- --production` for a release build). */
 export function buildExtension({ production = false } = {}) {
   const args = ['run', '--silent', 'build', ...(production ? ['--', '--production'] : [])];
-  execFileSync('npm', args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync('npm', args, { cwd: ROOT, env: cleanNpmEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
 }
 
 /**

@@ -6,19 +6,30 @@
 // Each tool is installed into `<name>.partial` and renamed into place only after its version check passed,
 // under a lock directory, so a half-installed cache is never mistaken for a good one.
 //
-// CLI: `node scripts/provision.mjs` prints {tools, node, nodeBinDir, nodedir, codeServer, chromium} as JSON.
+// Missing Debian packages (code-server's native modules; chromium only for the tests) are installed with apt-get when
+// running as root with apt-get available (`apt-get update` once, then `apt-get install -y`, non-interactive); otherwise
+// the exact apt-get line is printed. Every npm runs with an environment free of the outer `npm run`'s variables
+// (scripts/npmEnv.mjs): a leaked `npm_config_user_agent` claiming Node 20 makes code-server's postinstall refuse Node 24.
+//
+// CLI: `node scripts/provision.mjs [--no-browser]` prints {tools, node, nodeBinDir, nodedir, codeServer, chromium} as JSON.
 // API: `import { provision } from './provision.mjs'` → the same object.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cleanNpmEnv } from './npmEnv.mjs';
 
 export const NODE_MAJOR = '24';
 export const CODE_SERVER_VERSION = '4.139.1';
-/** Debian packages code-server's native modules build against, plus the browser Playwright drives. */
-export const DEBIAN_PACKAGES = ['libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'libx11-dev', 'chromium'];
+/** Debian packages code-server's native modules build against. */
+export const BUILD_PACKAGES = ['libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'libx11-dev'];
+/** The browser Playwright drives (tests only; `npm start` needs none). */
+export const BROWSER_PACKAGES = ['chromium'];
+export const DEBIAN_PACKAGES = [...BUILD_PACKAGES, ...BROWSER_PACKAGES];
 export const CHROMIUM = '/usr/bin/chromium';
+/** Lines of a failed command's output quoted in the error. */
+const ERROR_TAIL_LINES = 25;
 
 // npm 11 blocks dependency install scripts unless listed here; code-server builds native modules in postinstall.
 const CODE_SERVER_ALLOW_SCRIPTS = {
@@ -34,9 +45,9 @@ export function toolsDir() {
   return path.resolve(process.env.ZUT_VSCODE_TOOLS || path.join(os.homedir(), '.cache', 'zut-vscode-tools'));
 }
 
-/** Debian packages from DEBIAN_PACKAGES that dpkg does not report as installed. */
-export function missingDebianPackages() {
-  return DEBIAN_PACKAGES.filter((p) => {
+/** Packages of `wanted` (default DEBIAN_PACKAGES) that dpkg does not report as installed. */
+export function missingDebianPackages(wanted = DEBIAN_PACKAGES) {
+  return wanted.filter((p) => {
     const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', p], { encoding: 'utf8' });
     return r.status !== 0 || !/install ok installed/.test(r.stdout);
   });
@@ -71,21 +82,67 @@ function codeServerBin(dir) { return path.join(dir, 'node_modules', '.bin', 'cod
 function checkCodeServer(dir, nodeBinDir) {
   const bin = codeServerBin(dir);
   if (!fs.existsSync(bin)) return undefined;
-  const env = { ...process.env, PATH: `${nodeBinDir}${path.delimiter}${process.env.PATH}` };
-  return versionOf(bin, ['--version'], env).startsWith(CODE_SERVER_VERSION) ? bin : undefined;
+  return versionOf(bin, ['--version'], npmInstallEnv(nodeBinDir)).startsWith(CODE_SERVER_VERSION) ? bin : undefined;
 }
 
-function npmInstall(cwd, spec, env) {
-  log(`npm install ${spec} in ${cwd}`);
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', spec], { cwd, env, stdio: ['ignore', process.stderr, process.stderr] });
+/** Runs `cmd args` with its output echoed to stderr; on failure throws an error naming `step`, the command and its last lines. */
+function run(step, cmd, args, opts = {}) {
+  const line = [cmd, ...args].join(' ');
+  log(`${step}: ${line}${opts.cwd ? ` (in ${opts.cwd})` : ''}`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    const keep = (chunk) => {
+      process.stderr.write(chunk);
+      tail = (tail + chunk.toString('utf8')).slice(-16_384);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (e) => reject(new Error(`${step} failed: ${line}: ${e.message}`)));
+    child.on('close', (code, sig) => {
+      if (code === 0) return resolve();
+      const last = tail.trimEnd().split('\n').slice(-ERROR_TAIL_LINES).join('\n');
+      reject(new Error(`${step} failed (${sig ? `signal ${sig}` : `exit ${code}`}): ${line}${opts.cwd ? `\n  in ${opts.cwd}` : ''}\n--- last lines of its output ---\n${last}`));
+    });
+  });
+}
+
+/** `npm install spec` in `cwd`, with an environment clean of the outer npm's variables and `nodeBinDir` first on PATH. */
+export function npmInstallEnv(nodeBinDir, extra = {}) {
+  return cleanNpmEnv({ prependPath: nodeBinDir ? [nodeBinDir] : [], extra });
+}
+
+function npmInstall(step, cwd, spec, env) {
+  return run(step, 'npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', spec], { cwd, env });
+}
+
+/** Whether this process may install Debian packages itself (root, apt-get on PATH). */
+function canApt() {
+  return process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Installs `missing` with apt-get when possible; otherwise throws with the exact apt-get line. */
+async function installDebianPackages(missing) {
+  const aptLine = `apt-get install -y ${missing.join(' ')}`;
+  if (!canApt()) {
+    const err = new Error(`missing Debian packages: ${missing.join(' ')}\n${aptLine}`);
+    err.aptLine = aptLine;
+    throw err;
+  }
+  log(`installing missing Debian packages as root: ${missing.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  await run('apt-get update', 'apt-get', ['update'], { env });
+  await run('apt-get install', 'apt-get', ['install', '-y', ...missing], { env });
+  const still = missingDebianPackages(missing);
+  if (still.length) throw new Error(`apt-get install finished but these packages are still missing: ${still.join(' ')}`);
 }
 
 /** Installs into `<final>.partial`, checks it, then renames it into place (atomic on one filesystem). */
-function installAtomically(final, install, check) {
+async function installAtomically(final, install, check) {
   const partial = `${final}.partial`;   // only one installer at a time (withLock)
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial, { recursive: true });
-  install(partial);   // a failed install stays in `partial` for inspection; the next attempt removes it
+  await install(partial);   // a failed install stays in `partial` for inspection; the next attempt removes it
   let ok = check(partial);
   for (let i = 0; !ok && i < 2; i++) {   // a first start on a busy machine can be slow; the failure was logged
     log(`version check of ${partial} failed; retrying`);
@@ -121,38 +178,37 @@ async function withLock(tools, fn) {
 }
 
 /**
- * Ensures Node 24 and code-server are installed in the cache and returns their paths.
- * Throws (with the exact apt-get line) when Debian packages are missing.
+ * Ensures Node 24 and code-server are installed in the cache and returns their paths. Missing Debian packages are
+ * installed when running as root with apt-get; otherwise it throws with the exact apt-get line (`err.aptLine`).
+ * @param {{ browser?: boolean }} [o] browser (default true): also require chromium (the tests need it; `npm start` not)
  */
-export async function provision() {
+export async function provision({ browser = true } = {}) {
   const tools = toolsDir();
   const nodeDir = path.join(tools, `node${NODE_MAJOR}`);
   const csDir = path.join(tools, `code-server-${CODE_SERVER_VERSION}`);
+  const missing = missingDebianPackages(browser ? DEBIAN_PACKAGES : BUILD_PACKAGES);
   let node = checkNode(nodeDir);
   let codeServer = node && checkCodeServer(csDir, node.nodeBinDir);
+  // Build packages matter only for a code-server install; the browser always matters when asked for.
+  const needed = codeServer ? missing.filter((p) => BROWSER_PACKAGES.includes(p)) : missing;
+  if (needed.length) await installDebianPackages(needed);
   if (!codeServer) {
-    const missing = missingDebianPackages();
-    if (missing.length) {
-      const err = new Error(`missing Debian packages: ${missing.join(' ')}\napt-get install -y ${missing.join(' ')}`);
-      err.aptLine = `apt-get install -y ${missing.join(' ')}`;
-      throw err;
-    }
     fs.mkdirSync(tools, { recursive: true });
     await withLock(tools, async () => {
       node = checkNode(nodeDir);   // another process may have finished meanwhile
       if (!node) {
-        installAtomically(nodeDir, (dir) => {
+        await installAtomically(nodeDir, async (dir) => {
           fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'node24', private: true, allowScripts: { node: true } }));
-          npmInstall(dir, `node@${NODE_MAJOR}`, process.env);
+          await npmInstall(`installing Node ${NODE_MAJOR}`, dir, `node@${NODE_MAJOR}`, npmInstallEnv());
         }, checkNode);
         node = checkNode(nodeDir);
       }
       codeServer = checkCodeServer(csDir, node.nodeBinDir);
       if (!codeServer) {
-        const env = { ...process.env, PATH: `${node.nodeBinDir}${path.delimiter}${process.env.PATH}`, npm_config_nodedir: node.nodedir };
-        installAtomically(csDir, (dir) => {
+        const env = npmInstallEnv(node.nodeBinDir, { npm_config_nodedir: node.nodedir });
+        await installAtomically(csDir, async (dir) => {
           fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'code-server-tools', private: true, allowScripts: CODE_SERVER_ALLOW_SCRIPTS }, null, 1));
-          npmInstall(dir, `code-server@${CODE_SERVER_VERSION}`, env);
+          await npmInstall(`installing code-server ${CODE_SERVER_VERSION}`, dir, `code-server@${CODE_SERVER_VERSION}`, env);
         }, (dir) => checkCodeServer(dir, node.nodeBinDir));
         codeServer = checkCodeServer(csDir, node.nodeBinDir);
         if (!codeServer) throw new Error(`code-server in ${csDir} fails its version check after the move`);
@@ -164,7 +220,7 @@ export async function provision() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   try {
-    console.log(JSON.stringify(await provision(), null, 2));
+    console.log(JSON.stringify(await provision({ browser: !process.argv.includes('--no-browser') }), null, 2));
   } catch (e) {
     if (e.aptLine) { console.error(`[provision] missing Debian packages; run as root:`); console.log(e.aptLine); }
     else console.error(`[provision] ${e.stack || e}`);

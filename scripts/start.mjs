@@ -33,7 +33,7 @@ try {
   console.log('building and packaging…');
   const vsix = packageVsix({ out: path.join(dir, 'zut-vscode.vsix'), production: false });
   console.log('provisioning Node 24 + code-server (the first time takes a few minutes)…');
-  const tools = await provision();
+  const tools = await provision({ browser: false });
   let port = Number(opts.port);
   if (!(await portFree(port, opts.host))) {
     const free = await freePort(opts.host);

@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { cleanNpmEnv } from '../../../scripts/npmEnv.mjs';
 
 /** Settings that keep the workbench quiet and deterministic (no welcome page, tips, updates, telemetry). */
 export const QUIET_SETTINGS = {
@@ -89,11 +90,11 @@ export function killAllServersSync() {
 
 function serverEnv(tools, dirs, extra) {
   const env = {};
-  // Inherited VS Code variables (e.g. when run from a VS Code terminal) would point code-server at another instance.
+  // Inherited VS Code variables (e.g. when run from a VS Code terminal) would point code-server at another instance;
+  // the outer `npm run`'s variables would reach every npm/npx an extension runs.
   for (const [k, v] of Object.entries(process.env)) if (!/^(VSCODE_|ELECTRON_RUN_AS_NODE)/.test(k)) env[k] = v;
   return {
-    ...env,
-    PATH: `${tools.nodeBinDir}${path.delimiter}${process.env.PATH}`,
+    ...cleanNpmEnv({ base: env, prependPath: [tools.nodeBinDir] }),
     XDG_CONFIG_HOME: dirs.xdgConfig, XDG_DATA_HOME: dirs.xdgData, XDG_CACHE_HOME: dirs.xdgCache,
     ...extra,
   };

@@ -1,0 +1,12 @@
+export const NODE_MAJOR: string;
+export const CODE_SERVER_VERSION: string;
+export const BUILD_PACKAGES: string[];
+export const BROWSER_PACKAGES: string[];
+export const DEBIAN_PACKAGES: string[];
+/** The environment of every npm that provisioning runs: clean of the outer npm's variables, `nodeBinDir` first on PATH. */
+export function npmInstallEnv(nodeBinDir?: string, extra?: Record<string, string>): Record<string, string>;
+export function toolsDir(): string;
+export function missingDebianPackages(wanted?: string[]): string[];
+export function provision(o?: { browser?: boolean }): Promise<{
+  tools: string; node: string; nodeBinDir: string; nodedir: string; codeServer: string; codeServerVersion: string; chromium: string;
+}>;
