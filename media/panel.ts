@@ -1,19 +1,37 @@
 // Webview script for zut extension panels (browser bundle). Shows the frames the extension host posts — as text
 // only (`textContent`, never `innerHTML`) — sends normalized keys and the panel size in monospace cells back, and
 // acknowledges each frame so the extension side can coalesce render storms.
-import { isSelectedLine, mapPanelKey, type RenderMessage } from '../src/vscode/panelKeys';
+//
+// Accessibility: the lines are a listbox (labelled by the title) whose selected row is its aria-activedescendant,
+// so a screen reader reads the row the user moved to, not the whole panel on each render; a row that changes in
+// place (same selection, new text) is said through a polite status region. Ctrl+M switches Tab between "a key
+// for the extension" and "move focus out of the panel" (remembered while the panel lives, across hide/show).
+import { isSelectedLine, isTabFocusToggle, mapPanelKey, rowSpeech, type RenderMessage } from '../src/vscode/panelKeys';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
-const root = document.getElementById('panel') as HTMLElement;
 const titleEl = document.getElementById('title') as HTMLElement;
 const linesEl = document.getElementById('lines') as HTMLElement;
 const footerEl = document.getElementById('footer') as HTMLElement;
 const measureEl = document.getElementById('measure') as HTMLElement;
+const announceEl = document.getElementById('announce') as HTMLElement;
+const tabModeEl = document.getElementById('tabmode') as HTMLElement;
+
+/** Tab moves focus out of the panel (Ctrl+M) instead of going to the extension. */
+let tabMovesFocus = (vscode.getState() as { tabMovesFocus?: unknown } | undefined)?.tabMovesFocus === true;
+/** The selected row last painted: its element id and text (to tell a move from an in-place change). */
+let lastSelected: { id: string; text: string } | undefined;
+
+function showTabMode(): void {
+  tabModeEl.hidden = !tabMovesFocus;
+  document.body.dataset.tabMovesFocus = String(tabMovesFocus);
+}
 
 let pending: RenderMessage | undefined;
 let frameRequested = false;
@@ -30,6 +48,7 @@ function isRender(m: unknown): m is RenderMessage {
 function paint(m: RenderMessage): void {
   titleEl.textContent = m.title;
   titleEl.hidden = m.title === '';
+  linesEl.setAttribute('aria-label', m.title === '' ? 'zut panel' : m.title);
   footerEl.textContent = m.footer;
   footerEl.hidden = m.footer === '';
   // Reuse row elements: a render storm then costs text updates, not DOM churn.
@@ -37,21 +56,34 @@ function paint(m: RenderMessage): void {
   while (linesEl.childElementCount < m.lines.length) {
     const row = document.createElement('div');
     row.className = 'line';
-    row.setAttribute('role', 'listitem');
+    row.id = `row-${linesEl.childElementCount}`;
+    row.setAttribute('role', 'option');
     linesEl.appendChild(row);
   }
   let selected: HTMLElement | undefined;
   m.lines.forEach((line, i) => {
     const row = linesEl.children[i] as HTMLElement;
-    if (row.textContent !== line) row.textContent = line;
-    const isSel = isSelectedLine(line);
+    if (row.textContent !== line) {
+      row.textContent = line;
+      row.setAttribute('aria-label', rowSpeech(line) || 'blank');
+    }
+    // One selected row: the first marked one.
+    const isSel = selected === undefined && isSelectedLine(line);
     row.classList.toggle('selected', isSel);
-    if (isSel) {
-      row.setAttribute('aria-current', 'true');
-      selected ??= row;
-    } else row.removeAttribute('aria-current');
+    row.setAttribute('aria-selected', String(isSel));
+    if (isSel) selected = row;
   });
-  selected?.scrollIntoView({ block: 'nearest' });
+  if (selected) {
+    linesEl.setAttribute('aria-activedescendant', selected.id);
+    selected.scrollIntoView({ block: 'nearest' });
+    const now = { id: selected.id, text: rowSpeech(selected.textContent ?? '') };
+    // A move is read through aria-activedescendant; the same row with new text (a toggle) through the status region.
+    if (lastSelected && lastSelected.id === now.id && lastSelected.text !== now.text) announceEl.textContent = now.text;
+    lastSelected = now;
+  } else {
+    linesEl.removeAttribute('aria-activedescendant');
+    lastSelected = undefined;
+  }
   document.body.dataset.seq = String(m.seq);
   scheduleResize();
 }
@@ -72,6 +104,16 @@ window.addEventListener('message', (e: MessageEvent<unknown>) => {
 
 // On window, not on #panel: after VS Code focuses the webview, the document body may hold focus.
 window.addEventListener('keydown', (e) => {
+  if (isTabFocusToggle(e)) {
+    e.preventDefault();
+    tabMovesFocus = !tabMovesFocus;
+    vscode.setState({ tabMovesFocus });
+    showTabMode();
+    announceEl.textContent = tabMovesFocus ? 'Tab moves focus' : 'Tab goes to the panel';
+    return;
+  }
+  // Tab (and Shift+Tab) left to the browser: focus moves out of the panel.
+  if (tabMovesFocus && e.key === 'Tab') return;
   const k = mapPanelKey(e);
   if (!k) return;
   e.preventDefault();
@@ -106,5 +148,6 @@ function scheduleResize(): void {
 }
 
 new ResizeObserver(scheduleResize).observe(document.body);
-root.focus();
+showTabMode();
+linesEl.focus();
 vscode.postMessage({ type: 'ready' });

@@ -7,6 +7,8 @@ import type { ExtensionHost } from './host/api';
 import { registerChat } from './vscode/chat/participant';
 import { registerCommands } from './vscode/commands';
 import { registerExtensionsView } from './vscode/extensionsTree';
+import { registerContextKeys } from './vscode/contextKeys';
+import { registerDocuments } from './vscode/documents';
 import { createHost } from './vscode/host';
 import { VsCodeHostUi } from './vscode/hostUi';
 import { registerManagement } from './vscode/management';
@@ -23,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   context.subscriptions.push(log);
   log.info(`zut-vscode ${String((context.extension.packageJSON as { version?: unknown }).version)} activated`);
 
+  registerDocuments(context);
   const ui = new VsCodeHostUi(context, { log: (m) => log.warn(m) });
   context.subscriptions.push(ui);
   const host = createHost(context, ui, log);
@@ -30,6 +33,7 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   ui.attach(host);
   registerCommands(context, host, ui);
   registerExtensionsView(context, host);
+  registerContextKeys(context, host);
   registerManagement(context, host);
   registerChat(context, host, ui);
   // Tests check this line comes before the first "Loaded …": activation must not wait for extensions.

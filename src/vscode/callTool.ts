@@ -1,11 +1,12 @@
 /**
  * "Zut: Call Tool…" (`zut.callTool`): pick any registered tool (deferred ones included), type JSON arguments
- * (checked as JSON and against the top of the tool's schema), call it, and show the result in an untitled
- * markdown document. Cancelling the progress notification cancels the call (`tool_cancel` when advertised).
+ * (checked as JSON and against the top of the tool's schema), call it, and show the result in a read-only
+ * markdown document (`zut:/tool/<name>-<n>.md`). Cancelling the progress notification cancels the call (`tool_cancel` when advertised).
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { ToolResult } from '../host/types';
+import { zutDocuments } from './documents';
 import { argsPlaceholder, checkToolArgs, toolPickItems, toolResultMarkdown } from './toolArgs';
 
 /** Registers `zut.callTool(name?, argsJson?)`; it resolves to the tool result (undefined when cancelled or failed). */
@@ -67,7 +68,7 @@ async function callTool(host: ExtensionHost, name?: string, argsJson?: string): 
     void vscode.window.showErrorMessage(`${tool.name}: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;
   }
-  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: toolResultMarkdown(tool.name, checked.value, result) });
-  await vscode.window.showTextDocument(doc, { preview: false });
+  const docs = zutDocuments();
+  await docs.show(docs.uri(['tool', tool.name], 'md', true), toolResultMarkdown(tool.name, checked.value, result), { language: 'markdown' });
   return result;
 }

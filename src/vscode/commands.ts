@@ -1,14 +1,17 @@
 /**
  * zut slash commands in VS Code: "Zut: Run Command…" (a quick pick of every active command, then optional
  * arguments), one `zut.command.<name>` VS Code command per registered zut command (for keybindings), and
- * `submit_slash` from extensions. A `command_response` becomes a `@zut` chat request, an insertion, a note,
- * a panel or nothing; a non-empty `error` is shown whatever the action.
+ * `submit_slash` from extensions. A command shows window progress while it runs. A `command_response` becomes a
+ * `@zut` chat request, an insertion, a note (multi-line output also a read-only document), a panel or nothing;
+ * a non-empty `error` is shown whatever the action.
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { HostUi } from '../host/hostUi';
 import type { Event } from '../host/lifecycle';
 import type { CommandResponseFromExt } from '../protocol';
+import { zutDocuments } from './documents';
+import { isMultiLine } from './notesModel';
 import { escapeNotificationLinks } from './statusModel';
 import { commandIdFor, commandPickItems, type CommandPickItem, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from './commandModel';
 
@@ -127,7 +130,11 @@ export class CommandRunner {
   async run(name: string, args: string, target?: InsertTarget): Promise<CommandReply | undefined> {
     let reply: CommandReply;
     try {
-      reply = await this.host.invokeCommand(name, args);
+      // Window progress (the status bar) while the extension works. Not cancellable: protocol v2 has no way to
+      // cancel a `command_invoked` (only `tool_cancel` for tools), so a cancel button would promise too much.
+      reply = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Zut: /${name}` }, () =>
+        this.host.invokeCommand(name, args),
+      );
     } catch (e) {
       void vscode.window.showErrorMessage(`/${name}: ${e instanceof Error ? e.message : String(e)}`);
       return undefined;
@@ -151,8 +158,13 @@ export class CommandRunner {
       case 'display':
         this.ui.display(reply.ext, action.text);
         // The user ran it from the palette, a keybinding or the view: show the output, not only a note in the
-        // Widgets view (which may be closed). From the chat side (`submit_slash`) the note is enough.
-        if (target !== 'chat') void vscode.window.showInformationMessage(escapeNotificationLinks(`[${reply.ext}] ${action.text}`));
+        // Widgets view (which may be closed): one line as a notification, more as a read-only document.
+        // From the chat side (`submit_slash`) the note is enough.
+        if (target === 'chat') return;
+        if (isMultiLine(action.text)) {
+          const docs = zutDocuments();
+          await docs.show(docs.uri([reply.ext, name], 'txt', true), action.text, { language: 'plaintext' });
+        } else void vscode.window.showInformationMessage(escapeNotificationLinks(`[${reply.ext}] ${action.text}`));
         return;
       case 'open_panel':
         this.ui.openPanel(reply.ext, action.panel);

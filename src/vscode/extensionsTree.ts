@@ -54,6 +54,17 @@ export class ExtensionsTreeProvider implements vscode.TreeDataProvider<Extension
     return [];
   }
 
+  /** Rows below an extension belong to it (needed by `TreeView.reveal`). */
+  getParent(node: ExtensionsNode): ExtensionsNode | undefined {
+    return node.kind === 'ext' ? undefined : { kind: 'ext', info: node.info };
+  }
+
+  /** The row of the extension named `name`, if the host knows it. */
+  extensionNode(name: string): ExtensionsNode | undefined {
+    const info = this.host.extensions().find((e) => e.name === name);
+    return info ? { kind: 'ext', info } : undefined;
+  }
+
   getTreeItem(node: ExtensionsNode): vscode.TreeItem {
     return toTreeItem(node.kind === 'ext' ? extensionItem(node.info) : node.model);
   }
@@ -77,7 +88,10 @@ export function toTreeItem(m: ItemModel): vscode.TreeItem {
   return item;
 }
 
-/** Registers the Extensions view; the badge counts extensions in error, crashed or blocked. */
+/**
+ * Registers the Extensions view; the badge counts extensions in error, crashed or blocked. `zut.revealExtension`
+ * (name) selects and focuses that extension's row (status bar items run it when clicked).
+ */
 export function registerExtensionsView(context: vscode.ExtensionContext, host: ExtensionHost): ExtensionsTreeProvider {
   const provider = new ExtensionsTreeProvider(host);
   const view = vscode.window.createTreeView('zut.extensions', { treeDataProvider: provider, showCollapseAll: true });
@@ -85,6 +99,15 @@ export function registerExtensionsView(context: vscode.ExtensionContext, host: E
     const n = provider.attention().length;
     view.badge = n > 0 ? { value: n, tooltip: `${n} zut extension${n === 1 ? ' needs' : 's need'} attention` } : undefined;
   };
-  context.subscriptions.push(provider, view, provider.onDidChangeTreeData(updateBadge));
+  context.subscriptions.push(
+    provider,
+    view,
+    provider.onDidChangeTreeData(updateBadge),
+    vscode.commands.registerCommand('zut.revealExtension', async (name?: unknown) => {
+      const node = typeof name === 'string' ? provider.extensionNode(name) : undefined;
+      if (!node) return vscode.commands.executeCommand('zut.extensions.focus');
+      await view.reveal(node, { select: true, focus: true, expand: true });
+    }),
+  );
   return provider;
 }

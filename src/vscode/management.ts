@@ -13,6 +13,7 @@ import { setManifestEnabled } from '../host/manifest';
 import { globalExtensionsDir, projectExtensionsDir } from '../host/paths';
 import type { ExtensionInfo } from '../host/types';
 import { registerCallTool } from './callTool';
+import { zutDocuments } from './documents';
 import { hostControl } from './host';
 import { nameOf } from './output';
 
@@ -32,8 +33,8 @@ export function registerManagement(context: vscode.ExtensionContext, host: Exten
 
   reg('zut.doctor', async () => {
     const content = doctorMarkdown(buildDoctorReport(host.extensions(), control.lastReport()?.errors ?? []));
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content });
-    await vscode.window.showTextDocument(doc, { preview: false });
+    const docs = zutDocuments();
+    await docs.show(docs.uri(['doctor-report'], 'md'), content, { language: 'markdown' });
     return content;
   });
 

@@ -1,13 +1,18 @@
 /**
  * Notes (`notify`, `display` output): kept per extension in the Widgets view (newest first); warn/error also
- * pop a notification, at most one per extension per 2 s (later ones within the window go to the view only).
+ * pop a notification, at most one per extension per burst (notesModel.ts), unless `zut.notes.notifications` is
+ * `off` (the Widgets view only).
  * Every note fires `onDidNote` so a running `@zut` chat turn can show it too.
  */
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import type { NoteLevel } from '../host/hostUi';
 import { Emitter, type Event, type IDisposable } from '../host/lifecycle';
 import { NotesModel, type NotesModelOptions } from './notesModel';
 import { escapeNotificationLinks } from './statusModel';
+
+/** `zut.notes.notifications`: `warnings` (default) also notifies warnings/errors; `off` keeps them in the view. */
+const NotesNotificationsSetting = z.enum(['warnings', 'off']).catch('warnings');
 
 /** A note as other surfaces see it. */
 export interface NoteEvent {
@@ -15,6 +20,8 @@ export interface NoteEvent {
   level: NoteLevel;
   text: string;
 }
+
+const SHOW_NOTES = 'Show Notes';
 
 export class NotesSurface implements IDisposable {
   readonly model: NotesModel;
@@ -35,11 +42,15 @@ export class NotesSurface implements IDisposable {
     this.changed.fire(ext);
     this.noted.fire({ ext, level, text });
     if (!toast) return;
+    if (NotesNotificationsSetting.parse(vscode.workspace.getConfiguration('zut').get('notes.notifications')) === 'off') return;
     this.toasts += 1;
     const message = escapeNotificationLinks(`[${ext}] ${text}`);
-    // Toasts are informational; nothing waits for the user's answer.
-    if (level === 'error') void vscode.window.showErrorMessage(message);
-    else void vscode.window.showWarningMessage(message);
+    const shown = level === 'error' ? vscode.window.showErrorMessage(message, SHOW_NOTES) : vscode.window.showWarningMessage(message, SHOW_NOTES);
+    // Nothing waits for the answer; "Show Notes" reveals the Widgets view, where the rest of the burst is.
+    void Promise.resolve(shown).then(
+      (choice) => (choice === SHOW_NOTES ? vscode.commands.executeCommand('zut.widgets.focus') : undefined),
+      () => undefined,
+    );
   }
 
   /** `clear_notes`, or the extension is gone. */

@@ -1,6 +1,7 @@
 /**
  * VS Code-free model of extension notes (`notify`, and `display` command output): newest first per extension,
- * and the toast policy (warn/error become a notification, at most one per extension per window).
+ * and the toast policy: warn/error become a notification at most once per extension per burst (a burst is a run of
+ * that extension's warnings/errors with less than the toast window between one and the next).
  */
 import type { NoteLevel } from '../host/hostUi';
 
@@ -16,7 +17,7 @@ export interface Note {
 export interface NotesModelOptions {
   /** Injected clock (ms). */
   now?: () => number;
-  /** At most one toast per extension in this window (default 2 s). */
+  /** A warning/error within this long of the extension's previous one belongs to the same burst (default 2 s). */
   toastWindowMs?: number;
   /** Older notes beyond this many per extension are dropped (default 100). */
   maxPerExt?: number;
@@ -24,7 +25,8 @@ export interface NotesModelOptions {
 
 export class NotesModel {
   private readonly notes = new Map<string, Note[]>();
-  private readonly lastToast = new Map<string, number>();
+  /** When each extension's last warning/error arrived (the end of its current burst). */
+  private readonly lastLoud = new Map<string, number>();
   private nextId = 1;
   private readonly now: () => number;
   private readonly toastWindowMs: number;
@@ -46,11 +48,10 @@ export class NotesModel {
     this.notes.set(ext, list);
     let toast = false;
     if (level === 'warn' || level === 'error') {
-      const last = this.lastToast.get(ext);
-      if (last === undefined || at - last >= this.toastWindowMs) {
-        this.lastToast.set(ext, at);
-        toast = true;
-      }
+      const last = this.lastLoud.get(ext);
+      // Every warning/error extends the burst: a steady stream of them is one notification, not one per window.
+      this.lastLoud.set(ext, at);
+      toast = last === undefined || at - last >= this.toastWindowMs;
     }
     return { note, toast };
   }
@@ -76,4 +77,9 @@ export class NotesModel {
     this.notes.clear();
     return exts;
   }
+}
+
+/** Text of more than one line (ignoring a trailing newline): shown as a document rather than a notification. */
+export function isMultiLine(text: string): boolean {
+  return text.replace(/\r?\n+$/, '').includes('\n');
 }

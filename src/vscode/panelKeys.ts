@@ -56,8 +56,25 @@ export function mapPanelKey(e: KeyLike): PanelKey | undefined {
 }
 
 /** Row markers zut panels use for the selected line (`▸ `, `● `, or a leading zero-width space). */
+const SELECTED_MARKERS = ['▸ ', '● ', '\u200b'] as const;
+
+/** Whether a line is the selected row (it starts with one of zut's selection markers). */
 export function isSelectedLine(line: string): boolean {
-  return line.startsWith('▸ ') || line.startsWith('● ') || line.startsWith('\u200b');
+  return SELECTED_MARKERS.some((m) => line.startsWith(m));
+}
+
+/** What a screen reader says for a row: its text without the selection marker and surrounding blanks. */
+export function rowSpeech(line: string): string {
+  const marker = SELECTED_MARKERS.find((m) => line.startsWith(m));
+  return (marker ? line.slice(marker.length) : line).trim();
+}
+
+/**
+ * The key that switches Tab between "goes to the extension" (default, a `tab` panel key) and "moves focus out of
+ * the panel": Ctrl+M, as VS Code's editor does (Cmd+M on macOS minimises the window, so Ctrl+M there too).
+ */
+export function isTabFocusToggle(e: KeyLike & { shiftKey?: boolean }): boolean {
+  return e.ctrlKey === true && !e.altKey && !e.metaKey && !e.shiftKey && e.key.toLowerCase() === 'm';
 }
 
 /** Host → webview: the full current frame. `seq` is echoed back in `ack`. */

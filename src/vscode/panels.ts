@@ -103,11 +103,12 @@ export class PanelSurface implements IDisposable {
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       {
         enableScripts: true,
-        // Keeps the webview's DOM while hidden, so hide/show costs nothing and shows the last frame.
-        retainContextWhenHidden: true,
+        // No retainContextWhenHidden: a hidden panel's webview is dropped, and when shown again the new webview
+        // says `ready` and the coalescer replays the current frame (the webview keeps its Ctrl+M mode in getState).
         localResourceRoots: [vscode.Uri.joinPath(root, 'dist', 'media'), vscode.Uri.joinPath(root, 'media')],
       },
     );
+    panel.iconPath = { light: vscode.Uri.joinPath(root, 'media', 'panel-light.svg'), dark: vscode.Uri.joinPath(root, 'media', 'panel-dark.svg') };
     panel.webview.html = this.html(panel.webview);
     const view = new PanelView(ext, spec.id, panel, frame, this.options.scheduler, (v, m) => this.onMessage(v, m));
     this.views.set(key(ext, spec.id), view);
@@ -200,11 +201,14 @@ export class PanelSurface implements IDisposable {
 <link rel="stylesheet" href="${style.toString()}">
 </head>
 <body>
-<main id="panel" tabindex="0" aria-live="polite">
+<main id="panel">
 <header id="title"></header>
-<div id="lines" role="list"></div>
+<div id="lines" role="listbox" tabindex="0" aria-label="zut panel" aria-describedby="keyhelp"></div>
 <footer id="footer"></footer>
+<div id="tabmode" hidden>Tab moves focus (Ctrl+M)</div>
 </main>
+<div id="announce" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>
+<div id="keyhelp" class="visually-hidden">Keys go to the extension; Escape closes the panel; Ctrl+M makes Tab move focus out of the panel.</div>
 <span id="measure" aria-hidden="true">MMMMMMMMMM</span>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>

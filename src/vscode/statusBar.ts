@@ -1,6 +1,7 @@
 /**
  * `status` frames → status bar items: one `StatusBarItem` per (extension, key), id `zut.status.<ext>.<key>`
- * (the workbench DOM id is `zut.zut-vscode.zut.status.<ext>.<key>`). Empty text removes the item.
+ * (the workbench DOM id is `zut.zut-vscode.zut.status.<ext>.<key>`). Empty text removes the item. Clicking an item
+ * reveals its extension's row in the Extensions view (state, commands, log).
  */
 import * as vscode from 'vscode';
 import type { IDisposable } from '../host/lifecycle';
@@ -31,6 +32,7 @@ export class StatusBarSurface implements IDisposable {
     if (!entry) {
       const item = vscode.window.createStatusBarItem(`zut.status.${ext}.${key}`, vscode.StatusBarAlignment.Left, 0);
       item.name = `Zut: ${ext} ${key}`;
+      item.command = { command: 'zut.revealExtension', title: 'Show in Zut Extensions', arguments: [ext] };
       entry = { ext, key, item };
       this.items.set(mapKey, entry);
     }
@@ -38,7 +40,7 @@ export class StatusBarSurface implements IDisposable {
     entry.item.text = look.text;
     entry.item.backgroundColor = look.background ? new vscode.ThemeColor(look.background) : undefined;
     // A plain string tooltip is shown as text, never markdown.
-    entry.item.tooltip = `Zut extension “${ext}” (${key}): ${text}`;
+    entry.item.tooltip = `Zut extension “${ext}” (${key}): ${text}\nClick to show the extension in the Zut side bar.`;
     entry.item.show();
   }
 

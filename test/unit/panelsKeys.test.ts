@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PANEL_KEYS } from '../../src/protocol/frames';
-import { isSelectedLine, mapPanelKey } from '../../src/vscode/panelKeys';
+import { isSelectedLine, isTabFocusToggle, mapPanelKey, rowSpeech } from '../../src/vscode/panelKeys';
 
 describe('mapPanelKey', () => {
   it('maps DOM key names to the spec names', () => {
@@ -43,5 +43,29 @@ describe('isSelectedLine', () => {
     expect(isSelectedLine('  ship panel api')).toBe(false);
     expect(isSelectedLine('□ ship panel api')).toBe(false);
     expect(isSelectedLine('▸ship')).toBe(false);
+  });
+});
+
+describe('rowSpeech', () => {
+  it('reads a row without its selection marker or padding', () => {
+    expect(rowSpeech('▸ □ Try the todo panel keys')).toBe('□ Try the todo panel keys');
+    expect(rowSpeech('● done')).toBe('done');
+    expect(rowSpeech('\u200bzero width')).toBe('zero width');
+    expect(rowSpeech('  □ not selected  ')).toBe('□ not selected');
+    expect(rowSpeech('   ')).toBe('');
+  });
+});
+
+describe('isTabFocusToggle', () => {
+  it('is Ctrl+M only (either case), never with other modifiers', () => {
+    expect(isTabFocusToggle({ key: 'm', ctrlKey: true })).toBe(true);
+    expect(isTabFocusToggle({ key: 'M', ctrlKey: true })).toBe(true);
+    expect(isTabFocusToggle({ key: 'm' })).toBe(false);
+    expect(isTabFocusToggle({ key: 'm', ctrlKey: true, altKey: true })).toBe(false);
+    expect(isTabFocusToggle({ key: 'm', ctrlKey: true, shiftKey: true })).toBe(false);
+    expect(isTabFocusToggle({ key: 'm', metaKey: true })).toBe(false);
+    expect(isTabFocusToggle({ key: 'n', ctrlKey: true })).toBe(false);
+    // The panel never gets Ctrl+M as a key of its own.
+    expect(mapPanelKey({ key: 'm', ctrlKey: true })).toBeUndefined();
   });
 });

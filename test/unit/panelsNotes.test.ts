@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NotesModel } from '../../src/vscode/notesModel';
+import { isMultiLine, NotesModel } from '../../src/vscode/notesModel';
 import { escapeIcons, escapeNotificationLinks, statusPresentation } from '../../src/vscode/statusModel';
 
 describe('NotesModel', () => {
@@ -18,7 +18,7 @@ describe('NotesModel', () => {
     expect(m.exts()).toEqual([]);
   });
 
-  it('toasts warn/error at most once per extension per window', () => {
+  it('toasts warn/error at most once per extension per burst', () => {
     let t = 1000;
     const m = new NotesModel({ now: () => t, toastWindowMs: 2000 });
     expect(m.add('a', 'info', 'i').toast).toBe(false);
@@ -26,12 +26,27 @@ describe('NotesModel', () => {
     t += 500;
     expect(m.add('a', 'error', 'e1').toast).toBe(false);
     expect(m.add('b', 'error', 'other ext').toast).toBe(true);
-    t += 1499;
-    expect(m.add('a', 'warn', 'w2').toast).toBe(false);
-    t += 1;
-    expect(m.add('a', 'warn', 'w3').toast).toBe(true);
+    // A steady stream (each within the window of the previous one) stays one burst, however long it lasts.
+    for (let i = 0; i < 5; i++) {
+      t += 1999;
+      expect(m.add('a', 'warn', `w${i + 2}`).toast).toBe(false);
+    }
+    // Info notes neither toast nor extend a burst.
+    t += 1000;
+    expect(m.add('a', 'info', 'quiet').toast).toBe(false);
+    t += 1000;
+    // A quiet gap of a whole window ends the burst: the next warning is a new one.
+    expect(m.add('a', 'warn', 'again').toast).toBe(true);
     // Folded notes are still listed.
-    expect(m.list('a').map((n) => n.text)).toEqual(['w3', 'w2', 'e1', 'w1', 'i']);
+    expect(m.list('a').map((n) => n.text)).toEqual(['again', 'quiet', 'w6', 'w5', 'w4', 'w3', 'w2', 'e1', 'w1', 'i']);
+  });
+
+  it('says which display texts are multi-line (shown as a document, not a notification)', () => {
+    expect(isMultiLine('4 words, 19 characters, 1 line')).toBe(false);
+    expect(isMultiLine('one line\n')).toBe(false);
+    expect(isMultiLine('one line\r\n\n')).toBe(false);
+    expect(isMultiLine('Snippets:\npy-main - x')).toBe(true);
+    expect(isMultiLine('a\r\nb')).toBe(true);
   });
 
   it('keeps a bounded number of notes per extension', () => {
