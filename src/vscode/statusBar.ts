@@ -15,6 +15,8 @@ export interface StatusSnapshot {
   text: string;
   tooltip: string;
   background?: string;
+  /** What a click runs. */
+  command?: { command: string; arguments: unknown[] };
 }
 
 export class StatusBarSurface implements IDisposable {
@@ -61,6 +63,7 @@ export class StatusBarSurface implements IDisposable {
       text: item.text,
       tooltip: typeof item.tooltip === 'string' ? item.tooltip : '',
       background: item.backgroundColor?.id,
+      command: typeof item.command === 'object' ? { command: item.command.command, arguments: item.command.arguments ?? [] } : undefined,
     }));
   }
 

@@ -39,7 +39,7 @@ function findFiles(dir, name) {
   });
 }
 
-/** Closes every editor without save prompts (the untitled reports are dirty: closeAllEditors would ask). */
+/** Closes every editor without save prompts (a test's own untitled documents are dirty: closeAllEditors would ask). */
 async function closeEditors() {
   for (let i = 0; i < 20 && vscode.window.visibleTextEditors.length > 0; i++) {
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
@@ -91,6 +91,23 @@ suite('management: host and commands', function () {
     assert.strictEqual(reply.action, 'display');
     assert.strictEqual(reply.display, '4 words, 18 characters, 1 line');
     assert.ok((await notesOf()).some((n) => n.level === 'info' && n.text === '4 words, 18 characters, 1 line'), 'the display became a note of snippets');
+  });
+
+  test('a multi-line display opens as a read-only zut: document (one line stays a notification)', async () => {
+    await api();
+    await closeEditors();
+    const reply = await vscode.commands.executeCommand('zut.command.snippets', '');
+    assert.strictEqual(reply.action, 'display');
+    assert.match(reply.display, /^Snippets:\n/);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'zut' && d.getText() === reply.display);
+    assert.ok(doc, 'a zut: document with the output is open');
+    assert.match(doc.uri.path, /^\/snippets\/snippets-\d+\.txt$/);
+    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document === doc), 'and shown');
+    assert.strictEqual(doc.isUntitled, false);
+    // One line: no document.
+    await vscode.commands.executeCommand('zut.command.wordcount', 'just two');
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'zut' && d.getText().includes('2 words')), 'no document for one line');
+    await closeEditors();
   });
 
   test('an error response is returned (and shown) whatever the action; unknown commands resolve undefined', async () => {
@@ -218,16 +235,22 @@ suite('management: host and commands', function () {
     await allRunning(host);
   });
 
-  test('zut.doctor opens a markdown report of every extension', async () => {
+  test('zut.doctor opens a read-only markdown report of every extension (a zut: document, not an untitled one)', async () => {
     const host = await api();
     await allRunning(host);
     await closeEditors();
     const content = await vscode.commands.executeCommand('zut.doctor');
-    const doc = vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText() === content);
-    assert.ok(doc, 'an untitled document with the report is open');
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'zut' && d.getText() === content);
+    assert.ok(doc, 'a zut: document with the report is open');
+    assert.strictEqual(doc.uri.path, '/doctor-report.md');
     assert.ok(vscode.window.visibleTextEditors.some((e) => e.document === doc), 'and shown');
     assert.strictEqual(doc.languageId, 'markdown');
-    assert.strictEqual(doc.isUntitled, true);
+    assert.strictEqual(doc.isUntitled, false);
+    assert.strictEqual(doc.isDirty, false, 'nothing to save');
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.isUntitled && d.getText() === content), 'no untitled copy');
+    // Running it again refreshes the same document instead of opening another.
+    await vscode.commands.executeCommand('zut.doctor');
+    assert.strictEqual(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'zut' && d.uri.path === '/doctor-report.md').length, 1);
     assert.match(content, /^# Zut doctor report\n/);
     // Extension-supplied values are in code spans (padded with spaces by the formatter).
     assert.match(content, /## ` ?snippets ?` — ok/);
@@ -246,10 +269,13 @@ suite('management: host and commands', function () {
     assert.strictEqual(result.isError, false);
     assert.match(result.content[0].text, /^Berlin: 16°C, fog/);
     assert.strictEqual(result.content[1].type, 'image');
-    const doc = vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText().startsWith('# Tool weather (weather)'));
-    assert.ok(doc, 'an untitled document with the result is open');
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'zut' && d.getText().startsWith('# Tool weather (weather)'));
+    assert.ok(doc, 'a read-only zut: document with the result is open');
+    assert.match(doc.uri.path, /^\/tool\/weather-\d+\.md$/);
     assert.ok(vscode.window.visibleTextEditors.some((e) => e.document === doc), 'and shown');
     assert.strictEqual(doc.languageId, 'markdown');
+    assert.strictEqual(doc.isUntitled, false);
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.isUntitled && d.getText().startsWith('# Tool weather')), 'no untitled copy');
     assert.match(doc.getText(), /- image image\/png, ~\d+ bytes/);
     await closeEditors();
 

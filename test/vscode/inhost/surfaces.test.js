@@ -41,6 +41,9 @@ suite('surfaces (HostUi in VS Code)', function () {
     assert.strictEqual(s.text, '$(error) compile \\$(zap) failed');
     assert.strictEqual(s.background, 'statusBarItem.errorBackground');
     assert.match(s.tooltip, /progress/);
+    // A click reveals the extension's row in the Extensions view.
+    assert.deepStrictEqual(s.command, { command: 'zut.revealExtension', arguments: ['progress'] });
+    await vscode.commands.executeCommand(s.command.command, ...s.command.arguments);
 
     await run('status-set', 'build warning 2 warnings');
     s = await eventually(async () => {
@@ -97,8 +100,21 @@ suite('surfaces (HostUi in VS Code)', function () {
       { level: 'warn', text: 'second note' },
       { level: 'info', text: 'first note' },
     ]);
-    // warn then error within the 2 s window: one notification, the second is folded into the view.
+    // warn then error in one burst: one notification, the second is folded into the view.
     assert.strictEqual((await snapshot()).toasts, before + 1);
+
+    // zut.notes.notifications off: a new burst (after the 2 s quiet window ends the first) is listed, not notified.
+    const zut = vscode.workspace.getConfiguration('zut');
+    await zut.update('notes.notifications', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      // The burst window is the policy under test, not a race: wait it out.
+      await new Promise((r) => setTimeout(r, 2100));
+      await run('notify', 'error while notifications are off');
+      await eventually(async () => extView(await snapshot(), 'progress')?.notes.length === 4, 'the fourth note');
+      assert.strictEqual((await snapshot()).toasts, before + 1, 'no notification with zut.notes.notifications off');
+    } finally {
+      await zut.update('notes.notifications', undefined, vscode.ConfigurationTarget.Global);
+    }
 
     await run('wordcount', 'three little words');
     const snippets = await eventually(async () => extView(await snapshot(), 'snippets'), 'the display note of /wordcount');

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, workspaceCopy, zutCommand } from './harness.mjs';
 
 const SCRIPTED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'scripted-model');
+/** The README's picture, retaken by every UI run so it shows the extension as it is (commit it when it changes). */
+const README_SCREENSHOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'images', 'zut-vscode.png');
 const { version } = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
 
 describe('chat: @zut in the Chat view', () => {
@@ -97,5 +99,24 @@ describe('chat: @zut in the Chat view', () => {
     const text = (await response.innerText()).replace(/[\s\u00a0]+/g, ' ');
     assert.match(text, /Reloaded: [1-9]\d* ready, 0 failed\./, JSON.stringify(text));
     await screenshot(page, 'chat-zut-reload');
+  });
+
+  it('takes the README screenshot: the Zut side bar, a panel and @zut at work', async () => {
+    await runCommand(page, 'View: Close All Editors');
+    await zutCommand(page, 'status-set', 'tests success 42 passed');
+    await zutCommand(page, 'widget', 'plan Plan|✓ read the spec|▸ write the extension|□ ship it');
+    await openPalette(page, '>View: Show Zut');
+    await paletteRow(page, 'View: Show Zut').click();
+    const zut = page.locator('[id="workbench.view.extension.zut"]');
+    await zut.locator('.monaco-list-row', { hasText: 'write the extension' }).first().waitFor();
+    await zutCommand(page, 'todo');
+    await page.frameLocator('iframe.webview.ready').first().frameLocator('iframe#active-frame').locator('#lines .line.selected').waitFor();
+    await send('@zut call weather city=Paris');
+    await page.locator('.interactive-item-container.interactive-response', { hasText: 'model got: Paris' }).last().waitFor({ timeout: 60_000 });
+    await page.mouse.move(0, 0);
+    fs.mkdirSync(path.dirname(README_SCREENSHOT), { recursive: true });
+    await page.screenshot({ path: README_SCREENSHOT });
+    await screenshot(page, 'chat-readme');
+    assert.ok(fs.statSync(README_SCREENSHOT).size > 20_000, `${README_SCREENSHOT} is a real picture`);
   });
 });

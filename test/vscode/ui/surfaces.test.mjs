@@ -2,7 +2,7 @@
 // `progress`: the todo panel webview (text shown literally, keys, Escape), status bar items, and the Widgets view
 // with widgets and notes, the bell alert while the window is away. Screenshots: <run dir>/screenshots/surfaces-*.png.
 import assert from 'node:assert/strict';
-import { openPalette, openWorkbench, paletteRow, screenshot, startServer, statusBarItem, webview, workspaceCopy, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, retry, screenshot, startServer, statusBarItem, webview, workspaceCopy, zutCommand } from './harness.mjs';
 
 
 
@@ -25,6 +25,17 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     assert.match(await wv.locator('#title').textContent(), /^Todos \(1\/3 done\)$/);
     assert.match(await wv.locator('#footer').textContent(), /esc close/);
     assert.equal(await wv.locator('#lines .line.selected').count(), 1);
+    // A listbox labelled by the title; the selected row is its active descendant (what a screen reader reads).
+    const list = wv.locator('#lines');
+    assert.equal(await list.getAttribute('role'), 'listbox');
+    assert.equal(await list.getAttribute('aria-label'), 'Todos (1/3 done)');
+    assert.equal(await wv.locator('#lines [role="option"]').count(), 3);
+    const activeId = async () => list.getAttribute('aria-activedescendant');
+    assert.equal(await activeId(), await wv.locator('#lines .line.selected').getAttribute('id'));
+    assert.equal(await wv.locator('#lines [aria-selected="true"]').count(), 1);
+    // Only the status region is live: a render does not make the whole panel speak.
+    assert.equal(await wv.locator('[aria-live]').count(), 1);
+    assert.equal(await wv.locator('#announce').getAttribute('aria-live'), 'polite');
 
     // Markup in extension text is data: shown as typed, never parsed.
     const evil = '<script>document.title="pwned"</script><b>bold</b><img src=x onerror=alert(1)>';
@@ -40,19 +51,39 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     await page.keyboard.press('ArrowDown');
     await wv.locator('#lines .line.selected', { hasText: 'Try the todo panel keys' }).waitFor();
     assert.match(await lines.nth(1).textContent(), /^▸ □ Try the todo panel keys$/);
+    assert.equal(await activeId(), 'row-1');
     await page.keyboard.press('x');
     await wv.locator('#lines .line.selected', { hasText: '✓ Try the todo panel keys' }).waitFor();
     assert.match(await wv.locator('#title').textContent(), /^Todos \(2\/4 done\)$/);
+    // The same row changed in place: the status region says the row (without the selection marker), nothing else.
+    await wv.locator('#announce', { hasText: /^✓ Try the todo panel keys$/ }).waitFor();
     await screenshot(page, 'surfaces-todo-panel-keys');
 
-    // Hidden and shown again (another editor on top), the panel still shows the same frame.
+    // Ctrl+M: Tab no longer goes to the extension but moves focus out of the panel (Ctrl+M again: back).
+    await page.keyboard.press('Control+m');
+    await wv.locator('#tabmode', { hasText: 'Tab moves focus' }).waitFor();
+    const listFocused = () => list.evaluate((el) => el.ownerDocument.activeElement === el && el.ownerDocument.hasFocus());
+    assert.equal(await listFocused(), true);
+    await page.keyboard.press('Tab');
+    await retry(async () => assert.equal(await listFocused(), false, 'Tab moved focus out of the panel'), { timeout: 10_000, interval: 200 });
+    await screenshot(page, 'surfaces-todo-panel-tab-moves-focus');
+
+    // Hidden and shown again (another editor on top): the webview is dropped while hidden (no
+    // retainContextWhenHidden), and the new one gets the same frame through the ready/replay handshake and keeps
+    // its Ctrl+M mode.
+    await list.evaluate(() => { window.zutMarker = 'old webview'; });
     const tab = page.locator('.tabs-container .tab', { hasText: 'Todos' });
     await openPalette(page, '>File: New Untitled Text File');
     await paletteRow(page, 'File: New Untitled Text File').click();
     await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor();
     await tab.click();
     await wv.locator('#lines .line.selected', { hasText: '✓ Try the todo panel keys' }).waitFor();
+    assert.equal(await list.evaluate(() => window.zutMarker), undefined, 'a new webview (the old one was not retained)');
+    assert.match(await wv.locator('#title').textContent(), /^Todos \(2\/4 done\)$/);
+    await wv.locator('#tabmode', { hasText: 'Tab moves focus' }).waitFor();
     await wv.locator('#lines').click();
+    await page.keyboard.press('Control+m');
+    await wv.locator('#tabmode').waitFor({ state: 'hidden' });
 
     // A burst of keys (j/k move down/up in todo: 300 renders), then End: the webview ends on the last frame.
     await page.keyboard.type('jk'.repeat(150));
@@ -76,6 +107,12 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     assert.equal(await item.locator('.codicon-zap').count(), 0, 'no codicon from extension text');
     assert.match(await item.getAttribute('class'), /error-kind/);
     await screenshot(page, 'surfaces-status-bar');
+
+    // A click shows the extension's row in the Zut side bar's Extensions view, selected.
+    await item.click();
+    const extensions = page.locator('[id="workbench.view.extension.zut"] .pane:has(.pane-header[aria-label^="Extensions"])');
+    await extensions.locator('.monaco-list-row.selected', { has: page.locator('.label-name', { hasText: /^progress$/ }) }).waitFor();
+    await screenshot(page, 'surfaces-status-click');
 
     await zutCommand(page, 'status-clear', 'build');
     await item.waitFor({ state: 'detached' });

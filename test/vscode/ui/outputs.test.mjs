@@ -1,0 +1,120 @@
+// UI: outputs and feedback as a person sees them. The doctor report and multi-line command output open as
+// read-only `zut:` documents (typing is refused, closing asks nothing); a running command shows window progress in
+// the status bar; with no zut extensions the palette hides the commands that need one and the Zut side bar's
+// views show their welcome text, and the commands come back once an extension appears.
+// Screenshots: <run dir>/screenshots/outputs-*.png.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, tempDir, workspaceCopy, zutCommand } from './harness.mjs';
+
+/**
+ * Writes a global extension `slow` (Node) into `home`: `/slow` answers only once the file `gate` exists, with a
+ * multi-line display, so a test can look at the progress while the command runs.
+ */
+function writeSlowExtension(home, gate) {
+  const dir = path.join(home, 'extensions', 'slow');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: 'slow', version: '1.0.0', exec: 'node', args: ['main.js'] }));
+  fs.writeFileSync(path.join(dir, 'main.js'), [
+    "const fs = require('fs');",
+    "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
+    "emit({ type: 'hello', protocol_version: 2, name: 'slow', version: '1.0.0', capabilities: ['commands'] });",
+    "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
+    '  const m = JSON.parse(l);',
+    "  if (m.type === 'hello_ack') { emit({ type: 'register_command', name: 'slow', description: 'waits for its gate file' }); emit({ type: 'ready' }); }",
+    "  else if (m.type === 'command_invoked') {",
+    `    const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(gate)})) { clearInterval(t); emit({ type: 'command_response', id: m.id, action: 'display', display: 'slow done\\nsecond line' }); } }, 50);`,
+    '  }',
+    "  else if (m.type === 'shutdown') { emit({ type: 'shutdown_ack' }); process.exit(0); }",
+    '});',
+  ].join('\n'));
+}
+
+/** The editor tab whose label is `label`. */
+const tab = (page, label) => page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+
+/** Shows the Zut view container. */
+async function showZut(page) {
+  await openPalette(page, '>View: Show Zut');
+  await paletteRow(page, 'View: Show Zut').click();
+  await page.locator('[id="workbench.view.extension.zut"]').waitFor();
+}
+
+describe('outputs: read-only documents and progress', () => {
+  let server;
+  let page;
+  const gate = path.join(tempDir('slow-gate'), 'open');
+
+  before(async () => {
+    server = await startServer({ name: 'outputs' });
+    writeSlowExtension(server.zutHome, gate);
+    page = await openWorkbench(server, { folder: workspaceCopy() });
+  });
+  after(async () => { await server?.stop(); });
+
+  it('the doctor report opens as a read-only document that closes without asking to save', async () => {
+    await runCommand(page, 'Zut: Show Doctor Report');
+    const t = tab(page, 'doctor-report.md');
+    await t.waitFor();
+    const editor = page.locator('.editor-instance .monaco-editor').first();
+    await editor.locator('.view-lines', { hasText: 'Zut doctor report' }).waitFor();
+    await editor.locator('.view-lines').click();
+    await page.keyboard.type('x');
+    await page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).waitFor();
+    assert.doesNotMatch(await t.getAttribute('class'), /dirty/);
+    await screenshot(page, 'outputs-doctor');
+    await page.keyboard.press('Control+W');
+    await t.waitFor({ state: 'detached' });
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no save dialog');
+  });
+
+  it('a running command shows window progress; its multi-line output opens as a document', async () => {
+    await zutCommand(page, 'slow');
+    const progress = page.locator('.statusbar-item', { hasText: 'Zut: /slow' });
+    await progress.waitFor();
+    await screenshot(page, 'outputs-progress');
+    fs.writeFileSync(gate, '');
+    await progress.waitFor({ state: 'detached' });
+    const t = tab(page, 'slow-\\d+\\.txt');
+    await t.waitFor();
+    await page.locator('.editor-instance .monaco-editor .view-lines', { hasText: 'second line' }).waitFor();
+    await screenshot(page, 'outputs-display-document');
+    await page.keyboard.press('Control+W');
+    await t.waitFor({ state: 'detached' });
+  });
+});
+
+describe('outputs: no zut extensions', () => {
+  let server;
+  let page;
+  const folder = tempDir('no-extensions');
+
+  before(async () => {
+    server = await startServer({ name: 'outputs-empty' });
+    page = await openWorkbench(server, { folder });
+  });
+  after(async () => { await server?.stop(); });
+
+  it('the palette offers only what can work, the views show their welcome, and an extension brings commands back', async () => {
+    await showZut(page);
+    const zut = page.locator('[id="workbench.view.extension.zut"]');
+    await zut.locator('.welcome-view-content', { hasText: 'No zut extensions found yet.' }).waitFor();
+    await zut.locator('.welcome-view-content', { hasText: 'No widgets or notes yet.' }).waitFor();
+    await screenshot(page, 'outputs-welcome');
+
+    await openPalette(page, '>Zut: ');
+    await paletteRow(page, 'Zut: Reload Extensions').waitFor();
+    for (const hidden of ['Zut: Run Command…', 'Zut: Call Tool…', 'Zut: Restart Extension', 'Zut: Remove Extension…']) {
+      assert.equal(await paletteRow(page, hidden).count(), 0, `${hidden} is not offered without extensions`);
+    }
+    await page.keyboard.press('Escape');
+
+    writeSlowExtension(server.zutHome, path.join(folder, 'never'));
+    await runCommand(page, 'Zut: Reload Extensions');
+    await zut.locator('.monaco-list-row', { hasText: 'slow' }).first().waitFor();
+    await openPalette(page, '>Zut: Run Command');
+    await paletteRow(page, 'Zut: Run Command…').waitFor();
+    await page.keyboard.press('Escape');
+  });
+});
