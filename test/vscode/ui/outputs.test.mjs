@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, tempDir, workspaceCopy, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, retry, runCommand, screenshot, startServer, tempDir, workspaceCopy, zutCommand } from './harness.mjs';
 
 /**
  * Writes a global extension `slow` (Node) into `home`: `/slow` answers only once the file `gate` exists, with a
@@ -31,14 +31,19 @@ function writeSlowExtension(home, gate) {
   ].join('\n'));
 }
 
-/** The editor tab whose label is `label`. */
-const tab = (page, label) => page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) });
+/** The editor tab whose label matches `label`. */
+const tab = (page, label) => page.locator('.tabs-container .tab', { hasText: label });
 
-/** Shows the Zut view container. */
-async function showZut(page) {
-  await openPalette(page, '>View: Show Zut');
-  await paletteRow(page, 'View: Show Zut').click();
-  await page.locator('[id="workbench.view.extension.zut"]').waitFor();
+/**
+ * Runs a palette command, retrying while the palette does not list it yet: right after the workbench is restored
+ * the extension's contributions may still be on their way, and an open palette does not pick them up.
+ */
+async function runWhenListed(page, title) {
+  await retry(async () => {
+    await openPalette(page, `>${title}`);
+    await paletteRow(page, title).waitFor({ timeout: 3000 });
+  }, { timeout: 60_000, interval: 200 });
+  await paletteRow(page, title).click();
 }
 
 describe('outputs: read-only documents and progress', () => {
@@ -54,7 +59,7 @@ describe('outputs: read-only documents and progress', () => {
   after(async () => { await server?.stop(); });
 
   it('the doctor report opens as a read-only document that closes without asking to save', async () => {
-    await runCommand(page, 'Zut: Show Doctor Report');
+    await runWhenListed(page, 'Zut: Show Doctor Report');
     const t = tab(page, 'doctor-report.md');
     await t.waitFor();
     const editor = page.locator('.editor-instance .monaco-editor').first();
@@ -76,7 +81,7 @@ describe('outputs: read-only documents and progress', () => {
     await screenshot(page, 'outputs-progress');
     fs.writeFileSync(gate, '');
     await progress.waitFor({ state: 'detached' });
-    const t = tab(page, 'slow-\\d+\\.txt');
+    const t = tab(page, /slow-\d+\.txt/);
     await t.waitFor();
     await page.locator('.editor-instance .monaco-editor .view-lines', { hasText: 'second line' }).waitFor();
     await screenshot(page, 'outputs-display-document');
@@ -97,7 +102,7 @@ describe('outputs: no zut extensions', () => {
   after(async () => { await server?.stop(); });
 
   it('the palette offers only what can work, the views show their welcome, and an extension brings commands back', async () => {
-    await showZut(page);
+    await runWhenListed(page, 'View: Show Zut');
     const zut = page.locator('[id="workbench.view.extension.zut"]');
     await zut.locator('.welcome-view-content', { hasText: 'No zut extensions found yet.' }).waitFor();
     await zut.locator('.welcome-view-content', { hasText: 'No widgets or notes yet.' }).waitFor();
