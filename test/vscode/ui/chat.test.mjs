@@ -36,16 +36,8 @@ describe('chat: @zut in the Chat view', () => {
     await page.keyboard.press('Enter');
   }
 
-  it('the product never offers the test model: no model provider in the installed manifest or files', () => {
-    const dir = path.join(server.extensionsDir, `zut.zut-vscode-${version}`);
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
-    assert.equal(manifest.contributes.languageModelChatProviders, undefined);
-    assert.deepEqual(manifest.contributes.chatParticipants.map((p) => [p.id, p.name, p.commands.map((c) => c.name)]),
-      [['zut.chat', 'zut', ['help', 'reload']]]);
-    assert.ok(!fs.existsSync(path.join(dir, 'test')), 'the vsix ships no test fixtures');
-  });
-
-  it('@zut calls the weather tool and answers with what the tool returned', async () => {
+  /** Selects the scripted test model in the Chat view (idempotent). */
+  async function useScriptedModel() {
     // The development extension's contributions can arrive after the workbench is restored: retry the palette.
     for (let i = 0; ; i++) {
       try {
@@ -62,6 +54,19 @@ describe('chat: @zut in the Chat view', () => {
     await page.locator('.interactive-input-part', { hasText: 'Scripted (test)' }).first().waitFor();
     // The extension host learns a newly registered model's metadata asynchronously: give it a moment.
     await page.waitForTimeout(3000);
+  }
+
+  it('the product never offers the test model: no model provider in the installed manifest or files', () => {
+    const dir = path.join(server.extensionsDir, `zut.zut-vscode-${version}`);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    assert.equal(manifest.contributes.languageModelChatProviders, undefined);
+    assert.deepEqual(manifest.contributes.chatParticipants.map((p) => [p.id, p.name, p.commands.map((c) => c.name)]),
+      [['zut.chat', 'zut', ['help', 'reload']]]);
+    assert.ok(!fs.existsSync(path.join(dir, 'test')), 'the vsix ships no test fixtures');
+  });
+
+  it('@zut calls the weather tool and answers with what the tool returned', async () => {
+    await useScriptedModel();
     await send('@zut call weather city=Berlin');
     const response = page.locator('.interactive-item-container.interactive-response', { hasText: 'model got:' }).last();
     await response.waitFor({ timeout: 60_000 });
@@ -110,6 +115,7 @@ describe('chat: @zut in the Chat view', () => {
     const zut = page.locator('[id="workbench.view.extension.zut"]');
     await zut.locator('.monaco-list-row', { hasText: 'write the extension' }).first().waitFor();
     await zutCommand(page, 'todo');
+    await useScriptedModel();
     await page.frameLocator('iframe.webview.ready').first().frameLocator('iframe#active-frame').locator('#lines .line.selected').waitFor();
     await send('@zut call weather city=Paris');
     await page.locator('.interactive-item-container.interactive-response', { hasText: 'model got: Paris' }).last().waitFor({ timeout: 60_000 });
