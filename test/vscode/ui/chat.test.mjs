@@ -68,7 +68,8 @@ describe('chat: @zut in the Chat view', () => {
   it('@zut calls the weather tool and answers with what the tool returned', async () => {
     await useScriptedModel();
     await send('@zut call weather city=Berlin');
-    const response = page.locator('.interactive-item-container.interactive-response', { hasText: 'model got:' }).last();
+    // Wait for the end of the streamed answer (the image line), not only its start.
+    const response = page.locator('.interactive-item-container.interactive-response', { hasText: /model got:[\s\S]*bytes\]/ }).last();
     await response.waitFor({ timeout: 60_000 });
     const text = await response.innerText();
     await screenshot(page, 'chat-zut-weather');
@@ -114,11 +115,12 @@ describe('chat: @zut in the Chat view', () => {
     await paletteRow(page, 'View: Show Zut').click();
     const zut = page.locator('[id="workbench.view.extension.zut"]');
     await zut.locator('.monaco-list-row', { hasText: 'write the extension' }).first().waitFor();
-    await zutCommand(page, 'todo');
     await useScriptedModel();
-    await page.frameLocator('iframe.webview.ready').first().frameLocator('iframe#active-frame').locator('#lines .line.selected').waitFor();
     await send('@zut call weather city=Paris');
-    await page.locator('.interactive-item-container.interactive-response', { hasText: 'model got: Paris' }).last().waitFor({ timeout: 60_000 });
+    // Streaming ends with the image line.
+    await page.locator('.interactive-item-container.interactive-response', { hasText: /model got: Paris[\s\S]*bytes\]/ }).last().waitFor({ timeout: 60_000 });
+    await zutCommand(page, 'todo');
+    await page.frameLocator('iframe.webview.ready').first().frameLocator('iframe#active-frame').locator('#lines .line.selected').waitFor();
     await page.mouse.move(0, 0);
     fs.mkdirSync(path.dirname(README_SCREENSHOT), { recursive: true });
     await page.screenshot({ path: README_SCREENSHOT });

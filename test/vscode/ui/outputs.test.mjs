@@ -1,12 +1,12 @@
 // UI: outputs and feedback as a person sees them. The doctor report and multi-line command output open as
 // read-only `zut:` documents (typing is refused, closing asks nothing); a running command shows window progress in
-// the status bar; with no zut extensions the palette hides the commands that need one and the Zut side bar's
+// the status bar; in a high-contrast theme the selected panel row is outlined; with no zut extensions the palette hides the commands that need one and the Zut side bar's
 // views show their welcome text, and the commands come back once an extension appears.
 // Screenshots: <run dir>/screenshots/outputs-*.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, retry, runCommand, screenshot, startServer, tempDir, workspaceCopy, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, retry, runCommand, screenshot, startServer, tempDir, webview, workspaceCopy, zutCommand } from './harness.mjs';
 
 /**
  * Writes a global extension `slow` (Node) into `home`: `/slow` answers only once the file `gate` exists, with a
@@ -52,7 +52,8 @@ describe('outputs: read-only documents and progress', () => {
   const gate = path.join(tempDir('slow-gate'), 'open');
 
   before(async () => {
-    server = await startServer({ name: 'outputs' });
+    // A high-contrast theme for the whole window: the outputs look the same, and the panel test needs it.
+    server = await startServer({ name: 'outputs', settings: { 'workbench.colorTheme': 'Default High Contrast' } });
     writeSlowExtension(server.zutHome, gate);
     page = await openWorkbench(server, { folder: workspaceCopy() });
   });
@@ -87,6 +88,20 @@ describe('outputs: read-only documents and progress', () => {
     await screenshot(page, 'outputs-display-document');
     await page.keyboard.press('Control+W');
     await t.waitFor({ state: 'detached' });
+  });
+
+  it('in a high-contrast theme the selected panel row has the contrastActiveBorder outline', async () => {
+    await zutCommand(page, 'todo');
+    const row = webview(page).locator('#lines .line.selected');
+    await row.waitFor();
+    const look = await row.evaluate((el) => {
+      const css = getComputedStyle(el);
+      return { style: css.outlineStyle, color: css.outlineColor, border: getComputedStyle(document.documentElement).getPropertyValue('--vscode-contrastActiveBorder').trim() };
+    });
+    assert.notEqual(look.border, '', 'the theme defines contrastActiveBorder');
+    assert.equal(look.style, 'dotted');
+    assert.notEqual(look.color, 'rgba(0, 0, 0, 0)', JSON.stringify(look));
+    await screenshot(page, 'outputs-panel-high-contrast');
   });
 });
 
