@@ -12,7 +12,7 @@ import type { Event } from '../host/lifecycle';
 import type { CommandResponseFromExt } from '../protocol';
 import { zutDocuments } from './documents';
 import { isMultiLine } from './notesModel';
-import { escapeNotificationLinks } from './statusModel';
+import { escapeIcons, escapeNotificationLinks } from './statusModel';
 import { commandIdFor, commandPickItems, type CommandPickItem, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from './commandModel';
 
 /** The part of `VsCodeHostUi` this module uses. */
@@ -131,8 +131,9 @@ export class CommandRunner {
     let reply: CommandReply;
     try {
       // Window progress (the status bar) while the extension works. Not cancellable: protocol v2 has no way to
-      // cancel a `command_invoked` (only `tool_cancel` for tools), so a cancel button would promise too much.
-      reply = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Zut: /${name}` }, () =>
+      // cancel a `command_invoked` (only `tool_cancel` for tools), so a cancel button would promise too much. The
+      // status bar renders $(icon) syntax: the name is the extension's text, escaped.
+      reply = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `Zut: /${escapeIcons(name)}` }, () =>
         this.host.invokeCommand(name, args),
       );
     } catch (e) {
