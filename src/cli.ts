@@ -11,6 +11,7 @@
  * `--cwd` and the global ones of `$ZUT_HOME`. Exit codes: 0 ok; 1 an extension/request error (doctor: any
  * extension in error); 2 usage; 130 interrupted.
  */
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import pkg from '../package.json';
@@ -155,7 +156,8 @@ async function tool(p: Parsed): Promise<number> {
       await write(process.stderr, sanitizeText(`zut-host: no tool "${name}" (registered: ${known})`) + '\n');
       return EXIT.error;
     }
-    const result = await host.callTool(name, args);
+    const session = { id: `zut-host-${randomUUID()}`, cwd: path.resolve(p.values.cwd ?? process.cwd()) };
+    const result = await host.invokeTool(name, args, { session, origin: 'cli' });
     await write(process.stdout, JSON.stringify(result, null, 2) + '\n');
     return result.isError ? EXIT.error : EXIT.ok;
   });

@@ -4,6 +4,7 @@
  */
 import type { CommandResponseFromExt, PanelKeyName, SessionContext } from '../protocol';
 import type { HostUi } from './hostUi';
+import type { InvokeResult, InvokeToolOptions } from './invoke';
 import type { Event } from './lifecycle';
 import type { CommandInfo, ExtensionInfo, ToolInfo, ToolResult } from './types';
 
@@ -21,6 +22,8 @@ export interface CallToolOptions {
   signal?: AbortSignal;
   /** Overrides the configured reply timeout. Ignored (no deadline) for interactive tools. */
   timeoutMs?: number;
+  /** The caller's session branch: `details` are filed under its id (none: the no-session branch). */
+  session?: SessionContext;
 }
 
 /** A lifecycle event without `type` (and without `state`, which the Manager fills in per receiver). */
@@ -122,7 +125,15 @@ export interface ExtensionHost {
 
   /** `command_invoked` → `command_response` (30 s). Name is matched case-insensitively. */
   invokeCommand(name: string, args: string): Promise<CommandResponseFromExt & { ext: string }>;
-  /** `tool_call` → `tool_result`. Rejects with `RequestError` (timeout, cancelled, crashed, stopped, unknown). */
+  /**
+   * The one guarded tool path (invoke.ts): `tool_call` event, interception chain, the call, `details` filed under
+   * `options.session`. Every caller (chat, palette, CLI, MCP) uses this; a block is an `isError` result.
+   */
+  invokeTool(name: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult>;
+  /**
+   * The bare call, without event or guards (`invokeTool`'s last step; benchmarks and host tests only).
+   * `tool_call` → `tool_result`. Rejects with `RequestError` (timeout, cancelled, crashed, stopped, unknown).
+   */
   callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
 
   /** Whether any running extension intercepts this event (the chat loop streams text only when none does). */
@@ -133,7 +144,10 @@ export interface ExtensionHost {
   interceptTurnStart(step: number): Promise<TurnStartDecision>;
   interceptAssistantMessage(text: string): Promise<AssistantMessageDecision>;
 
-  /** The active session branch (sent in `hello_ack` and session events); undefined = none. */
+  /**
+   * The session branch announced in `hello_ack` to extensions that start later (the latest one opened); a forked
+   * branch starts from its parent's state. Tool calls never use it: each names its own session.
+   */
   setSession(session: SessionContext | undefined): void;
   /** Send a session event (`session_start`, `session_opened`, …) with each receiver's own state for that branch. */
   emitSessionEvent(event: string, session: SessionContext): void;

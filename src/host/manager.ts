@@ -17,6 +17,7 @@ import type {
 } from './api';
 import { nextRequestId } from './connection';
 import { discover } from './discovery';
+import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
 import { chainAssistantMessage, chainToolCall, chainTurnStart, type Interceptor } from './intercept';
 import { Emitter } from './lifecycle';
 import { readManifest, setManifestEnabled } from './manifest';
@@ -35,7 +36,8 @@ export class Manager implements ExtensionHost {
   private indexCache: RegistryIndex | undefined;
   private readonly activated = new Set<string>();
   private readonly store = new SessionStateStore();
-  private session: SessionContext | undefined;
+  /** Only for `hello_ack.session` of extensions starting later: tool calls name their own session. */
+  private helloSession: SessionContext | undefined;
   private provider: string;
   private model: string;
   private traceLevel: TraceLevel;
@@ -116,7 +118,7 @@ export class Manager implements ExtensionHost {
         cwd: s.disc.folder ?? this.options.folders[0] ?? process.cwd(),
         extension_dir: s.disc.dir,
         data_dir: s.disc.dir,
-        ...(this.session ? { session: this.session } : {}),
+        ...(this.helloSession ? { session: this.helloSession } : {}),
       }),
       timeouts: this.options.helloTimeoutMs ? { helloMs: this.options.helloTimeoutMs } : {},
       autoRestart: () => this.options.autoRestart ?? true,
@@ -246,6 +248,10 @@ export class Manager implements ExtensionHost {
     return { ...(reply as CommandResponseFromExt), ext: s.name };
   }
 
+  invokeTool(name: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult> {
+    return invokeTool(this, name, args, options);
+  }
+
   async callTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<ToolResult> {
     const owner = this.index.toolOwner.get(name.toLowerCase());
     const s = owner && this.find(owner.ext);
@@ -262,7 +268,9 @@ export class Manager implements ExtensionHost {
       this.changed();
     }
     if (reply.details !== undefined) {
-      const err = this.store.set(this.session?.id ?? NO_BRANCH, s.name, reply.details);
+      const branch = options.session;
+      if (branch?.parent_id) this.store.fork(branch.parent_id, branch.id);
+      const err = this.store.set(branch?.id ?? NO_BRANCH, s.name, reply.details);
       if (err) s.diagnostic(err);
     }
     return { ext: s.name, content: reply.content, isError: reply.is_error ?? false, activateTools: reply.activate_tools, details: reply.details };
@@ -323,7 +331,7 @@ export class Manager implements ExtensionHost {
 
   setSession(session: SessionContext | undefined): void {
     if (session?.parent_id) this.store.fork(session.parent_id, session.id);
-    this.session = session;
+    this.helloSession = session;
   }
 
   getState(branch: string, ext: string): unknown {

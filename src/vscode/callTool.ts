@@ -1,13 +1,17 @@
 /**
  * "Zut: Call Tool…" (`zut.callTool`): pick any registered tool (deferred ones included), type JSON arguments
  * (checked as JSON and against the top of the tool's schema), call it, and show the result in a read-only
- * markdown document (`zut:/tool/<name>-<n>.md`). Cancelling the progress notification cancels the call (`tool_cancel` when advertised).
+ * markdown document (`zut:/tool/<name>-<n>.md`). The call takes the guarded path (events, guards) like every other.
+ * Cancelling the progress notification cancels the call (`tool_cancel` when advertised).
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { ToolResult } from '../host/types';
 import { zutDocuments } from './documents';
 import { argsPlaceholder, checkToolArgs, toolPickItems, toolResultMarkdown } from './toolArgs';
+
+/** The session branch of palette calls (they belong to no conversation): their `details` are kept under it. */
+export const PALETTE_SESSION = { id: 'zut-palette' } as const;
 
 /** Registers `zut.callTool(name?, argsJson?)`; it resolves to the tool result (undefined when cancelled or failed). */
 export function registerCallTool(context: vscode.ExtensionContext, host: ExtensionHost): void {
@@ -61,7 +65,9 @@ async function callTool(host: ExtensionHost, name?: string, argsJson?: string): 
       (_progress, token) => {
         const abort = new AbortController();
         const sub = token.onCancellationRequested(() => abort.abort());
-        return host.callTool(tool.name, checked.value, { signal: abort.signal }).finally(() => sub.dispose());
+        return host
+          .invokeTool(tool.name, checked.value, { session: PALETTE_SESSION, origin: 'palette', signal: abort.signal })
+          .finally(() => sub.dispose());
       },
     );
   } catch (e) {

@@ -30,7 +30,7 @@ const guard = path.join(EXAMPLES, 'guard');
 
 function loop(host: ExtensionHost, model: ChatModel, extra: Partial<LoopOptions> = {}) {
   const sink = new RecordingSink();
-  const run = runLoop({ host, model, sink, history: [], prompt: 'hi', maxRounds: 8, signal: new AbortController().signal, ...extra });
+  const run = runLoop({ host, model, sink, history: [], prompt: 'hi', maxRounds: 8, signal: new AbortController().signal, session: { id: 'chat-1' }, ...extra });
   return { sink, run };
 }
 
@@ -66,8 +66,8 @@ describe('@zut loop: tools', () => {
     expect(sink.shown.join('')).toBe('Checking. It is foggy.');
     // What the next turn's history keeps: prompt, the call, the result, the answer.
     expect(r.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
-    // details → state kept by the Manager for the (no-session) branch
-    expect(host.getState('', 'weather')).toEqual({ lastCity: 'Berlin', lookups: 1 });
+    // details → state kept by the Manager for this conversation's branch
+    expect(host.getState('chat-1', 'weather')).toEqual({ lastCity: 'Berlin', lookups: 1 });
   });
 
   it('passes is_error results to the model as errors', async () => {
@@ -112,7 +112,7 @@ describe('@zut loop: tools', () => {
     const model = new ScriptedModel([[call('stall')], [text('never')]]);
     const stop = new AbortController();
     const sink = new RecordingSink();
-    const run = runLoop({ host, model, sink, history: [], prompt: 'hi', maxRounds: 8, signal: stop.signal });
+    const run = runLoop({ host, model, sink, history: [], prompt: 'hi', maxRounds: 8, signal: stop.signal, session: { id: 'chat-1' } });
     await until(() => received(dir).some((f) => f.type === 'tool_call'), 'the tool call');
     stop.abort();
     const r = await run;
@@ -249,7 +249,7 @@ describe('@zut loop: interception', () => {
           yield text('two');
         },
       };
-      await runLoop({ host, model, sink, history: [], prompt: 'hi', maxRounds: 2, signal: new AbortController().signal });
+      await runLoop({ host, model, sink, history: [], prompt: 'hi', maxRounds: 2, signal: new AbortController().signal, session: { id: 'chat-1' } });
       expect(seenMidway).toBe(streams ? 1 : 0);
       expect([...sink.shown, ...sink.extensionText].join('')).toBe('one two');
     }
@@ -265,7 +265,7 @@ describe('@zut loop: interception', () => {
     expect(model.requests[1].messages.at(-1)!.parts[0]).toMatchObject({
       kind: 'toolResult',
       isError: true,
-      content: [{ kind: 'text', text: 'refused: matches danger pattern "rm -rf"' }],
+      content: [{ kind: 'text', text: 'blocked by guard: refused: matches danger pattern "rm -rf"' }],
     });
     expect(sink.finished[0]).toMatchObject({ status: 'blocked', summary: 'blocked by guard: refused: matches danger pattern "rm -rf"' });
     expect(sink.started).toEqual([]);

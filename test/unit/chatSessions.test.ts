@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { helpText, historyToMessages, lastTurnMeta, parseSlash, type HistoryTurn } from '../../src/host/chat/conversation';
 import { runLoop } from '../../src/host/chat/loop';
-import { applySession, readTurnMeta, SessionTracker, storeMessages, type TurnMeta } from '../../src/host/chat/sessions';
+import { applySession, readTurnMeta, SessionTracker, storeMessages, type SessionStep, type TurnMeta } from '../../src/host/chat/sessions';
 import { activeSkills, skillTool, skillsPreamble } from '../../src/host/chat/skills';
 import { RecordingSink, ScriptedModel, call, cleanup, flatten, probe, received, startManager, tempDir, text, until } from '../fixtures/chat/helpers';
 
@@ -84,16 +84,16 @@ describe('sessions with the Manager', () => {
     const b = probe(root, { name: 'b', events, tools: [{ name: 'remember_b', kind: 'remember' }] });
     const host = await startManager([a, b]);
     const t = new SessionTracker(undefined, undefined, ids);
-    const run = (prompt: string, calls: ReturnType<typeof call>[]) =>
-      runLoop({ host, model: new ScriptedModel([calls, [text('ok')]]), sink: new RecordingSink(), history: [], prompt, maxRounds: 4, signal: new AbortController().signal });
+    const run = (session: SessionStep, prompt: string, calls: ReturnType<typeof call>[]) =>
+      runLoop({ host, model: new ScriptedModel([calls, [text('ok')]]), sink: new RecordingSink(), history: [], prompt, maxRounds: 4, signal: new AbortController().signal, session: session.context });
 
     const s1 = t.begin(undefined);
     applySession(host, s1);
-    await run('one', [call('remember_a', { value: 'a1' }), call('remember_b', { value: 'b1' })]);
+    await run(s1, 'one', [call('remember_a', { value: 'a1' }), call('remember_b', { value: 'b1' })]);
     const meta1: TurnMeta = { ...s1.meta, state: host.exportState()[s1.meta.branch] };
     const s2 = t.begin(meta1);
     applySession(host, s2);
-    await run('two', [call('remember_a', { value: 'a2' })]);
+    await run(s2, 'two', [call('remember_a', { value: 'a2' })]);
 
     expect(host.getState(s1.meta.branch, 'a')).toEqual({ owner: 'a', value: 'a2' });
     expect(host.getState(s1.meta.branch, 'b')).toEqual({ owner: 'b', value: 'b1' });
@@ -101,7 +101,7 @@ describe('sessions with the Manager', () => {
     // Another conversation: its own branch, no state.
     const other = t.begin(undefined);
     applySession(host, other);
-    await run('x', [call('remember_b', { value: 'bx' })]);
+    await run(other, 'x', [call('remember_b', { value: 'bx' })]);
     expect(host.getState(other.meta.branch, 'a')).toBeUndefined();
     expect(host.getState(other.meta.branch, 'b')).toEqual({ owner: 'b', value: 'bx' });
 
@@ -187,6 +187,7 @@ describe('skills', () => {
       localTools: [skillTool(skills)!],
       maxRounds: 5,
       signal: new AbortController().signal,
+      session: { id: 'skills-1' },
     });
     expect(model.requests[0].tools).toContain('skill');
     expect(flatten(model.requests[0].messages[0])).toContain('- haiku (from poet): Write answers as haiku');

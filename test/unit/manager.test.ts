@@ -143,17 +143,17 @@ describe('Manager: commands and tools', () => {
     expect(m.tools().map((t) => t.name).sort()).toEqual(['keep', 'keep2', 'load']);
     await m.callTool('load', { names: ['later', 'nonexistent'] });
     expect(m.tools().map((t) => t.name)).toContain('later');
-    m.setSession({ id: 'b1' });
-    await m.callTool('keep', { details: { v: 1 } });
-    await m.callTool('keep2', { details: { mine: true } });
-    m.setSession({ id: 'b2', parent_id: 'b1' });
-    await m.callTool('keep', { details: { v: 2 } });
+    const b1 = { session: { id: 'b1' } };
+    const b2 = { session: { id: 'b2', parent_id: 'b1' } };
+    await m.callTool('keep', { details: { v: 1 } }, b1);
+    await m.callTool('keep2', { details: { mine: true } }, b1);
+    await m.callTool('keep', { details: { v: 2 } }, b2);
     expect(m.getState('b1', 'loader')).toEqual({ v: 1 });
     expect(m.getState('b2', 'loader')).toEqual({ v: 2 });
     expect(m.getState('b2', 'other')).toEqual({ mine: true }); // inherited at the fork
-    await m.callTool('keep', { details: null });
+    await m.callTool('keep', { details: null }, b2);
     expect(m.getState('b2', 'loader')).toBeUndefined();
-    await m.callTool('keep', { details: { big: 'x'.repeat(300 * 1024) } });
+    await m.callTool('keep', { details: { big: 'x'.repeat(300 * 1024) } }, b2);
     expect(m.getState('b2', 'loader')).toBeUndefined();
     expect(m.extensions().find((e) => e.name === 'loader')!.diagnostics.join('\n')).toMatch(/exceeds the 262144-byte cap/);
   });
@@ -164,8 +164,7 @@ describe('Manager: commands and tools', () => {
     nodeExt(s.exts, { name: 'sb', subscribe: { events: ['session_opened'] }, tools: [{ name: 'sb_log', mode: 'events' }] });
     const m = s.make();
     await m.start();
-    m.setSession({ id: 'br' });
-    await m.callTool('sa_keep', { details: { secret: 'a' } });
+    await m.callTool('sa_keep', { details: { secret: 'a' } }, { session: { id: 'br' } });
     m.emitSessionEvent('session_opened', { id: 'br' });
     const a = (await received(m, 'sa_log')).find((e) => e.event === 'session_opened');
     const b = (await received(m, 'sb_log')).find((e) => e.event === 'session_opened');

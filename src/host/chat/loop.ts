@@ -3,7 +3,9 @@
  * assistant_message interception → tool calls through the host) until the model stops calling tools, a round cap, a
  * block, a model error or the user's Stop. The VS Code adapter only converts parts and renders what `LoopSink` gets.
  */
+import type { SessionContext } from '../../protocol';
 import type { ExtensionHost } from '../api';
+import { assignModelNames, type ToolNameMap } from '../toolNames';
 import { RequestError, type ToolResult } from '../types';
 import {
   ModelError,
@@ -60,6 +62,8 @@ export interface LoopOptions {
   toolTimeoutMs?: number;
   /** The user's Stop. */
   signal: AbortSignal;
+  /** This conversation's branch: tool `details` are filed under it. */
+  session: SessionContext;
   /**
    * Whether assistant text may be streamed as it arrives. Default: only when no extension intercepts
    * `assistant_message` (text a guard may block or rewrite is held back until the interception chain answered).
@@ -77,8 +81,6 @@ export interface LoopResult {
   rounds: number;
 }
 
-/** Tool names VS Code accepts for `LanguageModelChatTool`. */
-const TOOL_NAME = /^[\w-]{1,64}$/;
 const SUMMARY_MAX = 160;
 
 /** True when no extension intercepts `assistant_message`, so text can stream to the user as it arrives. */
@@ -86,14 +88,23 @@ export function hostAllowsStreaming(host: ExtensionHost): boolean {
   return !host.hasInterceptors('assistant_message');
 }
 
-/** The tools offered this round: active extension tools (deferred ones once activated) plus host tools. */
-export function offeredTools(host: ExtensionHost, local: LocalTool[] = []): ModelTool[] {
+/** The model-facing names of the extension tools offered now (toolNames.ts; host tools keep theirs). */
+export function modelNames(host: ExtensionHost, local: LocalTool[] = []): ToolNameMap {
+  return assignModelNames(
+    host.tools().map((t) => t.name),
+    local.map((l) => l.tool.name),
+  );
+}
+
+/**
+ * The tools offered this round: host tools plus active extension tools (deferred ones once activated), each under
+ * its model-facing name (a zut name VS Code would refuse gets a stable sanitised one).
+ */
+export function offeredTools(host: ExtensionHost, local: LocalTool[] = [], names = modelNames(host, local)): ModelTool[] {
   const out: ModelTool[] = local.map((l) => l.tool);
-  const taken = new Set(out.map((t) => t.name));
   for (const t of host.tools()) {
-    if (taken.has(t.name) || !TOOL_NAME.test(t.name)) continue;
-    taken.add(t.name);
-    out.push({ name: t.name, description: t.description ?? '', inputSchema: t.schema });
+    const name = names.toModel(t.name);
+    if (name) out.push({ name, description: t.description ?? '', inputSchema: t.schema });
   }
   return out;
 }
@@ -152,10 +163,11 @@ export async function runLoop(o: LoopOptions): Promise<LoopResult> {
     }
 
     rounds++;
+    const names = modelNames(host, o.localTools);
     let text = '';
     const calls: Extract<MessagePart, { kind: 'toolCall' }>[] = [];
     try {
-      for await (const part of model.send({ messages, tools: offeredTools(host, o.localTools), signal })) {
+      for await (const part of model.send({ messages, tools: offeredTools(host, o.localTools, names), signal })) {
         if (part.kind === 'text') {
           text += part.text;
           if (stream && part.text) sink.text(part.text, 'model');
@@ -186,7 +198,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopResult> {
     }
 
     const results: MessagePart[] = [];
-    for (const call of calls) results.push(await runToolCall(o, local, call));
+    for (const call of calls) results.push(await runToolCall(o, local, names, call));
     turn.push({ role: 'user', parts: results });
     if (signal.aborted) return endTurn(host, 'cancelled', done);
     host.emit({ event: 'turn_end', stop: 'tool_use' });
@@ -198,15 +210,19 @@ function endTurn(host: ExtensionHost, stop: 'cancelled', done: (s: LoopStop) => 
   return done(stop);
 }
 
-/** event → interception → the call (extension or host tool) → the result the model gets. */
+/** One model tool call through the host's guarded path (`invokeTool`), reported to the sink. */
 async function runToolCall(
   o: LoopOptions,
   local: Map<string, LocalTool>,
+  names: ToolNameMap,
   call: Extract<MessagePart, { kind: 'toolCall' }>,
 ): Promise<MessagePart> {
   const { host, sink, signal } = o;
-  const { callId, name } = call;
-  const ext = local.has(name) ? 'zut' : host.tools().find((t) => t.name === name)?.ext;
+  const { callId } = call;
+  const tool = local.get(call.name);
+  // The extension receives its own name; the sink shows it too.
+  const name = tool ? call.name : (names.toZut(call.name) ?? call.name);
+  const ext = tool ? 'zut' : host.tools().find((t) => t.name === name)?.ext;
   const result = (content: ResultPart[], isError: boolean): MessagePart => ({
     kind: 'toolResult',
     callId,
@@ -219,22 +235,21 @@ async function runToolCall(
   };
   if (signal.aborted) return cancelled();
 
-  host.emit({ event: 'tool_call', tool_id: callId, tool_name: name, tool_args: call.input });
-  const decision = await host.interceptToolCall({ tool_id: callId, tool_name: name, tool_args: call.input });
-  if (decision.blocked) {
-    const { reason } = decision.blocked;
-    sink.toolFinished({ callId, name, ext, status: 'blocked', summary: `blocked by ${decision.blocked.ext}: ${reason}` });
-    return result([{ kind: 'text', text: reason }], true);
-  }
-  if (signal.aborted) return cancelled();
-
-  sink.toolStarted({ callId, name, ext });
   try {
-    const tool = local.get(name);
-    const r = tool
-      ? await tool.run(decision.args, signal)
-      : await host.callTool(name, decision.args, { signal, timeoutMs: o.toolTimeoutMs });
+    const r = await host.invokeTool(name, call.input, {
+      session: o.session,
+      origin: 'chat',
+      signal,
+      timeoutMs: o.toolTimeoutMs,
+      toolId: callId,
+      run: tool ? (args, s) => tool.run(args, s) : undefined,
+      onStart: () => sink.toolStarted({ callId, name, ext }),
+    });
     const parts = resultParts(r);
+    if (r.blocked) {
+      sink.toolFinished({ callId, name, ext, status: 'blocked', summary: summarize(parts) });
+      return result(parts, true);
+    }
     sink.toolFinished({ callId, name, ext: r.ext, status: r.isError ? 'error' : 'ok', summary: summarize(parts) });
     return result(parts, r.isError);
   } catch (e) {

@@ -165,6 +165,7 @@ class ZutChat {
           maxRounds: settings.chatMaxRounds,
           toolTimeoutMs: settings.toolTimeoutSeconds * 1000,
           signal: abort.signal,
+          session: session.context,
         });
       };
       const slash = parseSlash(request.prompt, request.command);

@@ -1,0 +1,94 @@
+/**
+ * The one guarded tool path. Every tool call, whoever makes it (`@zut`, "Zut: Call Tool…", `zut-host tool`, the MCP
+ * bridge for agent mode and `zut-host mcp`), goes through `invokeTool`: the `tool_call` event to subscribers, the
+ * interception chain (first block wins; `modified_args` chain), then the call (reply timeout, the interactive rule,
+ * `tool_cancel` on abort), with `details` filed under the caller's own session branch. VS Code-free.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SessionContext } from '../protocol';
+import type { Blocked, CallToolOptions, ToolCallDecision, LifecycleEvent } from './api';
+import { RequestError, type ToolInfo, type ToolResult } from './types';
+
+/**
+ * Who is calling. Origins with a person at a VS Code window (`chat`, `palette`, `agent`) may run interactive tools;
+ * the headless ones (`cli`, `mcp`) reject them with a tool error, as zut's print/RPC hosts do (spec: Interactive
+ * tools).
+ */
+export type ToolOrigin = 'chat' | 'palette' | 'agent' | 'cli' | 'mcp';
+
+/** Origins that cannot show an interactive tool's panel. */
+export const HEADLESS_ORIGINS: ReadonlySet<ToolOrigin> = new Set<ToolOrigin>(['cli', 'mcp']);
+
+/** Whether a tool may be offered to / called from `origin` (interactive tools need a window). */
+export function toolAllowedFor(tool: Pick<ToolInfo, 'interactive'>, origin: ToolOrigin): boolean {
+  return !(tool.interactive && HEADLESS_ORIGINS.has(origin));
+}
+
+/** Options of one guarded call. */
+export interface InvokeToolOptions {
+  /** The caller's session branch: `details` are filed under `session.id`. */
+  session: SessionContext;
+  origin: ToolOrigin;
+  /** Cancels the call (guards included); sends `tool_cancel` when the extension advertised it. */
+  signal?: AbortSignal;
+  /** Reply timeout; the host's configured one when omitted. Interactive tools have none. */
+  timeoutMs?: number;
+  /** The id in the `tool_call` event and interception (the model's call id); a fresh one when omitted. */
+  toolId?: string;
+  /** A host-implemented tool (the `skill` tool): runs instead of an extension call, after the same event and guards. */
+  run?: (args: unknown, signal: AbortSignal) => Promise<ToolResult>;
+  /** Called once the guards allowed the call, right before it starts (progress in chat). */
+  onStart?: () => void;
+}
+
+/** A result of the guarded path: a blocked call is an `isError` result naming the guard (`blocked` says who). */
+export interface InvokeResult extends ToolResult {
+  blocked?: Blocked;
+}
+
+/** What `invokeTool` needs of the host (the Manager implements it). */
+export interface ToolCallPort {
+  allTools(): ToolInfo[];
+  emit(event: LifecycleEvent): void;
+  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown }): Promise<ToolCallDecision>;
+  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
+}
+
+/** The text of a blocked call's result: the guard and its reason. */
+export function blockedText(b: Blocked): string {
+  return `blocked by ${b.ext}: ${b.reason}`;
+}
+
+/**
+ * Runs one tool call through the guarded path. Resolves with the result (a block is an `isError` result);
+ * rejects with `RequestError` for an unknown tool, a timeout, a crash, a stop, or `cancelled` after `signal`.
+ */
+export async function invokeTool(host: ToolCallPort, name: string, args: unknown, o: InvokeToolOptions): Promise<InvokeResult> {
+  const tool = o.run ? undefined : host.allTools().find((t) => t.name.toLowerCase() === name.toLowerCase());
+  if (!o.run && !tool) throw new RequestError('unknown', `unknown tool ${name}`);
+  const toolName = tool?.name ?? name;
+  const signal = o.signal ?? new AbortController().signal;
+  const cancelled = () => new RequestError('cancelled', `tool ${toolName}: cancelled`);
+  if (signal.aborted) throw cancelled();
+
+  const toolId = o.toolId ?? randomUUID();
+  const input = args ?? {};
+  host.emit({ event: 'tool_call', tool_id: toolId, tool_name: toolName, tool_args: input });
+  const decision = await host.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input });
+  if (decision.blocked) {
+    const ext = tool?.ext ?? 'zut';
+    return { ext, content: [{ type: 'text', text: blockedText(decision.blocked) }], isError: true, blocked: decision.blocked };
+  }
+  if (signal.aborted) throw cancelled();
+
+  if (tool && !toolAllowedFor(tool, o.origin)) {
+    return {
+      ext: tool.ext,
+      content: [{ type: 'text', text: `tool ${tool.name} is interactive: it needs a person at a VS Code window and cannot run from ${o.origin}` }],
+      isError: true,
+    };
+  }
+  o.onStart?.();
+  if (o.run) return o.run(decision.args, signal);
+  return host.callTool(toolName, decision.args, { signal, timeoutMs: o.timeoutMs, session: o.session });
+}
