@@ -19,6 +19,17 @@ const builds = [
     logLevel: 'warning',
   },
   {
+    // The agent-mode relay VS Code starts as an MCP stdio server: Node built-ins only, no source map in the vsix.
+    entryPoints: { 'mcp-relay': 'src/mcp/relay.ts' },
+    outdir: 'dist',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    minify: production,
+    logLevel: 'warning',
+  },
+  {
     entryPoints: { panel: 'media/panel.ts' },
     outdir: 'dist/media',
     bundle: true,

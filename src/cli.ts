@@ -6,6 +6,7 @@
  *   zut-host doctor  [--cwd DIR] [--ext DIR]… [--json]
  *   zut-host command [--cwd DIR] [--ext DIR]… [--timeout MS] NAME [ARGS…]
  *   zut-host tool    [--cwd DIR] [--ext DIR]… [--timeout MS] NAME ['JSON']
+ *   zut-host mcp     [--cwd DIR] [--ext DIR]… [--timeout MS]   (an MCP server over stdio: src/mcp/stdio.ts)
  *
  * Like `zut --ext`, the `--ext` directories are loaded in addition to (and win over) the project extensions of
  * `--cwd` and the global ones of `$ZUT_HOME`. Exit codes: 0 ok; 1 an extension/request error (doctor: any
@@ -21,11 +22,13 @@ import { NullHostUi } from './host/hostUi';
 import { Manager } from './host/manager';
 import { resolveZutHome } from './host/paths';
 import { RequestError } from './host/types';
+import { runMcpStdio } from './mcp/stdio';
 
 const USAGE = `usage:
   zut-host doctor  [--cwd DIR] [--ext DIR]... [--json]
   zut-host command [--cwd DIR] [--ext DIR]... [--timeout MS] NAME [ARGS...]
   zut-host tool    [--cwd DIR] [--ext DIR]... [--timeout MS] NAME ['JSON']
+  zut-host mcp     [--cwd DIR] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
 
   --cwd DIR      project directory (its .zut/extensions are loaded; sent as hello_ack.cwd). Default: cwd
   --ext, -e DIR  load this extension directory for this run (repeatable; wins over installed copies)
@@ -184,6 +187,16 @@ async function main(argv: string[]): Promise<number> {
         return await command(p);
       case 'tool':
         return await tool(p);
+      case 'mcp':
+        if (p.positionals.length > 1) throw new UsageError('mcp takes no arguments');
+        return await runMcpStdio({
+          cwd: path.resolve(p.values.cwd ?? process.cwd()),
+          zutHome: resolveZutHome(),
+          extensionPaths: (p.values.ext ?? []).map((d) => path.resolve(d)),
+          version: pkg.version,
+          timeoutMs: timeoutOf(p),
+          verbose: p.values.verbose,
+        });
       default:
         throw new UsageError(`unknown subcommand "${sub}"`);
     }

@@ -3,6 +3,7 @@
  * load order that registered a name owns it (so ownership is stable whatever order frames arrive in, and a
  * crashed owner's names pass to the next registrant). Built-in tool names are refused.
  */
+import type { ToolAnnotations } from '../protocol';
 import type { CommandInfo, ToolInfo } from './types';
 
 /** Tool names zut reserves for built-ins: extensions can never claim them. */
@@ -22,6 +23,8 @@ export interface RegisteredTool {
   schema: Record<string, unknown>;
   deferred: boolean;
   interactive: boolean;
+  /** `register_tool.annotations` (hints for MCP clients), when sent. */
+  annotations?: ToolAnnotations;
 }
 
 /** What the registry needs to know of one extension. */

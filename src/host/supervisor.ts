@@ -216,6 +216,7 @@ export class ExtensionSupervisor implements Registrant {
           schema: normaliseSchema(f.schema),
           deferred: f.deferred ?? false,
           interactive: f.interactive ?? false,
+          ...(f.annotations ? { annotations: f.annotations } : {}),
         });
         return this.deps.changed();
       case 'subscribe':

@@ -2,7 +2,7 @@
  * Shared types of the VS Code-free host: manifests, discovered extensions, live extension info,
  * tool/command results. Kept in one place so discovery, the Manager, the CLI and the VS Code adapters agree.
  */
-import type { ContentBlock, SessionContext } from '../protocol';
+import type { ContentBlock, SessionContext, ToolAnnotations } from '../protocol';
 
 /** Where an extension was found. `explicit` = a one-run path (zut's `--ext`, the `zut.extensionPaths` setting). */
 export type Scope = 'project' | 'global' | 'explicit';
@@ -87,6 +87,8 @@ export interface ToolInfo {
   /** True once a deferred tool was named in `activate_tools`. */
   activated: boolean;
   interactive: boolean;
+  /** `register_tool.annotations` (title, readOnlyHint, …), passed through to MCP clients. */
+  annotations?: ToolAnnotations;
 }
 
 /** A snapshot of one extension for views, the doctor report and the CLI. */

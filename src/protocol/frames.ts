@@ -55,6 +55,19 @@ export const RegisterCommandFromExt = z.object({
   name: z.string().min(1),
   description: z.string().optional(),
 });
+/**
+ * `register_tool.annotations` (ours, additive; zut ignores unknown fields): hints passed through to MCP clients
+ * (VS Code's agent mode, `zut-host mcp`). A malformed value is dropped, never fatal to the registration.
+ */
+export const ToolAnnotations = z.object({
+  title: z.string().optional(),
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
+
 export const RegisterToolFromExt = z.object({
   type: z.literal('register_tool'),
   name: z.string().min(1),
@@ -62,6 +75,7 @@ export const RegisterToolFromExt = z.object({
   schema: JsonValue.optional(),
   deferred: z.boolean().optional(),
   interactive: z.boolean().optional(),
+  annotations: ToolAnnotations.optional().catch(undefined),
 });
 export const ReadyFromExt = z.object({ type: z.literal('ready') });
 export const SubscribeFromExt = z.object({

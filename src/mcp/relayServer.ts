@@ -1,0 +1,133 @@
+/**
+ * The extension-host end of the agent-mode relay: a local socket (a Unix socket in a private 0700 directory; a named
+ * pipe on Windows) that `dist/mcp-relay.js` connects to. A relay first sends `{"token":"…"}` (a random token handed
+ * to it in env for that server start); a wrong or late token closes the socket. After `{"zut_relay":"ok"}` the
+ * socket carries MCP messages, served by an `McpConnection`. A relay that disconnects cancels its calls in flight.
+ * VS Code-free: one instance of each zut extension, the relay never spawns anything.
+ */
+import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LineDecoder, type DecodedLine } from '../protocol';
+import { MAX_RELAY_TOKENS, MAX_MCP_MESSAGE_BYTES, RELAY_HANDSHAKE_MS } from './limits';
+import { dispatchLines, encodeMessage, readMessages } from './lines';
+import { McpConnection, McpSessions, type McpBridgeOptions } from './server';
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+export class RelayServer {
+  private readonly tokens: Buffer[] = [];
+  private readonly sockets = new Set<net.Socket>();
+  private readonly connections = new Set<McpConnection>();
+  private readonly sessions: McpSessions;
+
+  private constructor(
+    private readonly server: net.Server,
+    /** The socket path (or pipe name) relays connect to. */
+    readonly address: string,
+    private readonly dir: string | undefined,
+    private readonly bridge: McpBridgeOptions,
+  ) {
+    this.sessions = new McpSessions(bridge.host, bridge.cwd);
+    server.on('connection', (s) => this.accept(s));
+  }
+
+  /** Listens on a fresh private address. */
+  static async listen(bridge: McpBridgeOptions): Promise<RelayServer> {
+    let address: string;
+    let dir: string | undefined;
+    if (process.platform === 'win32') address = `\\\\.\\pipe\\zut-mcp-${randomBytes(12).toString('hex')}`;
+    else {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-mcp-'));
+      fs.chmodSync(dir, 0o700);
+      address = path.join(dir, 'relay.sock');
+    }
+    const server = net.createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(address, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    return new RelayServer(server, address, dir, bridge);
+  }
+
+  /** A new random token for one server start (the oldest of more than `MAX_RELAY_TOKENS` stops working). */
+  issueToken(): string {
+    const token = randomBytes(32).toString('hex');
+    this.tokens.push(digest(token));
+    if (this.tokens.length > MAX_RELAY_TOKENS) this.tokens.shift();
+    return token;
+  }
+
+  /** Relays connected and authenticated now. */
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Every connected relay hears `tools/list_changed` if its list changed (e.g. after a setting change). */
+  refresh(): void {
+    for (const c of this.connections) c.checkListChanged();
+  }
+
+  private valid(token: unknown): boolean {
+    if (typeof token !== 'string' || token === '') return false;
+    const d = digest(token);
+    return this.tokens.some((t) => timingSafeEqual(t, d));
+  }
+
+  private accept(socket: net.Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+    const decoder = new LineDecoder(MAX_MCP_MESSAGE_BYTES);
+    const timer = setTimeout(() => socket.destroy(), RELAY_HANDSHAKE_MS);
+    const onHandshake = (chunk: Buffer) => {
+      const lines = decoder.push(chunk);
+      if (lines.length === 0) return;
+      clearTimeout(timer);
+      socket.off('data', onHandshake);
+      const first = lines[0]!;
+      let token: unknown;
+      try {
+        token = 'line' in first ? (JSON.parse(first.line) as { token?: unknown }).token : undefined;
+      } catch {
+        token = undefined;
+      }
+      if (!this.valid(token)) {
+        socket.end(encodeMessage({ zut_relay: 'refused' }));
+        return;
+      }
+      socket.write(encodeMessage({ zut_relay: 'ok' }));
+      this.serve(socket, decoder, lines.slice(1));
+    };
+    socket.on('data', onHandshake);
+  }
+
+  private serve(socket: net.Socket, decoder: LineDecoder, early: DecodedLine[]): void {
+    const send = (m: object) => {
+      if (!socket.destroyed) socket.write(encodeMessage(m));
+    };
+    const conn = new McpConnection(this.bridge, this.sessions, send);
+    this.connections.add(conn);
+    socket.on('close', () => {
+      this.connections.delete(conn);
+      conn.dispose();
+    });
+    // Lines that came with the handshake chunk go first; the decoder keeps any partial line that followed them.
+    dispatchLines(early, (m) => conn.handle(m), send);
+    readMessages(socket, (m) => conn.handle(m), send, decoder);
+  }
+
+  /** Closes every relay connection (their calls are cancelled) and the socket, and removes the private directory. */
+  async dispose(): Promise<void> {
+    for (const c of this.connections) c.dispose();
+    this.connections.clear();
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((r) => this.server.close(() => r()));
+    if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}

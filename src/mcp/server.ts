@@ -1,0 +1,238 @@
+/**
+ * The MCP server side of the bridge: one `McpConnection` per client (a relay from VS Code's agent mode, or the
+ * stdio of `zut-host mcp`), speaking JSON-RPC 2.0 (MCP spec: lifecycle, tools, ping, cancellation, progress).
+ * Every `tools/call` goes through the host's guarded path (`invokeTool`), so guards see and can block it.
+ * VS Code-free; the transport hands in parsed messages and a `send`.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SessionContext } from '../protocol';
+import type { ExtensionHost } from '../host/api';
+import type { Event, IDisposable } from '../host/lifecycle';
+import { RequestError } from '../host/types';
+import { MAX_MCP_SESSIONS, MCP_PROTOCOL_VERSIONS, RPC } from './limits';
+import { buildCatalog, toMcpContent, type CatalogFilter, type McpCatalog } from './tools';
+
+type Id = string | number;
+/** A JSON-RPC message as received (validated loosely: MCP messages are open objects). */
+export interface RpcMessage {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  params?: unknown;
+}
+
+/** A line from an extension that may be shown as progress of its running call (`notify`, `status`). */
+export interface ExtensionProgress {
+  ext: string;
+  message: string;
+}
+
+/** What the bridge shares across connections. */
+export interface McpBridgeOptions extends CatalogFilter {
+  host: ExtensionHost;
+  serverVersion: string;
+  /** Extension lines to forward as `notifications/progress` while that extension's tool runs (when asked). */
+  progress?: Event<ExtensionProgress>;
+  /** The project directory, reported in new sessions' context. */
+  cwd?: string;
+  /** Reply timeout of calls (the host's default when omitted). */
+  toolTimeoutMs?: () => number | undefined;
+}
+
+/** The conversations already announced to extensions (`session_start`), bounded, shared by every connection. */
+export class McpSessions {
+  private readonly seen = new Map<string, SessionContext>();
+
+  constructor(
+    private readonly host: ExtensionHost,
+    private readonly cwd?: string,
+  ) {}
+
+  /** The session for `id`; the first call for an id announces it (`session_start`, `session_opened`). */
+  open(id: string): SessionContext {
+    const known = this.seen.get(id);
+    if (known) {
+      this.seen.delete(id);
+      this.seen.set(id, known);
+      return known;
+    }
+    const ctx: SessionContext = this.cwd ? { id, cwd: this.cwd } : { id };
+    this.seen.set(id, ctx);
+    for (const old of [...this.seen.keys()].slice(0, Math.max(0, this.seen.size - MAX_MCP_SESSIONS))) this.seen.delete(old);
+    this.host.emitSessionEvent('session_start', ctx);
+    this.host.emitSessionEvent('session_opened', ctx);
+    return ctx;
+  }
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** One MCP client. `dispose()` (the client went away) cancels every call it has in flight. */
+export class McpConnection implements IDisposable {
+  private readonly inFlight = new Map<Id, AbortController>();
+  private readonly subs: IDisposable[] = [];
+  private initialized = false;
+  private lastSignature: string | undefined;
+  private disposed = false;
+  /** Calls without a conversation id share this connection's own session. */
+  private readonly ownSession = `mcp-${randomUUID()}`;
+
+  constructor(
+    private readonly o: McpBridgeOptions,
+    private readonly sessions: McpSessions,
+    private readonly send: (message: object) => void,
+  ) {
+    this.subs.push(o.host.onDidChangeExtensions(() => this.checkListChanged()));
+  }
+
+  private catalog(): McpCatalog {
+    return buildCatalog(this.o.host.tools(), this.o);
+  }
+
+  /** Tells the client its tool list changed (once per change since it last listed or was told). */
+  checkListChanged(): void {
+    if (!this.initialized || this.disposed) return;
+    const sig = this.catalog().signature;
+    if (sig === this.lastSignature) return;
+    this.lastSignature = sig;
+    this.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+  }
+
+  /** Handles one incoming message (a request, a notification, or a response, which we never ask for). */
+  handle(msg: unknown): void {
+    if (this.disposed) return;
+    if (!isObject(msg) || msg.jsonrpc !== '2.0' || (typeof msg.method !== 'string' && !('result' in msg || 'error' in msg))) {
+      const id = isObject(msg) && (typeof msg.id === 'string' || typeof msg.id === 'number') ? msg.id : null;
+      this.send({ jsonrpc: '2.0', id, error: { code: RPC.invalidRequest, message: 'not a JSON-RPC 2.0 message' } });
+      return;
+    }
+    if (typeof msg.method !== 'string') return; // a response: we send no requests
+    const params = isObject(msg.params) ? msg.params : {};
+    const id = msg.id;
+    if (id === undefined) return this.notification(msg.method, params);
+    if (typeof id !== 'string' && typeof id !== 'number') {
+      this.send({ jsonrpc: '2.0', id: null, error: { code: RPC.invalidRequest, message: 'id must be a string or number' } });
+      return;
+    }
+    this.request(id, msg.method, params).then(
+      (result) => this.reply(id, { result }),
+      (e: unknown) => {
+        if (e instanceof Cancelled) return;
+        const err = e instanceof RpcError ? e : new RpcError(RPC.internal, e instanceof Error ? e.message : String(e));
+        this.reply(id, { error: { code: err.code, message: err.message } });
+      },
+    );
+  }
+
+  private reply(id: Id, body: { result: unknown } | { error: { code: number; message: string } }): void {
+    if (!this.disposed) this.send({ jsonrpc: '2.0', id, ...body });
+  }
+
+  private notification(method: string, params: Record<string, unknown>): void {
+    if (method === 'notifications/initialized') {
+      this.initialized = true;
+      this.lastSignature ??= this.catalog().signature;
+    } else if (method === 'notifications/cancelled') {
+      const id = params.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.inFlight.get(id)?.abort();
+    }
+    // Other notifications (roots/list_changed, …) need nothing from us.
+  }
+
+  private async request(id: Id, method: string, params: Record<string, unknown>): Promise<unknown> {
+    switch (method) {
+      case 'initialize': {
+        const asked = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
+        const version = (MCP_PROTOCOL_VERSIONS as readonly string[]).includes(asked) ? asked : MCP_PROTOCOL_VERSIONS[0];
+        return {
+          protocolVersion: version,
+          capabilities: { tools: { listChanged: true } },
+          serverInfo: { name: 'zut', title: 'zut extensions', version: this.o.serverVersion },
+          instructions: 'Tools of zut extensions. Guards of zut extensions may block or rewrite calls.',
+        };
+      }
+      case 'ping':
+        return {};
+      case 'tools/list': {
+        const c = this.catalog();
+        this.lastSignature = c.signature;
+        return { tools: c.tools };
+      }
+      case 'tools/call':
+        return this.callTool(id, params);
+      default:
+        throw new RpcError(RPC.methodNotFound, `method not found: ${method}`);
+    }
+  }
+
+  private async callTool(id: Id, params: Record<string, unknown>): Promise<unknown> {
+    const c = this.catalog();
+    const modelName = typeof params.name === 'string' ? params.name : '';
+    const zutName = c.names.toZut(modelName);
+    const tool = zutName && this.o.host.tools().find((t) => t.name === zutName);
+    if (!tool) throw new RpcError(RPC.invalidParams, `unknown tool: ${modelName}`);
+    const args = params.arguments ?? {};
+    if (!isObject(args)) throw new RpcError(RPC.invalidParams, 'arguments must be a JSON object');
+    const meta = isObject(params._meta) ? params._meta : {};
+    const conversation = meta['vscode.conversationId'];
+    const session = this.sessions.open(typeof conversation === 'string' && conversation ? conversation : this.ownSession);
+
+    const abort = new AbortController();
+    this.inFlight.set(id, abort);
+    const progress = this.progressFor(meta.progressToken, tool.ext);
+    try {
+      const r = await this.o.host.invokeTool(tool.name, args, {
+        session,
+        origin: this.o.origin,
+        signal: abort.signal,
+        timeoutMs: this.o.toolTimeoutMs?.(),
+      });
+      // A result that activated tools: the client hears of them before the result (VS Code shows them at once).
+      this.checkListChanged();
+      return { content: toMcpContent(r), isError: r.isError };
+    } catch (e) {
+      if (abort.signal.aborted) throw new Cancelled();
+      const message = e instanceof RequestError ? `${e.kind}: ${e.message}` : e instanceof Error ? e.message : String(e);
+      return { content: [{ type: 'text', text: message }], isError: true };
+    } finally {
+      this.inFlight.delete(id);
+      progress?.dispose();
+    }
+  }
+
+  /** While a call runs: its extension's notes and status lines as `notifications/progress` (when a token was given). */
+  private progressFor(token: unknown, ext: string): IDisposable | undefined {
+    if ((typeof token !== 'string' && typeof token !== 'number') || !this.o.progress) return undefined;
+    let n = 0;
+    return this.o.progress((p) => {
+      if (p.ext === ext && !this.disposed) {
+        this.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: ++n, message: p.message } });
+      }
+    });
+  }
+
+  /** The client is gone: every call it had in flight is cancelled (`tool_cancel` to extensions that want it). */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const a of this.inFlight.values()) a.abort();
+    this.inFlight.clear();
+    for (const s of this.subs.splice(0)) s.dispose();
+  }
+}
+
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A cancelled request gets no response (MCP spec: cancellation). */
+class Cancelled extends RpcError {
+  constructor() {
+    super(RPC.internal, 'cancelled');
+  }
+}
