@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from './host/api';
+import { registerAgentTools } from './vscode/agentTools';
 import { registerChat } from './vscode/chat/participant';
 import { registerCommands } from './vscode/commands';
 import { registerExtensionsView } from './vscode/extensionsTree';
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   registerContextKeys(context, host);
   registerManagement(context, host);
   registerChat(context, host, ui);
+  registerAgentTools(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })));
   // Tests check this line comes before the first "Loaded …": activation must not wait for extensions.
   log.info('Activation complete; zut extensions start in the background');
   return { host };

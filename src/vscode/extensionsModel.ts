@@ -3,7 +3,7 @@
  * context value for menus) and its children (commands, tools, diagnostics, log). extensionsTree.ts turns
  * these into `TreeItem`s. Text from extensions is data: labels and tooltips are plain strings.
  */
-import type { ExtensionInfo, ExtensionState } from '../host/types';
+import type { ExtensionInfo, ExtensionState, ToolInfo } from '../host/types';
 
 /** A codicon id (and optional theme color id) chosen by the view, never by an extension. */
 export interface IconModel {
@@ -133,7 +133,7 @@ export function extensionChildren(info: ExtensionInfo): ItemModel[] {
 }
 
 /** The rows under one group of an extension (`commands`, `tools` or `diagnostics`). */
-export function groupChildren(info: ExtensionInfo, group: GroupKind): ItemModel[] {
+export function groupChildren(info: ExtensionInfo, group: GroupKind, agentName: (t: ToolInfo) => string | undefined = () => undefined): ItemModel[] {
   const base = `ext:${info.scope}:${info.dir}:${group}`;
   switch (group) {
     case 'commands':
@@ -149,12 +149,14 @@ export function groupChildren(info: ExtensionInfo, group: GroupKind): ItemModel[
       }));
     case 'tools':
       return info.tools.map((t) => {
-        const flags = [t.active ? undefined : 'shadowed', t.deferred ? (t.activated ? 'deferred, activated' : 'deferred') : undefined, t.interactive ? 'interactive' : undefined].filter(Boolean);
+        const agent = agentName(t);
+        const flags = [t.active ? undefined : 'shadowed', t.deferred ? (t.activated ? 'deferred, activated' : 'deferred') : undefined, t.interactive ? 'interactive' : undefined, agent ? 'agent mode' : undefined].filter(Boolean);
+        const offer = agent ? `Offered to agent mode as ${agent}.` : 'Not offered to agent mode now (zut.agentTools settings, or deferred).';
         return {
           id: `${base}:${t.name}`,
           label: t.name,
           description: [flags.join(', '), t.description].filter(Boolean).join(' · '),
-          tooltip: `${t.description ?? t.name}\n\nSchema: ${JSON.stringify(t.schema)}`,
+          tooltip: `${t.description ?? t.name}\n\n${offer}\n\nSchema: ${JSON.stringify(t.schema)}`,
           icon: { id: t.active ? 'tools' : 'eye-closed' },
           contextValue: t.active ? 'zutTool' : 'zutTool.shadowed',
           collapsible: false,

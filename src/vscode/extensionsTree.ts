@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { IDisposable } from '../host/lifecycle';
 import type { ExtensionInfo } from '../host/types';
+import { agentToolName } from './agentTools';
 import { extensionChildren, extensionItem, groupChildren, sortExtensions, type GroupKind, type ItemModel } from './extensionsModel';
 
 /** A node of the tree. Extension nodes carry `info` so context-menu commands can read the extension's name. */
@@ -25,7 +26,9 @@ export class ExtensionsTreeProvider implements vscode.TreeDataProvider<Extension
   private readonly sub: IDisposable;
 
   constructor(private readonly host: ExtensionHost) {
-    this.sub = host.onDidChangeExtensions(() => this.scheduleRefresh());
+    const config = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('zut.agentTools') && this.scheduleRefresh());
+    const hostSub = host.onDidChangeExtensions(() => this.scheduleRefresh());
+    this.sub = { dispose: () => (hostSub.dispose(), config.dispose()) };
   }
 
   /** Extensions that need attention (error, crashed, blocked), for the view badge. */
@@ -50,7 +53,7 @@ export class ExtensionsTreeProvider implements vscode.TreeDataProvider<Extension
         model.group ? { kind: 'group', info: node.info, group: model.group, model } : { kind: 'leaf', info: node.info, model },
       );
     }
-    if (node.kind === 'group') return groupChildren(node.info, node.group).map((model) => ({ kind: 'leaf', info: node.info, model }));
+    if (node.kind === 'group') return groupChildren(node.info, node.group, (t) => agentToolName(this.host, t)).map((model) => ({ kind: 'leaf', info: node.info, model }));
     return [];
   }
 

@@ -23,6 +23,10 @@ export interface ZutSettings {
   alerts: 'notify' | 'off';
   /** `zut.chat.maxRounds`: tool rounds per `@zut` request. */
   chatMaxRounds: number;
+  /** `zut.agentTools.enabled`: offer zut tools to VS Code's agent mode (an MCP server of ours). */
+  agentToolsEnabled: boolean;
+  /** `zut.agentTools.exclude`: zut tool names never offered to agent mode (case-insensitive). */
+  agentToolsExclude: string[];
 }
 
 /** Schema and default of each setting, keyed by its name under `zut.`. */
@@ -34,6 +38,8 @@ const fields = {
   autoRestart: { schema: z.boolean(), default: true },
   alerts: { schema: z.enum(['notify', 'off']), default: 'notify' as const },
   'chat.maxRounds': { schema: z.number().int().min(1).max(1000), default: 32 },
+  'agentTools.enabled': { schema: z.boolean(), default: true },
+  'agentTools.exclude': { schema: z.array(z.string()), default: [] as string[] },
 } as const;
 
 /** The setting keys (under `zut.`) this module reads. */
@@ -75,6 +81,10 @@ export function readSettings(get: (key: string) => unknown): SettingsRead {
       autoRestart: pick('autoRestart'),
       alerts: pick('alerts'),
       chatMaxRounds: pick('chat.maxRounds'),
+      agentToolsEnabled: pick('agentTools.enabled'),
+      agentToolsExclude: pick('agentTools.exclude')
+        .map((n) => n.trim())
+        .filter((n) => n !== ''),
     },
     problems,
   };

@@ -15,6 +15,8 @@ describe('readSettings', () => {
       autoRestart: true,
       alerts: 'notify',
       chatMaxRounds: 32,
+      agentToolsEnabled: true,
+      agentToolsExclude: [],
     });
     expect(problems).toEqual([]);
   });
@@ -29,6 +31,8 @@ describe('readSettings', () => {
         autoRestart: false,
         alerts: 'off',
         'chat.maxRounds': 4,
+        'agentTools.enabled': false,
+        'agentTools.exclude': [' secret_tool ', ''],
       }),
     );
     expect(settings).toEqual({
@@ -39,21 +43,25 @@ describe('readSettings', () => {
       autoRestart: false,
       alerts: 'off',
       chatMaxRounds: 4,
+      agentToolsEnabled: false,
+      agentToolsExclude: ['secret_tool'],
     });
     expect(problems).toEqual([]);
   });
 
   it('falls back to the default for each invalid value and names the setting', () => {
     const { settings, problems } = readSettings(
-      getter({ trace: 'loud', toolTimeoutSeconds: -1, extensionPaths: 'x', autoRestart: 'yes', 'chat.maxRounds': 2.5, alerts: 1 }),
+      getter({ trace: 'loud', toolTimeoutSeconds: -1, extensionPaths: 'x', autoRestart: 'yes', 'chat.maxRounds': 2.5, alerts: 1, 'agentTools.exclude': 'x' }),
     );
     expect(settings.trace).toBe('off');
     expect(settings.toolTimeoutSeconds).toBe(60);
     expect(settings.extensionPaths).toEqual([]);
     expect(settings.autoRestart).toBe(true);
     expect(settings.chatMaxRounds).toBe(32);
+    expect(settings.agentToolsExclude).toEqual([]);
+    expect(problems.some((p) => p.startsWith('zut.agentTools.exclude:'))).toBe(true);
     expect(settings.alerts).toBe('notify');
-    expect(problems).toHaveLength(6);
+    expect(problems).toHaveLength(7);
     expect(problems.find((p) => p.startsWith('zut.trace:'))).toContain('(using "off")');
     expect(problems.find((p) => p.startsWith('zut.chat.maxRounds:'))).toContain('(using 32)');
   });

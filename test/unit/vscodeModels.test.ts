@@ -166,6 +166,15 @@ describe('extensions tree model', () => {
     expect(groupChildren(i, 'diagnostics')[0].label).toBe('skill path escapes');
   });
 
+  it('marks the tools offered to agent mode, with their model-facing name in the tooltip', () => {
+    const i = info({ tools: [tool('lookup'), tool('my tool!')] });
+    const rows = groupChildren(i, 'tools', (t) => (t.name === 'my tool!' ? 'my_tool_0a1b2c3d' : undefined));
+    expect(rows[0].description).toBe('');
+    expect(rows[0].tooltip).toContain('Not offered to agent mode now');
+    expect(rows[1].description).toBe('agent mode');
+    expect(rows[1].tooltip).toContain('Offered to agent mode as my_tool_0a1b2c3d.');
+  });
+
   it('sorts by name then scope', () => {
     const sorted = sortExtensions([info({ name: 'b' }), info({ name: 'a', scope: 'global' }), info({ name: 'a', scope: 'project' })]);
     expect(sorted.map((s) => `${s.name}:${s.scope}`)).toEqual(['a:project', 'a:global', 'b:project']);

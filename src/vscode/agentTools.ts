@@ -1,0 +1,92 @@
+/**
+ * zut tools in VS Code's agent mode (and any chat that uses `vscode.lm.tools`): an MCP server definition of ours,
+ * `node dist/mcp-relay.js`, which VS Code starts and which connects back to this extension host over a private
+ * socket (src/mcp/relayServer.ts) with a token made for that start. Every call takes the host's guarded path.
+ * `version` (VS Code's cache key) is a signature of the offered tools, so it changes when the list does.
+ * Settings: `zut.agentTools.enabled`, `zut.agentTools.exclude`. Maps; the MCP logic lives in src/mcp/.
+ */
+import * as vscode from 'vscode';
+import type { ExtensionHost } from '../host/api';
+import type { Event } from '../host/lifecycle';
+import type { ToolInfo } from '../host/types';
+import { RELAY_ENV } from '../mcp/limits';
+import { RelayServer } from '../mcp/relayServer';
+import type { ExtensionProgress } from '../mcp/server';
+import { buildCatalog, offeredThroughMcp, type CatalogFilter } from '../mcp/tools';
+import { readSettings } from './settings';
+
+/** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
+export const MCP_PROVIDER_ID = 'zut.agentTools';
+/** The server's label: VS Code names its tools `mcp_<label>_<tool>`. */
+export const MCP_SERVER_LABEL = 'zut';
+
+const settings = () => readSettings((k) => vscode.workspace.getConfiguration('zut').get(k)).settings;
+
+/** The agent-mode filter: the exclude setting; interactive tools are fine (a person is at this window). */
+const filter: CatalogFilter = { origin: 'agent', exclude: () => settings().agentToolsExclude };
+
+/**
+ * For the Extensions view: the model-facing name under which `tool` is offered to agent mode now, or undefined
+ * (agent tools off, excluded, deferred and not activated).
+ */
+export function agentToolName(host: ExtensionHost, tool: ToolInfo): string | undefined {
+  if (!settings().agentToolsEnabled || !offeredThroughMcp(tool, filter)) return undefined;
+  if (!host.tools().some((t) => t.name === tool.name && t.ext === tool.ext)) return undefined;
+  return buildCatalog(host.tools(), filter).names.toModel(tool.name);
+}
+
+/** Registers the MCP server definition provider; the relay socket opens when VS Code first starts the server. */
+export function registerAgentTools(
+  context: vscode.ExtensionContext,
+  host: ExtensionHost,
+  progress?: Event<ExtensionProgress>,
+): void {
+  const changed = new vscode.EventEmitter<void>();
+  let server: Promise<RelayServer> | undefined;
+  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const listen = () =>
+    (server ??= RelayServer.listen({
+      host,
+      serverVersion: String((context.extension.packageJSON as { version?: unknown }).version),
+      origin: 'agent',
+      exclude: filter.exclude,
+      progress,
+      cwd,
+      toolTimeoutMs: () => settings().toolTimeoutSeconds * 1000,
+    }));
+  const version = () => buildCatalog(host.tools(), filter).signature;
+  let lastVersion = version();
+  const check = () => {
+    const v = settings().agentToolsEnabled ? version() : 'off';
+    if (v === lastVersion) return;
+    lastVersion = v;
+    changed.fire();
+    void server?.then((s) => s.refresh());
+  };
+
+  const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
+    onDidChangeMcpServerDefinitions: changed.event,
+    provideMcpServerDefinitions: () => {
+      if (!settings().agentToolsEnabled) return [];
+      const relay = context.asAbsolutePath('dist/mcp-relay.js');
+      // ELECTRON_RUN_AS_NODE: in desktop VS Code `process.execPath` is Electron; in code-server it is Node already.
+      const def = new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, process.execPath, [relay], { ELECTRON_RUN_AS_NODE: '1' }, version());
+      if (cwd) def.cwd = vscode.Uri.file(cwd);
+      return [def];
+    },
+    resolveMcpServerDefinition: async (def) => {
+      const s = await listen();
+      def.env = { ...def.env, [RELAY_ENV.socket]: s.address, [RELAY_ENV.token]: s.issueToken() };
+      return def;
+    },
+  };
+  context.subscriptions.push(
+    changed,
+    vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
+    host.onDidChangeExtensions(check),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('zut.agentTools')) check();
+    }),
+    { dispose: () => void server?.then((s) => s.dispose()) },
+  );
+}
