@@ -2,7 +2,7 @@
  * `npm run bench`: every figure is a ratio against a baseline measured in the same run on the same machine
  * (interleaved trials, warm-up discarded, medians with p25–p75). Prints a table; `--json` also writes
  * bench/results.json. `--only a,b` runs some (roundtrip, throughput, large-frame, fan-out, concurrency, memory,
- * panel-storm); `--quick` runs fewer trials.
+ * panel-storm, mcp-relay); `--quick` runs fewer trials.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { benchConcurrency } from './concurrency';
 import { benchFanOut } from './fanout';
 import { benchLargeFrame } from './largeFrame';
+import { benchMcpRelay } from './mcpRelay';
 import { benchMemory } from './memory';
 import { benchPanelStorm } from './panelStorm';
 import { benchRoundTrip } from './roundtrip';
@@ -25,6 +26,7 @@ const BENCHES: [string, (quick: boolean) => Promise<BenchRow | BenchRow[]>][] = 
   ['fan-out', benchFanOut],
   ['concurrency', benchConcurrency],
   ['panel-storm', benchPanelStorm],
+  ['mcp-relay', benchMcpRelay],
 ];
 
 function table(rows: BenchRow[]): string {

@@ -21,10 +21,13 @@ try {
     sourcemap: 'inline',
     logLevel: 'warning',
   });
+  // The agent-mode relay (bench/mcpRelay.ts) runs as its own process, as in VS Code: bundled like dist/mcp-relay.js.
+  const relay = path.join(dir, 'mcp-relay.js');
+  await esbuild.build({ entryPoints: [path.join(root, 'src', 'mcp', 'relay.ts')], outfile: relay, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
   const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', outfile, ...process.argv.slice(2)], {
     stdio: 'inherit',
     cwd: root,
-    env: { ...process.env, ZUT_REPO_ROOT: root },
+    env: { ...process.env, ZUT_REPO_ROOT: root, ZUT_BENCH_RELAY: relay },
   });
   process.exitCode = r.status ?? 1;
 } finally {

@@ -37,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   registerContextKeys(context, host);
   registerManagement(context, host);
   registerChat(context, host, ui);
-  registerAgentTools(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })));
+  registerAgentTools(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })), (m) => log.info(m));
   // Tests check this line comes before the first "Loaded …": activation must not wait for extensions.
   log.info('Activation complete; zut extensions start in the background');
   return { host };

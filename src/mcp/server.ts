@@ -37,6 +37,8 @@ export interface McpBridgeOptions extends CatalogFilter {
   cwd?: string;
   /** Reply timeout of calls (the host's default when omitted). */
   toolTimeoutMs?: () => number | undefined;
+  /** One line per request and its outcome (the `Zut` log in VS Code). */
+  log?: (line: string) => void;
 }
 
 /** The conversations already announced to extensions (`session_start`), bounded, shared by every connection. */
@@ -114,9 +116,16 @@ export class McpConnection implements IDisposable {
       this.send({ jsonrpc: '2.0', id: null, error: { code: RPC.invalidRequest, message: 'id must be a string or number' } });
       return;
     }
-    this.request(id, msg.method, params).then(
-      (result) => this.reply(id, { result }),
+    const method = msg.method;
+    const what = method === 'tools/call' && typeof params.name === 'string' ? `${method} ${params.name}` : method;
+    this.o.log?.(`mcp: ${what} (#${id})`);
+    this.request(id, method, params).then(
+      (result) => {
+        this.o.log?.(`mcp: ${what} (#${id}) answered`);
+        this.reply(id, { result });
+      },
       (e: unknown) => {
+        this.o.log?.(`mcp: ${what} (#${id}) failed: ${e instanceof Error ? e.message : String(e)}`);
         if (e instanceof Cancelled) return;
         const err = e instanceof RpcError ? e : new RpcError(RPC.internal, e instanceof Error ? e.message : String(e));
         this.reply(id, { error: { code: err.code, message: err.message } });

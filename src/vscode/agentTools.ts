@@ -40,6 +40,7 @@ export function registerAgentTools(
   context: vscode.ExtensionContext,
   host: ExtensionHost,
   progress?: Event<ExtensionProgress>,
+  log?: (line: string) => void,
 ): void {
   const changed = new vscode.EventEmitter<void>();
   let server: Promise<RelayServer> | undefined;
@@ -53,6 +54,7 @@ export function registerAgentTools(
       progress,
       cwd,
       toolTimeoutMs: () => settings().toolTimeoutSeconds * 1000,
+      log,
     }));
   const version = () => buildCatalog(host.tools(), filter).signature;
   let lastVersion = version();
@@ -76,6 +78,7 @@ export function registerAgentTools(
     },
     resolveMcpServerDefinition: async (def) => {
       const s = await listen();
+      log?.(`mcp: VS Code starts the agent-mode server (relay socket ${s.address})`);
       def.env = { ...def.env, [RELAY_ENV.socket]: s.address, [RELAY_ENV.token]: s.issueToken() };
       return def;
     },

@@ -187,3 +187,17 @@ describe('MCP bridge over the relay', () => {
     expect(seen).toEqual(['step 1 of 2']);
   });
 });
+
+describe('bundles', () => {
+  it('the MCP SDK (a dev dependency) is in no bundle; the relay bundles nothing but itself', async () => {
+    const root = path.resolve(__dirname, '../..');
+    const inputs = async (entry: string) => {
+      const r = await esbuild.build({ entryPoints: [path.join(root, entry)], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], write: false, metafile: true, logLevel: 'silent' });
+      return Object.keys(r.metafile.inputs);
+    };
+    for (const entry of ['src/extension.ts', 'src/cli.ts']) {
+      expect((await inputs(entry)).filter((i) => i.includes('@modelcontextprotocol'))).toEqual([]);
+    }
+    expect(await inputs('src/mcp/relay.ts')).toEqual(['src/mcp/relay.ts']);
+  });
+});

@@ -204,6 +204,7 @@ const TOOLS = [
     name: 'weather',
     description: 'Get the current weather for a city, with a 7-day temperature chart.',
     schema: { type: 'object', properties: { city: CITY_SCHEMA }, required: ['city'] },
+    annotations: { title: 'Current weather', readOnlyHint: true, openWorldHint: false },
     run: toolWeather,
   },
   {
@@ -214,12 +215,15 @@ const TOOLS = [
       properties: { city: CITY_SCHEMA, days: { type: 'integer', minimum: 1, maximum: 7, description: 'days (default 3)' } },
       required: ['city'],
     },
+    annotations: { title: 'Daily forecast', readOnlyHint: true, openWorldHint: false },
     run: toolForecast,
   },
   {
     name: 'enable_weather_alerts',
     description: 'Load the weather_alerts tool (call this before checking weather alerts).',
     schema: { type: 'object', properties: {} },
+    // Not read-only (it changes which tools are offered): VS Code's agent mode asks before running it.
+    annotations: { title: 'Enable weather alerts', idempotentHint: true },
     run: toolEnableAlerts,
   },
   {
@@ -227,6 +231,7 @@ const TOOLS = [
     description: 'List active weather alerts for a city.',
     schema: { type: 'object', properties: { city: CITY_SCHEMA }, required: ['city'] },
     deferred: true,
+    annotations: { title: 'Weather alerts', readOnlyHint: true, openWorldHint: false },
     run: toolAlerts,
   },
 ];
@@ -244,7 +249,9 @@ function onFrame(msg) {
       }
       acked = true;
       for (const t of TOOLS) {
-        emit({ type: 'register_tool', name: t.name, description: t.description, schema: t.schema, ...(t.deferred ? { deferred: true } : {}) });
+        // `annotations` (hints for MCP clients such as VS Code's agent mode) is an additive field zut ignores.
+        const { name, description, schema, annotations } = t;
+        emit({ type: 'register_tool', name, description, schema, annotations, ...(t.deferred ? { deferred: true } : {}) });
       }
       emit({ type: 'ready' });
       return;

@@ -1,0 +1,118 @@
+/**
+ * Agent mode's path: a sequential `tools/call` round trip through the relay process and the relay socket (what VS Code
+ * runs) vs the same call through `invokeTool` in process (goal ≤ 2×), and vs a raw newline-JSON child (info).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as fs from 'node:fs';
+import { RelayServer } from '../src/mcp/relayServer';
+import { RawClient } from '../test/fixtures/bench/home';
+import { startHost } from './host';
+import { abTrials, ratios, summarize, type BenchRow } from './stats';
+
+/** A minimal MCP client over the relay's stdio (no SDK: its own overhead is not what we measure). */
+class RelayClient {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly waiting = new Map<number, (m: unknown) => void>();
+  private buf = '';
+  private seq = 0;
+
+  constructor(relay: string, server: RelayServer) {
+    this.child = spawn(process.execPath, [relay], { env: { ...process.env, ZUT_MCP_SOCKET: server.address, ZUT_MCP_TOKEN: server.issueToken() } });
+    this.child.stdout.on('data', (d: Buffer) => {
+      this.buf += d.toString();
+      for (let i = this.buf.indexOf('\n'); i >= 0; i = this.buf.indexOf('\n')) {
+        const m = JSON.parse(this.buf.slice(0, i)) as { id?: number };
+        this.buf = this.buf.slice(i + 1);
+        if (typeof m.id === 'number') this.waiting.get(m.id)?.(m);
+      }
+    });
+  }
+
+  request(method: string, params: object): Promise<unknown> {
+    const id = ++this.seq;
+    return new Promise((resolve) => {
+      this.waiting.set(id, (m) => {
+        this.waiting.delete(id);
+        resolve(m);
+      });
+      this.child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  }
+
+  async open(): Promise<void> {
+    await this.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+    this.child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
+  }
+
+  close(): Promise<void> {
+    return new Promise((r) => {
+      this.child.once('exit', () => r());
+      this.child.stdin.end();
+    });
+  }
+}
+
+export async function benchMcpRelay(quick: boolean): Promise<BenchRow[]> {
+  const calls = quick ? 200 : 500;
+  const relay = process.env.ZUT_BENCH_RELAY; // built by bench/run.mjs like dist/mcp-relay.js
+  if (!relay || !fs.existsSync(relay)) throw new Error('ZUT_BENCH_RELAY: the relay bundle is missing (run through npm run bench)');
+  const host = await startHost([{ kind: 'node', name: 'mr' }]);
+  const server = await RelayServer.listen({ host: host.manager, serverVersion: 'bench', origin: 'agent' });
+  const client = new RelayClient(relay, server);
+  const raw = new RawClient({ kind: 'node', name: 'raw' });
+  try {
+    await client.open();
+    await raw.ready;
+    const session = { id: 'bench' };
+    const timed = async (call: (i: number) => Promise<unknown>) => {
+      const lat: number[] = [];
+      for (let i = 0; i < calls; i++) {
+        const s = performance.now();
+        await call(i);
+        lat.push((performance.now() - s) * 1000);
+      }
+      return summarize(lat).median;
+    };
+    const args = (i: number) => ({ i, q: 'small payload' });
+    const viaRelay = () => timed((i) => client.request('tools/call', { name: 'echo_mr', arguments: args(i) }));
+    const inProcess = () => timed((i) => host.manager.invokeTool('echo_mr', args(i), { session, origin: 'agent' }));
+    const rawPipe = () => timed((i) => raw.call('echo_raw', args(i)));
+    const trials = quick ? 3 : 11;
+    const t = await abTrials(trials, 2, viaRelay, inProcess);
+    const r = await abTrials(trials, 1, viaRelay, rawPipe);
+    const ratio = summarize(ratios(t.a, t.b));
+    const rawRatio = summarize(ratios(r.a, r.b));
+    const note = `${calls} sequential calls per trial; relay path = client → relay process → Unix socket → handler → invokeTool → extension`;
+    return [
+      {
+        id: 'mcp-relay',
+        figure: 'Agent mode tools/call (relay + socket) vs invokeTool in process',
+        ours: summarize(t.a),
+        baseline: summarize(t.b),
+        baselineName: 'invokeTool in process (same extension)',
+        unit: 'µs (median call)',
+        ratio,
+        goal: '≤ 2×',
+        pass: ratio.median <= 2,
+        notes: [note],
+      },
+      {
+        id: 'mcp-relay-raw',
+        figure: 'Agent mode tools/call (relay + socket) vs raw pipe',
+        ours: summarize(r.a),
+        baseline: summarize(r.b),
+        baselineName: 'raw newline-JSON echo, no host',
+        unit: 'µs (median call)',
+        ratio: rawRatio,
+        goal: 'info',
+        pass: true,
+        notes: ['information only: two more process hops (relay, socket) and JSON-RPC on top of the host'],
+      },
+    ];
+  } finally {
+    await client.close();
+    await raw.close();
+    await server.dispose();
+    await host.close();
+  }
+}
