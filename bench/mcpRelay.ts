@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import { RelayServer } from '../src/mcp/relayServer';
 import { RawClient } from '../test/fixtures/bench/home';
 import { startHost } from './host';
+import { pinToOneCpu } from './roundtrip';
 import { abTrials, ratios, summarize, type BenchRow } from './stats';
 
 /** A minimal MCP client over the relay's stdio (no SDK: its own overhead is not what we measure). */
@@ -53,6 +54,15 @@ class RelayClient {
 }
 
 export async function benchMcpRelay(quick: boolean): Promise<BenchRow[]> {
+  const unpin = pinToOneCpu();
+  try {
+    return await measure(quick, !!unpin);
+  } finally {
+    unpin?.();
+  }
+}
+
+async function measure(quick: boolean, pinned: boolean): Promise<BenchRow[]> {
   const calls = quick ? 200 : 500;
   const relay = process.env.ZUT_BENCH_RELAY; // built by bench/run.mjs like dist/mcp-relay.js
   if (!relay || !fs.existsSync(relay)) throw new Error('ZUT_BENCH_RELAY: the relay bundle is missing (run through npm run bench)');
@@ -82,7 +92,9 @@ export async function benchMcpRelay(quick: boolean): Promise<BenchRow[]> {
     const r = await abTrials(trials, 1, viaRelay, rawPipe);
     const ratio = summarize(ratios(t.a, t.b));
     const rawRatio = summarize(ratios(r.a, r.b));
-    const note = `${calls} sequential calls per trial; relay path = client → relay process → Unix socket → handler → invokeTool → extension`;
+    const note =
+      `${calls} sequential calls per trial; relay path = client → relay process → Unix socket → handler → invokeTool → extension; ` +
+      (pinned ? 'all processes pinned to CPU 0 (taskset), as in the round-trip row' : 'unpinned (no taskset)');
     return [
       {
         id: 'mcp-relay',

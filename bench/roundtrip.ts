@@ -12,7 +12,7 @@ import { abTrials, ratios, summarize, type BenchRow } from './stats';
  * which swamps the few µs the host adds; pinned, both sides pay the same scheduling. Returns an undo, or
  * undefined when pinning is not possible (the figure is then measured unpinned and says so).
  */
-function pinToOneCpu(): (() => void) | undefined {
+export function pinToOneCpu(): (() => void) | undefined {
   if (process.platform !== 'linux' || os.cpus().length < 2) return undefined;
   try {
     execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });

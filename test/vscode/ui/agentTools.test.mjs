@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installVsix } from '../lib/codeServer.mjs';
+import { fixtureVsix, tools } from '../lib/context.mjs';
 import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, workspaceCopy } from './harness.mjs';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
@@ -14,7 +16,9 @@ describe('agent mode: a zut tool through vscode.lm.invokeTool in a chat', () => 
   let page;
 
   before(async () => {
-    server = await startServer({ name: 'agent', devPaths: [path.join(FIXTURES, 'scripted-model'), path.join(FIXTURES, 'agent-caller')] });
+    // One development path per window (code-server keeps the last): the participant is installed as a vsix instead.
+    server = await startServer({ name: 'agent', devPaths: [path.join(FIXTURES, 'scripted-model')] });
+    installVsix(await tools(), server, fixtureVsix(path.join(FIXTURES, 'agent-caller')));
     page = await openWorkbench(server, { folder: workspaceCopy() });
   });
   after(async () => { await server?.stop(); });
@@ -40,7 +44,7 @@ describe('agent mode: a zut tool through vscode.lm.invokeTool in a chat', () => 
     if (await page.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
     await page.keyboard.press('Enter');
 
-    const allow = page.locator('.interactive-item-container .monaco-button', { hasText: /^\s*Allow\b/ }).first();
+    const allow = page.locator('.interactive-item-container .monaco-button', { hasText: /^\s*Allow\b/ }).first(); // "Allow in this Session"
     await allow.waitFor({ timeout: 90_000 });
     const confirmation = await page.locator('.interactive-item-container.interactive-response').last().innerText();
     await screenshot(page, 'agent-confirmation');
@@ -58,6 +62,8 @@ describe('agent mode: a zut tool through vscode.lm.invokeTool in a chat', () => 
     assert.equal(sessions.length, 1, text);
     // The session came from `_meta["vscode.conversationId"]`, not the relay connection's own fallback (`mcp-…`).
     assert.doesNotMatch(sessions[0], /^mcp-/, text);
-    if (chat !== 'unknown') assert.ok(chat.includes(sessions[0]), `zut session ${sessions[0]} is the chat's (${chat})`);
+    // The token names the chat session as an id or as `vscode-chat-session://local/<base64 id>`.
+    const chatId = /^vscode-chat-session:/.test(chat) ? Buffer.from(chat.split('/').pop(), 'base64').toString('utf8') : chat;
+    assert.equal(sessions[0], chatId, `zut session ${sessions[0]} is the chat's (${chat})`);
   });
 });
