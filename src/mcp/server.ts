@@ -87,12 +87,15 @@ export class McpConnection implements IDisposable {
     this.subs.push(o.host.onDidChangeExtensions(() => this.checkListChanged()));
   }
 
+  /** The catalog, rebuilt only after a change (registrations, settings, `activate_tools`): calls stay cheap. */
+  private cached: McpCatalog | undefined;
   private catalog(): McpCatalog {
-    return buildCatalog(this.o.host.tools(), this.o);
+    return (this.cached ??= buildCatalog(this.o.host.tools(), this.o));
   }
 
   /** Tells the client its tool list changed (once per change since it last listed or was told). */
   checkListChanged(): void {
+    this.cached = undefined;
     if (!this.initialized || this.disposed) return;
     const sig = this.catalog().signature;
     if (sig === this.lastSignature) return;
@@ -197,7 +200,7 @@ export class McpConnection implements IDisposable {
         timeoutMs: this.o.toolTimeoutMs?.(),
       });
       // A result that activated tools: the client hears of them before the result (VS Code shows them at once).
-      this.checkListChanged();
+      if (r.activateTools?.length) this.checkListChanged();
       return { content: toMcpContent(r), isError: r.isError };
     } catch (e) {
       if (abort.signal.aborted) throw new Cancelled();
