@@ -1,7 +1,8 @@
 // UI: a zut tool called the way VS Code's agent mode calls it. The test-only participant `@agentcaller`
 // (test/vscode/fixtures/agent-caller) runs `vscode.lm.invokeTool` with its request's toolInvocationToken on our MCP
 // server's tools: VS Code shows its own confirmation for `enable_weather_alerts` (not read-only), Allow runs it, and
-// the read-only `weather` call that follows files its state under the chat conversation's zut session.
+// the deferred tool it activates is offered right away, and the read-only `weather` call that follows files its
+// state under the chat conversation's zut session.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +57,7 @@ describe('agent mode: a zut tool through vscode.lm.invokeTool in a chat', () => 
     const text = (await response.innerText()).replace(/[\s\u00a0]+/g, ' ');
     await screenshot(page, 'agent-allowed');
     assert.match(text, /enable result: Enabled the weather_alerts tool\./, text);
+    assert.match(text, /deferred tool offered: before false, after true/, text);
     assert.match(text, /weather result: Paris: 19°C/, text);
     const sessions = /zut sessions: \[([^\]]*)\]/.exec(text)[1].split(' ').filter(Boolean);
     const chat = /chat session: \[([^\]]*)\]/.exec(text)[1];
