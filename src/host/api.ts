@@ -3,6 +3,7 @@
  * benchmarks program against. `Manager` (manager.ts) implements it.
  */
 import type { CommandResponseFromExt, PanelKeyName, SessionContext } from '../protocol';
+import type { CapLimits } from './caps';
 import type { HostUi } from './hostUi';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
 import type { Event } from './lifecycle';
@@ -91,7 +92,10 @@ export interface ManagerOptions {
   toolTimeoutMs?: number;
   commandTimeoutMs?: number;
   interceptTimeoutMs?: number;
+  /** The `hello` deadline (`zut.startTimeoutSeconds`; default `DEFAULT_START_TIMEOUT_MS`, 60 s). */
   helloTimeoutMs?: number;
+  /** Per-extension caps (default: limits.ts); tests lower them. */
+  caps?: Partial<CapLimits>;
   /** Automatic restarts after a crash (default true): up to 4, none after the 5th crash within 3 minutes. */
   autoRestart?: boolean;
   trace?: TraceLevel;

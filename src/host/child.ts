@@ -5,6 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { STDERR_LINE_MAX_CHARS } from './limits';
 
 /** How to start one extension. */
 export interface ChildSpec {
@@ -32,18 +33,37 @@ export function describeExit(code: number | null, signal: NodeJS.Signals | null)
   return `exit status ${code ?? 0}`;
 }
 
-/** Sends a signal to the process group led by `pid` (falls back to the process alone). Never throws. */
+/**
+ * Sends a signal to the process group led by `pid` (falls back to the process alone). On Windows, where there
+ * are no groups, the whole tree is ended with `taskkill /T /F` (any signal). Never throws.
+ */
 export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (!pid) return;
+  if (process.platform === 'win32') return killTree(pid);
   try {
-    if (process.platform === 'win32') process.kill(pid, signal);
-    else process.kill(-pid, signal);
+    process.kill(-pid, signal);
   } catch {
     try {
       process.kill(pid, signal);
     } catch {
       /* already gone */
     }
+  }
+}
+
+/** Windows: `taskkill /T /F /PID pid` (the process and its descendants), falling back to the process alone. */
+function killTree(pid: number): void {
+  try {
+    const t = spawn('taskkill', ['/T', '/F', '/PID', String(pid)], { stdio: 'ignore', windowsHide: true });
+    t.on('error', () => {
+      try {
+        process.kill(pid);
+      } catch {
+        /* already gone */
+      }
+    });
+  } catch {
+    /* taskkill missing: nothing more we can do */
   }
 }
 
@@ -104,7 +124,7 @@ export class TextLineSplitter {
     const text = this.rest + this.decoder.decode(chunk, { stream: true });
     const lines = text.split('\n');
     this.rest = lines.pop() ?? '';
-    if (this.rest.length > 64 * 1024) {
+    if (this.rest.length > STDERR_LINE_MAX_CHARS) {
       lines.push(this.rest);
       this.rest = '';
     }

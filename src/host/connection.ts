@@ -15,10 +15,22 @@ import {
   type HostFrame,
 } from '../protocol';
 import { TextLineSplitter, describeExit, killGroup, openLog, spawnChild, type ChildSpec } from './child';
+import { killEscaped, stdioLinks } from './escaped';
 import { Emitter } from './lifecycle';
 import { PendingRequests, type Abandoned, type RequestOptions } from './pending';
 import { RequestError, type ReadyMode } from './types';
-import { TORN_WRITE_GRACE_MS, WriteQueue } from './writeQueue';
+import {
+  AUTO_READY_MS,
+  DEFAULT_START_TIMEOUT_MS,
+  EOF_EXIT_WAIT_MS,
+  EXIT_DRAIN_MS,
+  KILL_GRACE_MS,
+  READY_GRACE_MS,
+  SHUTDOWN_GRACE_MS,
+  TORN_WRITE_GRACE_MS,
+  WRITE_TIMEOUT_MS,
+} from './limits';
+import { WriteQueue } from './writeQueue';
 
 export interface ConnectionTimeouts {
   helloMs: number;
@@ -29,13 +41,14 @@ export interface ConnectionTimeouts {
   killGraceMs: number;
 }
 
+/** The defaults, from limits.ts. */
 export const DEFAULT_TIMEOUTS: ConnectionTimeouts = {
-  helloMs: 10_000,
-  autoReadyMs: 250,
-  readyGraceMs: 3_000,
-  writeMs: 5_000,
-  shutdownGraceMs: 2_000,
-  killGraceMs: 1_000,
+  helloMs: DEFAULT_START_TIMEOUT_MS,
+  autoReadyMs: AUTO_READY_MS,
+  readyGraceMs: READY_GRACE_MS,
+  writeMs: WRITE_TIMEOUT_MS,
+  shutdownGraceMs: SHUTDOWN_GRACE_MS,
+  killGraceMs: KILL_GRACE_MS,
 };
 
 export interface ConnectionOptions extends ChildSpec {
@@ -78,6 +91,10 @@ export class Connection {
   private resolveFinished!: () => void;
   private readonly finished = new Promise<void>((r) => (this.resolveFinished = r));
   private log: ReturnType<typeof openLog> | undefined;
+  /** The child's stdio links, to find escaped processes after the group kill (escaped.ts). */
+  private stdio: string[] = [];
+  /** Pids of escaped processes ended after the last exit (for diagnostics and tests). */
+  escaped: number[] = [];
 
   /** The `hello` frame, once received. */
   hello: HelloFromExt | undefined;
@@ -120,6 +137,7 @@ export class Connection {
     if (this.log.error) o.onDiagnostic(this.log.error);
     const child = spawnChild(o);
     this.child = child;
+    this.stdio = stdioLinks(child.pid);
     this.queue = new WriteQueue(child.stdin, {
       ...o.queue,
       writeTimeoutMs: this.timeouts.writeMs,
@@ -220,7 +238,7 @@ export class Connection {
         // EOF normally precedes 'exit'; only an EOF without an exit soon after is a transport failure.
         setTimeout(() => {
           if (!this.exited && !this.stopping && phase === 'running') this.fatal('stdout closed (EOF)');
-        }, 200).unref();
+        }, EOF_EXIT_WAIT_MS).unref();
       });
       let stdoutEnded = false;
       child.stdout.once('end', () => (stdoutEnded = true));
@@ -242,7 +260,7 @@ export class Connection {
         // Let stdout deliver what the child wrote just before exiting (a grandchild may keep it open: bounded wait).
         if (stdoutEnded) onExit(code, signal);
         else {
-          const t = setTimeout(() => onExit(code, signal), 100);
+          const t = setTimeout(() => onExit(code, signal), EXIT_DRAIN_MS);
           child.stdout.once('end', () => {
             clearTimeout(t);
             onExit(code, signal);
@@ -344,7 +362,14 @@ export class Connection {
     this.child?.stdin.destroy();
     this.exitEmitter.fire({ expected: expected && !this.pendingExitMessage, message: msg });
     this.exitEmitter.dispose();
-    this.resolveFinished();
+    // Descendants that left the group but still hold our stdio: ended too before the connection counts as finished.
+    void killEscaped(this.stdio, this.timeouts.killGraceMs)
+      .then((pids) => {
+        this.escaped = pids;
+        if (pids.length > 0) this.options.onDiagnostic(`ended ${pids.length} escaped process(es) still holding its stdio: ${pids.join(', ')}`);
+      })
+      .catch(() => undefined)
+      .finally(() => this.resolveFinished());
   }
 
   /** Resolves once the child is gone and the connection has finished. */

@@ -5,7 +5,9 @@
 import type { EventInterceptResponseFromExt } from '../protocol';
 import type { AssistantMessageDecision, ToolCallDecision, TurnStartDecision } from './api';
 
-export const CONTEXT_CAP_BYTES = 16 * 1024;
+import { CONTEXT_CAP_BYTES } from './limits';
+
+export { CONTEXT_CAP_BYTES };
 export const CONTEXT_TRUNCATED_MARKER = '[extension context truncated]';
 
 /** One interceptor: asks its extension and resolves with the response, or undefined for "allow" (timeout, crash). */

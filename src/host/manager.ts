@@ -15,6 +15,7 @@ import type {
   TraceLevel,
   TurnStartDecision,
 } from './api';
+import { DEFAULT_CAPS } from './caps';
 import { nextRequestId } from './connection';
 import { discover } from './discovery';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
@@ -27,9 +28,9 @@ import { NO_BRANCH, SessionStateStore } from './state';
 import { DEFAULT_RESTART_POLICY, ExtensionSupervisor, type RestartPolicy } from './supervisor';
 import { RequestError, type CommandInfo, type ExtensionInfo, type ToolInfo, type ToolResult } from './types';
 
-export const COMMAND_TIMEOUT_MS = 30_000;
-export const TOOL_TIMEOUT_MS = 60_000;
-export const INTERCEPT_TIMEOUT_MS = 5_000;
+import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from './limits';
+
+export { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS };
 
 export class Manager implements ExtensionHost {
   private sups: ExtensionSupervisor[] = [];
@@ -124,6 +125,7 @@ export class Manager implements ExtensionHost {
       autoRestart: () => this.options.autoRestart ?? true,
       trace: () => this.traceLevel,
       restartPolicy: this.restartPolicy,
+      caps: { ...DEFAULT_CAPS, ...this.options.caps },
       changed: () => this.changed(),
       fail: (kind: 'load' | 'crash' | 'gave-up', message: string) => this.failEmitter.fire({ ext: name, message, kind }),
       log: (line: ExtensionLogLine) => this.logEmitter.fire(line),
@@ -215,6 +217,7 @@ export class Manager implements ExtensionHost {
       pid: s.conn?.pid,
       restarts: s.restarts,
       pending: s.conn?.pendingCount ?? 0,
+      startingSince: s.startingSince,
     }));
   }
 

@@ -3,8 +3,9 @@
  * 256 KiB per snapshot; empty or null deletes. Only ever handed to its owner.
  */
 import { Emitter } from './lifecycle';
+import { STATE_CAP_BYTES } from './limits';
 
-export const STATE_CAP_BYTES = 256 * 1024;
+export { STATE_CAP_BYTES };
 
 /** Branch key used when no session is active. */
 export const NO_BRANCH = '';

@@ -5,9 +5,11 @@
  */
 import type { ExtFrame, HelloAckFromHost } from '../protocol';
 import type { ExtensionLogLine, TraceLevel } from './api';
+import { ExtensionCaps, type CapLimits } from './caps';
 import { Connection, type ConnectionTimeouts } from './connection';
 import type { HostUi, NoteLevel } from './hostUi';
 import { normaliseSchema, RESERVED_TOOL_NAMES, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
+import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS, RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from './limits';
 import type { DiscoveredExtension, ExtensionState, Manifest } from './types';
 
 /** The restart policy as data. */
@@ -16,9 +18,7 @@ export interface RestartPolicy {
   maxCrashes: number;
   windowMs: number;
 }
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { maxCrashes: 5, windowMs: 3 * 60_000 };
-
-const MAX_DIAGNOSTICS = 100;
+export const DEFAULT_RESTART_POLICY: RestartPolicy = { maxCrashes: RESTART_MAX_CRASHES, windowMs: RESTART_WINDOW_MS };
 
 export interface SupervisorDeps {
   ui: HostUi;
@@ -28,6 +28,8 @@ export interface SupervisorDeps {
   autoRestart(): boolean;
   trace(): TraceLevel;
   restartPolicy: RestartPolicy;
+  /** Per-extension caps (default: limits.ts). */
+  caps?: CapLimits;
   /** Registrations, state or diagnostics changed. */
   changed(): void;
   fail(kind: 'load' | 'crash' | 'gave-up', message: string): void;
@@ -48,12 +50,16 @@ export class ExtensionSupervisor implements Registrant {
   restarts = 0;
   private crashTimes: number[] = [];
   private starting: Promise<void> | undefined;
+  /** When the current spawn began (ms since epoch), while waiting for `hello` and registration. */
+  startingSince: number | undefined;
+  readonly caps: ExtensionCaps;
 
   constructor(
     readonly disc: DiscoveredExtension,
     private readonly deps: SupervisorDeps,
     blocked: boolean,
   ) {
+    this.caps = new ExtensionCaps((m) => this.diagnostic(m), deps.caps);
     this.diagnostics = [...disc.diagnostics];
     this.error = disc.error;
     this.state =
@@ -113,6 +119,8 @@ export class ExtensionSupervisor implements Registrant {
     this.tools.clear();
     this.events.clear();
     this.intercepts.clear();
+    this.caps.reset();
+    this.startingSince = Date.now();
     this.state = this.restarts > 0 ? 'restarting' : 'starting';
     this.deps.changed();
     const conn = new Connection({
@@ -135,6 +143,7 @@ export class ExtensionSupervisor implements Registrant {
       await conn.start();
     } catch (e) {
       this.conn = undefined;
+      this.startingSince = undefined;
       this.state = 'error';
       this.error = `load ${this.name} (${this.disc.dir}): ${(e as Error).message}`;
       this.deps.changed();
@@ -142,6 +151,7 @@ export class ExtensionSupervisor implements Registrant {
       return;
     }
     this.error = undefined;
+    this.startingSince = undefined;
     this.state = 'running';
     conn.onExit((exit) => this.onExit(conn, exit.expected, exit.message));
     this.deps.changed();
@@ -204,12 +214,14 @@ export class ExtensionSupervisor implements Registrant {
     const ext = this.name;
     switch (f.type) {
       case 'register_command':
+        if (!this.caps.allowRegistration('commands', this.commands.size, this.commands.has(f.name.toLowerCase()))) return;
         this.commands.set(f.name.toLowerCase(), { name: f.name, description: f.description });
         return this.deps.changed();
       case 'register_tool':
         if (RESERVED_TOOL_NAMES.has(f.name.toLowerCase())) {
           return this.diagnostic(`tool ${f.name} refused: the name is reserved for a built-in tool`);
         }
+        if (!this.caps.allowRegistration('tools', this.tools.size, this.tools.has(f.name.toLowerCase()))) return;
         this.tools.set(f.name.toLowerCase(), {
           name: f.name,
           description: f.description,
@@ -231,10 +243,15 @@ export class ExtensionSupervisor implements Registrant {
       case 'clear_notes':
         return ui.clearNotes(ext);
       case 'status':
+        if (!this.caps.allowStatus(f.key, f.text ?? '')) return;
         return ui.status(ext, f.key, f.level, f.text ?? '');
-      case 'widget':
-        return ui.widget(ext, { id: f.id, position: f.position, title: f.title, lines: f.lines });
+      case 'widget': {
+        const w = this.caps.allowWidget(f.id, f.lines);
+        if (!w.ok) return;
+        return ui.widget(ext, { id: f.id, position: f.position, title: f.title, lines: w.lines });
+      }
       case 'widget_clear':
+        this.caps.widgetCleared(f.id);
         return ui.widgetClear(ext, f.id);
       case 'alert':
         return ui.alert(ext, f.kind, f.reason);

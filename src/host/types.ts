@@ -118,6 +118,8 @@ export interface ExtensionInfo {
   restarts: number;
   /** Requests (tool calls, commands, intercepts) awaiting a reply. */
   pending: number;
+  /** While starting: when the spawn began (ms since epoch), for "starting… (12 s)". */
+  startingSince?: number;
 }
 
 /** A `tool_result`, attributed to its extension. */

@@ -5,11 +5,10 @@
  */
 import type { Writable } from 'node:stream';
 
-export const QUEUE_MAX_FRAMES = 256;
-export const QUEUE_MAX_BYTES = 16 * 1024 * 1024;
-export const WRITE_TIMEOUT_MS = 5000;
-/** How long a cancelled frame whose write has begun may take to finish before the transport is torn down. */
-export const TORN_WRITE_GRACE_MS = 250;
+import { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_TIMEOUT_MS } from './limits';
+
+// The bounds live in limits.ts; re-exported for the queue's users.
+export { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_TIMEOUT_MS };
 
 interface Queued {
   data: string;

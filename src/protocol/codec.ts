@@ -2,8 +2,10 @@
  * The line codec: newline-delimited JSON over a byte stream, with a hard per-frame limit.
  */
 
-/** The largest frame (bytes, without its newline) either side may send. */
-export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+import { MAX_FRAME_BYTES } from '../host/limits';
+
+/** The largest frame (bytes, without its newline) either side may send (defined in host/limits.ts). */
+export { MAX_FRAME_BYTES };
 
 /** What a decoder hands out: a complete line, or an over-long line that was dropped. */
 export type DecodedLine = { line: string } | { overflow: number };

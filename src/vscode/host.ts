@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { ExtensionHost, LoadReport, ManagerOptions } from '../host/api';
 import type { HostUi } from '../host/hostUi';
 import { Disposable } from '../host/lifecycle';
+import { WATCH_DEBOUNCE_MS } from '../host/limits';
 import { Manager } from '../host/manager';
 import { globalExtensionsDir, projectExtensionsDir, resolveZutHome } from '../host/paths';
 import { changedExtensions, manifestSignature } from './manifestSignature';
@@ -39,8 +40,6 @@ export function hostControl(host: ExtensionHost): HostControl {
   return c;
 }
 
-/** How long manifest changes on disk are collected before one reload. */
-const WATCH_DEBOUNCE_MS = 500;
 
 /**
  * Creates the Manager and starts it without waiting: activation never waits for discovery or spawning.

@@ -4,6 +4,7 @@
  * that extension's warnings/errors with less than the toast window between one and the next).
  */
 import type { NoteLevel } from '../host/hostUi';
+import { MAX_NOTES_PER_EXT } from '../host/limits';
 
 export interface Note {
   id: number;
@@ -19,7 +20,7 @@ export interface NotesModelOptions {
   now?: () => number;
   /** A warning/error within this long of the extension's previous one belongs to the same burst (default 2 s). */
   toastWindowMs?: number;
-  /** Older notes beyond this many per extension are dropped (default 100). */
+  /** Older notes beyond this many per extension are dropped (default `MAX_NOTES_PER_EXT`, 200). */
   maxPerExt?: number;
 }
 
@@ -35,7 +36,7 @@ export class NotesModel {
   constructor(options: NotesModelOptions = {}) {
     this.now = options.now ?? Date.now;
     this.toastWindowMs = options.toastWindowMs ?? 2000;
-    this.maxPerExt = options.maxPerExt ?? 100;
+    this.maxPerExt = options.maxPerExt ?? MAX_NOTES_PER_EXT;
   }
 
   /** Adds a note. `toast` says whether it should also be shown as a notification now. */

@@ -1,0 +1,82 @@
+/**
+ * Every limit of the host in one place: frame and queue sizes, timeouts, per-extension caps. Each constant says
+ * where its number comes from: **spec** = /work/shared/spec/zut-extensions.md (zut's own behaviour, which we match
+ * exactly), **ours** = chosen by this host where the spec is silent (with the reason). Imports nothing, so the
+ * protocol layer, the host, the VS Code adapters and the CLI can all read it.
+ */
+
+// ------------------------------------------------------------------ transport (spec)
+
+/** The largest frame (bytes, without its newline) either side may send. Spec (extproto: 4 MiB line buffer). */
+export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+/** Host → extension queue: at most this many frames waiting. Spec ("bounded to 256 frames and 16 MiB"). */
+export const QUEUE_MAX_FRAMES = 256;
+/** Host → extension queue: at most this many bytes waiting. Spec. */
+export const QUEUE_MAX_BYTES = 16 * 1024 * 1024;
+/** A write that does not drain within this is a write timeout (disconnect). Spec ("five-second timeout"). */
+export const WRITE_TIMEOUT_MS = 5_000;
+/** A cancelled frame whose write has begun may take this long before the transport is torn down. Spec (250 ms). */
+export const TORN_WRITE_GRACE_MS = 250;
+/** A stderr line longer than this is split (the log keeps every byte). Ours: bounds memory per stderr line. */
+export const STDERR_LINE_MAX_CHARS = 64 * 1024;
+
+// ------------------------------------------------------------------ start and stop
+
+/**
+ * Default deadline for the `hello` frame (`zut.startTimeoutSeconds`). Ours: zut itself waits forever; 60 s lets a
+ * cold `go run .` or `npx -y tsx` start while a hung program is still reported.
+ */
+export const DEFAULT_START_TIMEOUT_MS = 60_000;
+/** Registration ends after this much silence without `ready` (auto-ready). Ours, as zut's host implementation. */
+export const AUTO_READY_MS = 250;
+/** Registration ends at the latest this long after `hello_ack` (ready-timeout). Ours, as zut's host implementation. */
+export const READY_GRACE_MS = 3_000;
+/** After `shutdown`, the extension has this long to exit before SIGTERM. Spec ("waits up to 2s"). */
+export const SHUTDOWN_GRACE_MS = 2_000;
+/** After SIGTERM (to the group, and to escaped processes), this long before SIGKILL. Ours (the issue: "1 s"). */
+export const KILL_GRACE_MS = 1_000;
+/** After the child exited, how long its stdout may take to deliver its last bytes (a grandchild may hold it). Ours. */
+export const EXIT_DRAIN_MS = 100;
+/** An EOF on stdout without an exit within this is a transport failure. Ours. */
+export const EOF_EXIT_WAIT_MS = 200;
+/** Automatic restarts: give up at this many crashes within `RESTART_WINDOW_MS`. Ours (as VS Code's LSP client). */
+export const RESTART_MAX_CRASHES = 5;
+/** The window of `RESTART_MAX_CRASHES`. Ours (as VS Code's LSP client: 3 minutes). */
+export const RESTART_WINDOW_MS = 3 * 60_000;
+
+// ------------------------------------------------------------------ requests (spec)
+
+/** `command_invoked` → `command_response`. Ours (zut waits on the command's context; 30 s keeps the UI honest). */
+export const COMMAND_TIMEOUT_MS = 30_000;
+/** `tool_call` → `tool_result` for non-interactive tools (`zut.toolTimeoutSeconds`). Spec ("default 60s"). */
+export const TOOL_TIMEOUT_MS = 60_000;
+/** `event_intercept` → `event_intercept_response`; a miss allows. Spec ("within 5s"). */
+export const INTERCEPT_TIMEOUT_MS = 5_000;
+/** Joined `turn_start` contexts are cut at this many bytes. Spec (16 KiB). */
+export const CONTEXT_CAP_BYTES = 16 * 1024;
+/** One extension's opaque session state snapshot. Spec ("persisted snapshots at 256 KiB"). */
+export const STATE_CAP_BYTES = 256 * 1024;
+
+// ------------------------------------------------------------------ per-extension caps (ours, issue 11)
+
+/** Registered commands per extension; more are refused (one diagnostic). Ours: a flood must not grow memory. */
+export const MAX_COMMANDS_PER_EXT = 128;
+/** Registered tools per extension; more are refused (one diagnostic). Ours. */
+export const MAX_TOOLS_PER_EXT = 128;
+/** Distinct status keys shown per extension; new keys past it are refused (one diagnostic). Ours. */
+export const MAX_STATUS_KEYS_PER_EXT = 64;
+/** Distinct widgets shown per extension; new ids past it are refused (one diagnostic). Ours. */
+export const MAX_WIDGETS_PER_EXT = 64;
+/** Lines kept per widget; the rest are cut (one diagnostic). Ours. */
+export const MAX_WIDGET_LINES = 500;
+/** Notes kept per extension (newest first); older ones are dropped. Ours. */
+export const MAX_NOTES_PER_EXT = 200;
+/** Diagnostics kept per extension (newest last); older ones are dropped. Ours. */
+export const MAX_DIAGNOSTICS_PER_EXT = 100;
+
+// ------------------------------------------------------------------ adapters (ours)
+
+/** Manifest / executable changes on disk are collected this long before one reload or restart. Ours. */
+export const WATCH_DEBOUNCE_MS = 500;
+/** How often a row waiting for `hello` refreshes its "starting… (N s)" counter. Ours. */
+export const STARTING_TICK_MS = 1_000;
