@@ -7,6 +7,7 @@ import type { ExtensionHost } from './host/api';
 import { registerAgentTools } from './vscode/agentTools';
 import { registerChat } from './vscode/chat/participant';
 import { registerCommands } from './vscode/commands';
+import { registerConsentPrompt } from './vscode/consent';
 import { registerExtensionsView } from './vscode/extensionsTree';
 import { registerContextKeys } from './vscode/contextKeys';
 import { registerDocuments } from './vscode/documents';
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   registerExtensionsView(context, host);
   registerContextKeys(context, host);
   registerManagement(context, host);
+  registerConsentPrompt(context, host);
   registerChat(context, host, ui);
   registerAgentTools(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })), (m) => log.info(m));
   // Tests check this line comes before the first "Loaded …": activation must not wait for extensions.

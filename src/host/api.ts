@@ -4,6 +4,7 @@
  */
 import type { CommandResponseFromExt, PanelKeyName, SessionContext } from '../protocol';
 import type { CapLimits } from './caps';
+import type { ConsentOptions } from './consent';
 import type { HostUi } from './hostUi';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
 import type { Event } from './lifecycle';
@@ -99,6 +100,8 @@ export interface ManagerOptions {
   /** Automatic restarts after a crash (default true): up to 4, none after the 5th crash within 3 minutes. */
   autoRestart?: boolean;
   trace?: TraceLevel;
+  /** Consent for project-local code and workspace-local choices (consent.ts); omitted = none asked (CLI). */
+  consent?: ConsentOptions;
 }
 
 /** The Manager's public API. */
@@ -175,4 +178,19 @@ export interface ExtensionHost {
   setTrace(level: TraceLevel): void;
   /** Rewrites `enabled` in the extension's manifest, then reloads that extension. */
   setEnabled(name: string, enabled: boolean): Promise<void>;
+  /** The last start/reload's report (load errors for the doctor), whoever asked for it. */
+  lastReport(): LoadReport | undefined;
+  /** Project extensions now waiting for consent (consent.ts); the VS Code layer asks the user once for all. */
+  readonly onDidRequestConsent: Event<ExtensionInfo[]>;
+  /** Extensions waiting for consent. */
+  pendingConsent(): ExtensionInfo[];
+  /** Remembers the answer for their current content; `allow` starts them, `deny` keeps them stopped. */
+  answerConsent(names: readonly string[], answer: 'allow' | 'deny'): Promise<void>;
+  /** Forgets the answer: the extension stops and waits for consent again. */
+  revokeConsent(name: string): Promise<void>;
+  /** "Disable (Workspace)": a workspace-local choice; the manifest is not touched. */
+  setDisabledInWorkspace(name: string, disabled: boolean): Promise<void>;
+  /** Stop until Start, a restart or a reload (no automatic restart). */
+  stopExtension(name: string): Promise<void>;
+  startExtension(name: string): Promise<void>;
 }

@@ -52,6 +52,8 @@ export function doctorStatus(info: ExtensionInfo): DoctorStatus {
     case 'crashed':
       return 'error';
     case 'blocked':
+    case 'consent':
+    case 'denied':
     case 'starting':
     case 'restarting':
     case 'stopped':

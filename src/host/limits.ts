@@ -80,3 +80,8 @@ export const MAX_DIAGNOSTICS_PER_EXT = 100;
 export const WATCH_DEBOUNCE_MS = 500;
 /** How often a row waiting for `hello` refreshes its "starting… (N s)" counter. Ours. */
 export const STARTING_TICK_MS = 1_000;
+
+// ------------------------------------------------------------------ consent (ours)
+
+/** Files larger than this count in a consent fingerprint by size and mtime instead of a hash. Ours. */
+export const FINGERPRINT_HASH_MAX_BYTES = 64 * 1024 * 1024;

@@ -17,12 +17,22 @@ import type {
 } from './api';
 import { DEFAULT_CAPS } from './caps';
 import { nextRequestId } from './connection';
+import {
+  contentFingerprint,
+  decideGate,
+  needsConsent,
+  rememberConsent,
+  setDisabledInWorkspace,
+  type ConsentOptions,
+} from './consent';
 import { discover } from './discovery';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
 import { chainAssistantMessage, chainToolCall, chainTurnStart, type Interceptor } from './intercept';
 import { Emitter } from './lifecycle';
 import { readManifest, setManifestEnabled } from './manifest';
-import { logPathFor } from './paths';
+import { changedExtensions, manifestSignature } from './manifestSignature';
+import { globalExtensionsDir, logPathFor, projectExtensionsDir } from './paths';
+import { SerialQueue } from './serialQueue';
 import { buildIndex, type RegistryIndex } from './registry';
 import { NO_BRANCH, SessionStateStore } from './state';
 import { DEFAULT_RESTART_POLICY, ExtensionSupervisor, type RestartPolicy } from './supervisor';
@@ -42,8 +52,12 @@ export class Manager implements ExtensionHost {
   private provider: string;
   private model: string;
   private traceLevel: TraceLevel;
-  private queue: Promise<void> = Promise.resolve();
+  /** Loads, reloads, restarts, consent answers and stops: one at a time, in call order; reloads coalesce. */
+  private readonly ops = new SerialQueue<LoadReport>();
   private changePending = false;
+  private report: LoadReport | undefined;
+  /** The manifests' fingerprint when the running set was loaded (manifestSignature.ts). */
+  private loadedSignature: string | undefined;
 
   private readonly changeEmitter = new Emitter<void>();
   private readonly logEmitter = new Emitter<ExtensionLogLine>();
@@ -52,6 +66,12 @@ export class Manager implements ExtensionHost {
   readonly onDidLog = this.logEmitter.event;
   readonly onDidFail = this.failEmitter.event;
   readonly onDidChangeState = this.store.onDidChange;
+  private readonly consentEmitter = new Emitter<ExtensionInfo[]>();
+  private readonly loadEmitter = new Emitter<{ what: 'start' | 'reload'; report: LoadReport }>();
+  /** Project extensions now waiting for consent (after a load, a restart or a revoke that found new ones). */
+  readonly onDidRequestConsent = this.consentEmitter.event;
+  /** A start or reload finished (whoever asked for it). */
+  readonly onDidLoad = this.loadEmitter.event;
 
   constructor(
     private readonly options: ManagerOptions,
@@ -66,28 +86,86 @@ export class Manager implements ExtensionHost {
 
   /** Discovers and starts everything. Loads, reloads and stops run one at a time, in call order. */
   start(): Promise<LoadReport> {
-    return this.serial(() => this.load([]));
+    return this.serial(() => this.loaded('start', this.load([])));
   }
 
+  /**
+   * The one reload path (`@zut /reload`, "Zut: Reload Extensions", the watcher, settings): stop all, rediscover,
+   * respawn. A reload requested while another is queued and not yet started shares it.
+   */
   reload(): Promise<LoadReport> {
-    return this.serial(async () => {
+    return this.ops.coalesce(async () => {
       const stopped = this.sups.filter((s) => s.conn).map((s) => s.name);
       await this.stopAll();
-      return this.load(stopped);
+      return this.loaded('reload', this.load(stopped));
     });
+  }
+
+  private async loaded(what: 'start' | 'reload', p: Promise<LoadReport>): Promise<LoadReport> {
+    const report = await p;
+    this.report = report;
+    this.loadEmitter.fire({ what, report });
+    return report;
+  }
+
+  /** The last start/reload's report (load errors for the doctor). */
+  lastReport(): LoadReport | undefined {
+    return this.report;
   }
 
   /** Runs `op` after every earlier load/reload/stop has finished (so two reloads never leave a set running). */
   private serial<T>(op: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(op, op);
-    this.queue = next.then(
-      () => undefined,
-      () => undefined,
-    );
-    return next;
+    return this.ops.run(op);
+  }
+
+  /**
+   * Runs `op` between host operations (install, remove: file changes the watcher will see). Afterwards the
+   * manifests' fingerprint is taken again, so the watcher's events for them find nothing new. `op` must not call
+   * the Manager's own serialised operations (reload, restart, …): it would wait for itself.
+   */
+  exclusive<T>(op: () => Promise<T>): Promise<T> {
+    return this.ops.run(async () => {
+      try {
+        return await op();
+      } finally {
+        this.loadedSignature = await this.signature();
+      }
+    });
+  }
+
+  private signature(): Promise<string> {
+    const roots = [...this.options.folders.map(projectExtensionsDir), globalExtensionsDir(this.options.zutHome)];
+    return manifestSignature(roots, this.options.extensionPaths ?? []);
+  }
+
+  /**
+   * Files changed on disk (the watcher, after its quiet period): when only manifests or executables of loaded
+   * extensions changed, restart just those (the restart re-reads the manifest and re-checks consent); when
+   * extension directories came or went, reload if the manifests differ from what is loaded. Late or duplicate
+   * events for our own changes find nothing new. Returns what it did.
+   */
+  async applyChanges(paths: readonly string[]): Promise<{ reloaded: boolean; restarted: string[] }> {
+    // After whatever is queued (an install, a reload), so its fingerprint is the one compared.
+    await this.ops.run(async () => undefined);
+    const { restart, other } = changedExtensions(paths, this.extensions());
+    const manifestsChanged = (await this.signature()) !== this.loadedSignature;
+    if (other.length > 0 && manifestsChanged) {
+      await this.reload();
+      return { reloaded: true, restarted: [] };
+    }
+    const restarted: string[] = [];
+    for (const [name, why] of restart) {
+      if (why === 'manifest' && !manifestsChanged) continue;
+      const s = this.find(name);
+      if (s?.state === 'stopped' && s.userStopped) continue; // stopped by the user: stays stopped
+      await this.restart(name);
+      restarted.push(name);
+    }
+    return { reloaded: false, restarted };
   }
 
   private async load(stopped: string[]): Promise<LoadReport> {
+    this.loadedSignature = await this.signature();
     const trusted = this.options.isTrusted?.() ?? true;
     const found = await discover({
       folders: this.options.folders,
@@ -97,6 +175,8 @@ export class Manager implements ExtensionHost {
     });
     this.sups = found.map((d) => new ExtensionSupervisor(d, this.deps(d.name), !trusted && d.scope !== 'global'));
     this.changed();
+    await Promise.all(this.sups.map((s) => this.applyGate(s)));
+    this.requestConsent(this.sups);
     const toStart = this.sups.filter((s) => s.spawnable);
     await Promise.all(toStart.map((s) => s.start()));
     const errors = this.sups.filter((s) => s.state === 'error' && s.error).map((s) => ({ ext: s.name, message: s.error! }));
@@ -142,12 +222,106 @@ export class Manager implements ExtensionHost {
       if (m.ok && m.manifest.name !== s.name) {
         // Renamed: it may now shadow or be shadowed by another extension; rediscover everything.
         await this.stopAll();
-        await this.load([]);
+        await this.loaded('reload', this.load([]));
         return;
       }
       s.reconfigure(m.ok ? { manifest: m.manifest } : { error: `load ${s.name} (${s.disc.dir}): ${m.error}` });
+      this.loadedSignature = await this.signature();
+      s.userStopped = false;
+      await this.applyGate(s);
+      this.requestConsent([s]);
       await s.start();
     });
+  }
+
+  // ------------------------------------------------------------------ consent and local choices (consent.ts)
+
+  /** Re-decides whether `s` may start (workspace-disabled, consent for its current content). */
+  private async applyGate(s: ExtensionSupervisor): Promise<void> {
+    const consent = this.options.consent;
+    if (!consent || s.disc.status !== 'enabled' || !s.disc.manifest?.exec) return s.setGate(undefined);
+    s.fingerprint = needsConsent(s.disc.scope, consent.mode()) ? await contentFingerprint({ ...s.disc, exec: s.disc.manifest.exec, args: s.disc.manifest.args }) : undefined;
+    s.setGate(decideGate(s.disc, s.fingerprint, consent));
+  }
+
+  private requestConsent(among: readonly ExtensionSupervisor[]): void {
+    if (!among.some((s) => s.gate === 'consent')) return;
+    const pending = this.pendingConsent();
+    if (pending.length > 0) this.consentEmitter.fire(pending);
+  }
+
+  /** Extensions waiting for consent. */
+  pendingConsent(): ExtensionInfo[] {
+    return this.extensions().filter((e) => e.state === 'consent');
+  }
+
+  /**
+   * The user's answer for these extensions (by name): remembered for their current content; `allow` starts them,
+   * `deny` stops them and keeps them from starting until their content changes or the answer is revoked.
+   */
+  answerConsent(names: readonly string[], answer: 'allow' | 'deny'): Promise<void> {
+    return this.serial(async () => {
+      const consent = this.requireConsent();
+      const sups = names.map((n) => this.find(n)).filter((s): s is ExtensionSupervisor => !!s && s.disc.scope === 'project');
+      for (const s of sups) {
+        const fingerprint = await contentFingerprint({ ...s.disc, exec: s.disc.manifest?.exec, args: s.disc.manifest?.args });
+        await rememberConsent(consent.choices, s.disc.dir, { answer, fingerprint });
+        if (answer === 'deny') await s.stop();
+        await this.applyGate(s);
+      }
+      await Promise.all(sups.filter((s) => s.spawnable && !s.conn).map((s) => s.start()));
+    });
+  }
+
+  /** Forgets the answer for this extension: it stops and waits for consent again. */
+  revokeConsent(name: string): Promise<void> {
+    return this.serial(async () => {
+      const s = this.require(name);
+      await rememberConsent(this.requireConsent().choices, s.disc.dir, undefined);
+      await s.stop();
+      await this.applyGate(s);
+    });
+  }
+
+  /** "Disable (Workspace)": a local choice kept in workspace state (the manifest is not touched). */
+  setDisabledInWorkspace(name: string, disabled: boolean): Promise<void> {
+    return this.serial(async () => {
+      const s = this.require(name);
+      await setDisabledInWorkspace(this.requireConsent().choices, s.disc.dir, disabled);
+      if (disabled) await s.stop();
+      await this.applyGate(s);
+      this.requestConsent([s]);
+      if (!disabled) await s.start();
+    });
+  }
+
+  /** Stops one extension until Start, a restart or a reload (not a crash: no automatic restart). */
+  stopExtension(name: string): Promise<void> {
+    return this.serial(async () => {
+      const s = this.require(name);
+      s.userStopped = true;
+      await s.stop();
+    });
+  }
+
+  /** Starts one stopped extension (if nothing holds it back). */
+  startExtension(name: string): Promise<void> {
+    return this.serial(async () => {
+      const s = this.require(name);
+      s.userStopped = false;
+      if (!s.conn) await s.start();
+    });
+  }
+
+  private require(name: string): ExtensionSupervisor {
+    const s = this.find(name);
+    if (!s) throw new Error(`no extension named "${name}"`);
+    return s;
+  }
+
+  private requireConsent(): ConsentOptions {
+    if (!this.options.consent) throw new Error('this host keeps no workspace choices');
+    return this.options.consent;
   }
 
   stop(): Promise<void> {
@@ -218,6 +392,8 @@ export class Manager implements ExtensionHost {
       restarts: s.restarts,
       pending: s.conn?.pendingCount ?? 0,
       startingSince: s.startingSince,
+      fingerprint: s.fingerprint,
+      disabledInWorkspace: s.gate === 'workspace-disabled',
     }));
   }
 
@@ -377,5 +553,7 @@ export class Manager implements ExtensionHost {
     this.logEmitter.dispose();
     this.failEmitter.dispose();
     this.store.dispose();
+    this.consentEmitter.dispose();
+    this.loadEmitter.dispose();
   }
 }

@@ -10,6 +10,7 @@ import { Connection, type ConnectionTimeouts } from './connection';
 import type { HostUi, NoteLevel } from './hostUi';
 import { normaliseSchema, RESERVED_TOOL_NAMES, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
 import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS, RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from './limits';
+import type { Gate } from './consent';
 import type { DiscoveredExtension, ExtensionState, Manifest } from './types';
 
 /** The restart policy as data. */
@@ -77,7 +78,24 @@ export class ExtensionSupervisor implements Registrant {
 
   /** Whether this extension may be spawned at all. */
   get spawnable(): boolean {
-    return this.disc.status === 'enabled' && !!this.disc.manifest?.exec && this.state !== 'blocked';
+    return this.disc.status === 'enabled' && !!this.disc.manifest?.exec && this.state !== 'blocked' && !this.gate;
+  }
+
+  /** Why it is held back (consent, denied, disabled in this workspace); see consent.ts. */
+  gate: Gate | undefined;
+  /** Stopped by the user (Stop): the watcher does not restart it. */
+  userStopped = false;
+  /** Its content fingerprint when consent applies. */
+  fingerprint: string | undefined;
+
+  /** Holds it back (or releases it): the state shows why. Does not stop a running process. */
+  setGate(gate: Gate | undefined): void {
+    this.gate = gate;
+    if (this.disc.status !== 'enabled' || this.state === 'blocked') return;
+    if (gate === 'consent' || gate === 'denied') this.state = gate;
+    else if (gate === 'workspace-disabled') this.state = 'disabled';
+    else if (this.state === 'consent' || this.state === 'denied' || this.state === 'disabled') this.state = 'stopped';
+    this.deps.changed();
   }
 
   diagnostic(message: string): void {

@@ -63,6 +63,8 @@ export type ExtensionState =
   | 'disabled'
   | 'shadowed'
   | 'blocked'
+  | 'consent'
+  | 'denied'
   | 'theme-only';
 
 /** How registration ended: `ready` frame, 250 ms of silence, or the ready grace elapsed. */
@@ -120,6 +122,10 @@ export interface ExtensionInfo {
   pending: number;
   /** While starting: when the spawn began (ms since epoch), for "starting… (12 s)". */
   startingSince?: number;
+  /** Project extensions in consent mode `ask`: the content fingerprint the consent is for. */
+  fingerprint?: string;
+  /** Disabled by the workspace-local choice ("Disable (Workspace)"), not by its manifest. */
+  disabledInWorkspace?: boolean;
 }
 
 /** A `tool_result`, attributed to its extension. */

@@ -41,6 +41,8 @@ export const STATE_LABELS: Record<ExtensionState, string> = {
   disabled: 'disabled',
   shadowed: 'shadowed',
   blocked: 'blocked by Workspace Trust',
+  consent: 'waiting for consent',
+  denied: 'not allowed in this workspace',
   'theme-only': 'theme-only',
 };
 
@@ -54,6 +56,8 @@ const STATE_ICONS: Record<ExtensionState, IconModel> = {
   disabled: { id: 'circle-slash', color: 'disabledForeground' },
   shadowed: { id: 'eye-closed', color: 'disabledForeground' },
   blocked: { id: 'workspace-untrusted', color: 'problemsWarningIcon.foreground' },
+  consent: { id: 'question', color: 'problemsWarningIcon.foreground' },
+  denied: { id: 'circle-slash', color: 'disabledForeground' },
   'theme-only': { id: 'symbol-color' },
 };
 
@@ -61,17 +65,34 @@ const STATE_ICONS: Record<ExtensionState, IconModel> = {
 const RESTARTABLE: ReadonlySet<ExtensionState> = new Set(['starting', 'running', 'crashed', 'restarting', 'stopped', 'error']);
 
 /**
- * The context value of an extension row: `zutExt.<state>.<enabled|disabled>.<scope>[.restartable]`.
+ * The context value of an extension row: `zutExt.<state>.<enabled|disabled|wsdisabled>.<scope>` then the flags
+ * `.restartable`, `.allowed` (consent given, revocable), `.live` (has a process).
  * package.json menus match it with `viewItem =~ /…/`.
  */
 export function extensionContextValue(info: ExtensionInfo): string {
-  const enabled = info.state === 'disabled' ? 'disabled' : 'enabled';
-  return `zutExt.${info.state}.${enabled}.${info.scope}${RESTARTABLE.has(info.state) ? '.restartable' : ''}`;
+  // disabled: by its manifest; wsdisabled: by the workspace-local choice ("Disable (Workspace)").
+  const enabled = info.disabledInWorkspace ? 'wsdisabled' : info.state === 'disabled' ? 'disabled' : 'enabled';
+  const flags = [
+    RESTARTABLE.has(info.state) ? '.restartable' : '',
+    // Consent applies (project scope, mode "ask") and was given: it can be revoked.
+    info.fingerprint !== undefined && info.state !== 'consent' && info.state !== 'denied' ? '.allowed' : '',
+    info.pid !== undefined ? '.live' : '',
+  ].join('');
+  return `zutExt.${info.state}.${enabled}.${info.scope}${flags}`;
+}
+
+/** The state words of a row: "starting… (12 s)" while waiting for `hello`, else the state's label. */
+export function stateText(info: ExtensionInfo, now: number = Date.now()): string {
+  if ((info.state === 'starting' || info.state === 'restarting') && info.startingSince !== undefined) {
+    return `${info.state}… (${Math.max(0, Math.floor((now - info.startingSince) / 1000))} s)`;
+  }
+  if (info.state === 'disabled' && info.disabledInWorkspace) return 'disabled in this workspace';
+  return STATE_LABELS[info.state];
 }
 
 /** The row of one extension. */
-export function extensionItem(info: ExtensionInfo): ItemModel {
-  const state = STATE_LABELS[info.state];
+export function extensionItem(info: ExtensionInfo, now: number = Date.now()): ItemModel {
+  const state = stateText(info, now);
   const version = info.version ? ` ${info.version}` : '';
   const restarts = info.restarts > 0 ? ` (${info.restarts} restart${info.restarts === 1 ? '' : 's'})` : '';
   const tooltip = [
@@ -111,6 +132,28 @@ export function extensionChildren(info: ExtensionInfo): ItemModel[] {
       collapsible: false,
       command: { id: 'workbench.trust.manage', title: 'Manage Workspace Trust', args: [] },
     });
+  }
+  if (info.state === 'consent' || info.state === 'denied') {
+    out.push({
+      id: `${base}:allow`,
+      label: 'Allow',
+      description: info.state === 'consent' ? 'run this project extension (asked again when it changes)' : 'you chose not to run it; allow it now',
+      icon: { id: 'check' },
+      contextValue: 'zutConsent',
+      collapsible: false,
+      command: { id: 'zut.allowExtension', title: 'Allow', args: [info.name] },
+    });
+    if (info.state === 'consent') {
+      out.push({
+        id: `${base}:deny`,
+        label: "Don't Allow",
+        description: 'keep it stopped in this workspace',
+        icon: { id: 'close' },
+        contextValue: 'zutConsent',
+        collapsible: false,
+        command: { id: 'zut.denyExtension', title: "Don't Allow", args: [info.name] },
+      });
+    }
   }
   if (info.error) {
     out.push({ id: `${base}:error`, label: firstLine(info.error), tooltip: info.error, icon: { id: 'error', color: 'errorForeground' }, contextValue: 'zutError', collapsible: false });

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { IDisposable } from '../host/lifecycle';
+import { STARTING_TICK_MS } from '../host/limits';
 import type { ExtensionInfo } from '../host/types';
 import { agentToolName } from './agentTools';
 import { extensionChildren, extensionItem, groupChildren, sortExtensions, type GroupKind, type ItemModel } from './extensionsModel';
@@ -33,14 +34,19 @@ export class ExtensionsTreeProvider implements vscode.TreeDataProvider<Extension
 
   /** Extensions that need attention (error, crashed, blocked), for the view badge. */
   attention(): ExtensionInfo[] {
-    return this.host.extensions().filter((e) => e.state === 'error' || e.state === 'crashed' || e.state === 'blocked');
+    return this.host.extensions().filter((e) => e.state === 'error' || e.state === 'crashed' || e.state === 'blocked' || e.state === 'consent');
   }
 
   refresh(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.changed.fire(undefined);
+    // "starting… (12 s)": while an extension waits for its hello, its row's counter ticks.
+    clearTimeout(this.tick);
+    this.tick = this.host.extensions().some((e) => e.startingSince !== undefined) ? setTimeout(() => this.refresh(), STARTING_TICK_MS) : undefined;
   }
+
+  private tick: NodeJS.Timeout | undefined;
 
   private scheduleRefresh(): void {
     this.timer ??= setTimeout(() => this.refresh(), REFRESH_DELAY_MS);
@@ -74,6 +80,7 @@ export class ExtensionsTreeProvider implements vscode.TreeDataProvider<Extension
 
   dispose(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.tick);
     this.sub.dispose();
     this.changed.dispose();
   }
@@ -92,8 +99,8 @@ export function toTreeItem(m: ItemModel): vscode.TreeItem {
 }
 
 /**
- * Registers the Extensions view; the badge counts extensions in error, crashed or blocked. `zut.revealExtension`
- * (name) selects and focuses that extension's row (status bar items run it when clicked).
+ * Registers the Extensions view; the badge counts extensions in error, crashed, blocked or waiting for consent.
+ * `zut.revealExtension` (name) selects and focuses that extension's row (status bar items run it when clicked).
  */
 export function registerExtensionsView(context: vscode.ExtensionContext, host: ExtensionHost): ExtensionsTreeProvider {
   const provider = new ExtensionsTreeProvider(host);

@@ -1,7 +1,7 @@
 /**
- * Builds the Manager from the `zut.*` settings, the workspace folders and Workspace Trust, starts it in the
- * background, and keeps it current: setting changes, folder changes, trust grants and manifest edits on disk
- * reload it. Reloads go through one queue so two never overlap.
+ * Builds the Manager from the `zut.*` settings, the workspace folders, Workspace Trust and the workspace's consent
+ * answers, starts it in the background, and keeps it current: setting changes, folder changes, trust grants and
+ * manifest edits on disk go to the Manager's one serialised, coalescing reload path (it decides restart vs reload).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -10,18 +10,16 @@ import type { HostUi } from '../host/hostUi';
 import { Disposable } from '../host/lifecycle';
 import { WATCH_DEBOUNCE_MS } from '../host/limits';
 import { Manager } from '../host/manager';
-import { globalExtensionsDir, projectExtensionsDir, resolveZutHome } from '../host/paths';
-import { changedExtensions, manifestSignature } from './manifestSignature';
+import { globalExtensionsDir, resolveZutHome } from '../host/paths';
 import { ExtensionOutput } from './output';
-import { SerialQueue } from './serialQueue';
 import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from './settings';
 import { isWorkspaceTrusted, registerTrust } from './trust';
 
 /** What the management commands need beyond the Manager's API. */
 export interface HostControl {
-  /** Queued, coalesced reload (a reload already waiting to run is shared). */
+  /** The Manager's queued, coalesced reload (a reload already waiting to run is shared), logged with `reason`. */
   reload(reason: string): Promise<LoadReport>;
-  /** Runs `fn` between reloads (for operations that reload themselves, like `setEnabled`). */
+  /** Runs `fn` between host operations (install, remove); `fn` must not call the Manager's serialised operations. */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** The last start/reload's report (load errors for the doctor). */
   lastReport(): LoadReport | undefined;
@@ -58,15 +56,11 @@ class HostRuntime extends Disposable implements HostControl {
   readonly output: ExtensionOutput;
   private readonly options: ManagerOptions;
   private settings: ZutSettings;
-  private readonly queue = new SerialQueue<LoadReport>();
-  private report: LoadReport | undefined;
   private watchers: vscode.Disposable[] = [];
   private watchTimer: NodeJS.Timeout | undefined;
   private readonly changedPaths = new Set<string>();
   private execWatchers: vscode.Disposable[] = [];
   private execWatchKey = '';
-  /** The manifests' fingerprint when the running set was loaded (see manifestSignature.ts). */
-  private loadedSignature: string | undefined;
 
   constructor(
     context: vscode.ExtensionContext,
@@ -82,12 +76,18 @@ class HostRuntime extends Disposable implements HostControl {
       ui,
       hostVersion: String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
       isTrusted: isWorkspaceTrusted,
+      // Consent answers and "Disable (Workspace)" live in workspace state: local to this machine, never in the repository.
+      consent: {
+        mode: () => this.settings.consentMode,
+        choices: { get: (k) => context.workspaceState.get(k), set: (k, v) => context.workspaceState.update(k, v) },
+      },
     };
     this.applySettings();
     this.manager = new Manager(this.options);
     this._register({ dispose: () => this.manager.dispose() });
     this.output = this._register(new ExtensionOutput(this.manager, log));
     this._register(this.manager.onDidChangeExtensions(() => this.rewatchExecutables()));
+    this._register(this.manager.onDidLoad(({ what, report }) => this.logReport(what, report)));
     this._register({ dispose: () => this.execWatchers.forEach((w) => w.dispose()) });
 
     this._register(vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)));
@@ -112,58 +112,33 @@ class HostRuntime extends Disposable implements HostControl {
 
   startInBackground(): void {
     this.log.info(`Starting zut extensions (ZUT_HOME ${this.options.zutHome}; folders: ${this.options.folders.join(', ') || 'none'})`);
-    void this.queue
-      .run(async () => {
-        this.loadedSignature = await this.signature();
-        return this.logged('Start', this.manager.start());
-      })
-      .catch(() => undefined);
+    void this.manager.start().catch((e: unknown) => this.log.error(`Start failed: ${errorText(e)}`));
   }
 
   reload(reason: string): Promise<LoadReport> {
-    return this.queue.coalesce(async () => {
-      this.log.info(`Reloading zut extensions (${reason})`);
-      this.loadedSignature = await this.signature();
-      return this.logged('Reload', this.manager.reload());
+    this.log.info(`Reloading zut extensions (${reason})`);
+    return this.manager.reload().catch((e: unknown) => {
+      this.log.error(`Reload failed: ${errorText(e)}`);
+      throw e;
     });
   }
 
-  /** Operations like enable/disable rewrite manifests and reload themselves: the watcher must not reload again. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    return this.queue.run(async () => {
-      try {
-        return await fn();
-      } finally {
-        this.loadedSignature = await this.signature();
-      }
-    });
-  }
-
-  private signature(): Promise<string> {
-    const roots = [...this.options.folders.map(projectExtensionsDir), globalExtensionsDir(this.options.zutHome)];
-    return manifestSignature(roots, this.options.extensionPaths ?? []);
+    return this.manager.exclusive(fn);
   }
 
   lastReport(): LoadReport | undefined {
-    return this.report;
+    return this.manager.lastReport();
   }
 
   zutHome(): string {
     return this.options.zutHome;
   }
 
-  /** Logs the outcome of a start/reload and keeps its report (for the doctor). */
-  private async logged(what: string, p: Promise<LoadReport>): Promise<LoadReport> {
-    try {
-      const r = await p;
-      this.report = r;
-      this.log.info(`Loaded ${r.loaded.length} extension(s); ready: ${r.ready.join(', ') || 'none'}`);
-      for (const e of r.errors) this.log.error(`${e.ext}: ${e.message}`);
-      return r;
-    } catch (e) {
-      this.log.error(`${what} failed: ${errorText(e)}`);
-      throw e;
-    }
+  /** Logs the outcome of every start/reload, whoever asked for it (palette, chat, watcher, settings). */
+  private logReport(what: 'start' | 'reload', r: LoadReport): void {
+    this.log.info(`Loaded ${r.loaded.length} extension(s); ready: ${r.ready.join(', ') || 'none'}${what === 'reload' ? ' (reload)' : ''}`);
+    for (const e of r.errors) this.log.error(`${e.ext}: ${e.message}`);
   }
 
   private readSettings(): ZutSettings {
@@ -183,6 +158,7 @@ class HostRuntime extends Disposable implements HostControl {
     this.options.toolTimeoutMs = Math.round(s.toolTimeoutSeconds * 1000);
     this.options.autoRestart = s.autoRestart;
     this.options.trace = s.trace;
+    this.options.helloTimeoutMs = Math.round(s.startTimeoutSeconds * 1000);
   }
 
   private configurationChanged(e: vscode.ConfigurationChangeEvent): void {
@@ -224,42 +200,21 @@ class HostRuntime extends Disposable implements HostControl {
     ];
   }
 
-  /**
-   * A manifest or extension directory appeared, changed or vanished: after a quiet period, reload everything if
-   * the manifests differ from what is loaded (a restart would keep the old manifest, and a new or removed
-   * directory changes the set). Late or duplicate events for our own changes find nothing new and do nothing.
-   */
+  /** A manifest, extension directory or executable changed: after a quiet period the Manager decides. */
   private manifestChanged(uri: vscode.Uri): void {
     this.changedPaths.add(uri.fsPath);
     clearTimeout(this.watchTimer);
     this.watchTimer = setTimeout(() => {
       const paths = [...this.changedPaths];
       this.changedPaths.clear();
-      void this.applyChanges(paths).catch(() => undefined);
+      void this.manager
+        .applyChanges(paths)
+        .then(({ reloaded, restarted }) => {
+          if (reloaded) this.log.info(`Reloaded zut extensions (${paths[0]} changed on disk)`);
+          for (const n of restarted) this.log.info(`Restarted ${n} (its manifest or executable changed on disk)`);
+        })
+        .catch((e: unknown) => this.log.error(`Applying changes on disk failed: ${errorText(e)}`));
     }, WATCH_DEBOUNCE_MS);
-  }
-
-  /**
-   * After a quiet period: when only manifests or executables of loaded extensions changed, restart just those
-   * extensions (the restart re-reads the manifest); when directories came or went, reload everything if the
-   * manifests differ from what is loaded. Late or duplicate events for our own changes find nothing new.
-   */
-  private async applyChanges(paths: string[]): Promise<void> {
-    // After whatever is queued (an install, a reload), so its fingerprint is the one compared.
-    await this.queue.run(async () => undefined);
-    const { restart, other } = changedExtensions(paths, this.manager.extensions());
-    const manifestsChanged = (await this.signature()) !== this.loadedSignature;
-    if (other.length > 0 && manifestsChanged) {
-      await this.reload(`${other[0]} changed`);
-      return;
-    }
-    for (const [name, why] of restart) {
-      if (why === 'manifest' && !manifestsChanged) continue;
-      await this.exclusive(async () => {
-        this.log.info(`Restarting ${name} (its ${why} changed on disk)`);
-        await this.manager.restart(name);
-      });
-    }
   }
 
   /** Watches each loaded extension's executable when it lives in the extension directory. */

@@ -8,13 +8,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionHost, LoadReport } from '../host/api';
 import { buildDoctorReport, doctorMarkdown } from '../host/doctor';
-import { installExtension, removeExtension, type InstalledExtension } from '../host/install';
+import { installExtension, type InstalledExtension } from '../host/install';
 import { setManifestEnabled } from '../host/manifest';
 import { globalExtensionsDir, projectExtensionsDir } from '../host/paths';
 import type { ExtensionInfo } from '../host/types';
 import { registerCallTool } from './callTool';
 import { zutDocuments } from './documents';
 import { hostControl } from './host';
+import { registerLocalChoices, trashExtension } from './localChoices';
 import { nameOf } from './output';
 
 /** The outcome of `zut.install` (for scripts and tests; the user sees notifications). */
@@ -58,7 +59,7 @@ export function registerManagement(context: vscode.ExtensionContext, host: Exten
     const info = await resolveExtension(host, target, 'Restart which zut extension?');
     if (!info) return;
     try {
-      await control.exclusive(() => host.restart(info.name));
+      await host.restart(info.name);
     } catch (e) {
       void vscode.window.showErrorMessage(`Restart ${info.name}: ${err(e)}`);
     }
@@ -72,13 +73,15 @@ export function registerManagement(context: vscode.ExtensionContext, host: Exten
         // By name the Manager would pick the winning copy; a shadowed copy is edited by directory.
         await control.exclusive(() => setManifestEnabled(info.dir, enabled));
         await control.reload(`${enabled ? 'enabled' : 'disabled'} ${info.name}`);
-      } else await control.exclusive(() => host.setEnabled(info.name, enabled));
+      } else await host.setEnabled(info.name, enabled);
     } catch (e) {
       void vscode.window.showErrorMessage(`${enabled ? 'Enable' : 'Disable'} ${info.name}: ${err(e)}`);
     }
   };
+  // "Enable/Disable in Manifest": rewrites `enabled` in extension.json (explicit; the repository sees it).
   reg('zut.enableExtension', (target?: unknown) => setEnabled(target, true));
   reg('zut.disableExtension', (target?: unknown) => setEnabled(target, false));
+  registerLocalChoices(reg, host);
 
   reg('zut.openManifest', async (target?: unknown) => {
     const info = await resolveExtension(host, target, 'Open the manifest of which zut extension?');
@@ -108,13 +111,14 @@ export function registerManagement(context: vscode.ExtensionContext, host: Exten
     if (!skipConfirm) {
       const answer = await vscode.window.showWarningMessage(
         `Remove the zut extension "${info.name}"?`,
-        { modal: true, detail: `This deletes ${info.dir}, including any state the extension keeps there.` },
+        { modal: true, detail: `This moves ${info.dir} to the trash, including any state the extension keeps there.` },
         'Remove',
       );
       if (answer !== 'Remove') return false;
     }
     try {
-      await control.exclusive(() => removeExtension(info.dir));
+      const where = await control.exclusive(() => trashExtension(info.dir, control.zutHome()));
+      if (where !== 'trash') void vscode.window.showInformationMessage(`Moved ${info.name} to ${where} (this file system has no trash).`);
       await control.reload(`removed ${info.name}`);
       return true;
     } catch (e) {
@@ -144,7 +148,7 @@ async function reload(p: Promise<LoadReport>): Promise<LoadReport | undefined> {
 }
 
 /** The extension a command is about: a view node, a name, or a quick pick (optionally filtered). */
-async function resolveExtension(
+export async function resolveExtension(
   host: ExtensionHost,
   target: unknown,
   placeHolder: string,

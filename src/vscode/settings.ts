@@ -6,6 +6,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import type { TraceLevel } from '../host/api';
+import type { ConsentMode } from '../host/consent';
+import { DEFAULT_START_TIMEOUT_MS } from '../host/limits';
 
 /** Every `zut.*` setting after validation (invalid values fall back to the default, with a problem reported). */
 export interface ZutSettings {
@@ -27,6 +29,10 @@ export interface ZutSettings {
   agentToolsEnabled: boolean;
   /** `zut.agentTools.exclude`: zut tool names never offered to agent mode (case-insensitive). */
   agentToolsExclude: string[];
+  /** `zut.startTimeoutSeconds`: how long an extension may take to send `hello`. */
+  startTimeoutSeconds: number;
+  /** `zut.projectExtensions.consent` (application scope): `ask` per extension, or Workspace Trust alone. */
+  consentMode: ConsentMode;
 }
 
 /** Schema and default of each setting, keyed by its name under `zut.`. */
@@ -40,13 +46,15 @@ const fields = {
   'chat.maxRounds': { schema: z.number().int().min(1).max(1000), default: 32 },
   'agentTools.enabled': { schema: z.boolean(), default: true },
   'agentTools.exclude': { schema: z.array(z.string()), default: [] as string[] },
+  startTimeoutSeconds: { schema: z.number().positive().max(86_400), default: DEFAULT_START_TIMEOUT_MS / 1000 },
+  'projectExtensions.consent': { schema: z.enum(['ask', 'trustedWorkspace']), default: 'ask' as ConsentMode },
 } as const;
 
 /** The setting keys (under `zut.`) this module reads. */
 export const SETTING_KEYS = Object.keys(fields) as (keyof typeof fields)[];
 
 /** Settings whose change needs a reload: the discovery inputs (the Manager reads the others live). */
-export const RELOAD_KEYS = ['home', 'extensionPaths'] as const;
+export const RELOAD_KEYS = ['home', 'extensionPaths', 'projectExtensions.consent'] as const;
 
 export interface SettingsRead {
   settings: ZutSettings;
@@ -85,6 +93,8 @@ export function readSettings(get: (key: string) => unknown): SettingsRead {
       agentToolsExclude: pick('agentTools.exclude')
         .map((n) => n.trim())
         .filter((n) => n !== ''),
+      startTimeoutSeconds: pick('startTimeoutSeconds'),
+      consentMode: pick('projectExtensions.consent'),
     },
     problems,
   };

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { changedExtensions, manifestSignature } from '../../src/vscode/manifestSignature';
+import { changedExtensions, manifestSignature } from '../../src/host/manifestSignature';
 
 let tmp: string;
 beforeEach(async () => {

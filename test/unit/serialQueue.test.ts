@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SerialQueue } from '../../src/vscode/serialQueue';
+import { SerialQueue } from '../../src/host/serialQueue';
 
 /** A job whose end the test controls, recording start/end order. */
 function gate(log: string[], name: string) {

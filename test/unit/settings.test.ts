@@ -17,6 +17,8 @@ describe('readSettings', () => {
       chatMaxRounds: 32,
       agentToolsEnabled: true,
       agentToolsExclude: [],
+      startTimeoutSeconds: 60,
+      consentMode: 'ask',
     });
     expect(problems).toEqual([]);
   });
@@ -33,6 +35,8 @@ describe('readSettings', () => {
         'chat.maxRounds': 4,
         'agentTools.enabled': false,
         'agentTools.exclude': [' secret_tool ', ''],
+        startTimeoutSeconds: 11,
+        'projectExtensions.consent': 'trustedWorkspace',
       }),
     );
     expect(settings).toEqual({
@@ -45,14 +49,17 @@ describe('readSettings', () => {
       chatMaxRounds: 4,
       agentToolsEnabled: false,
       agentToolsExclude: ['secret_tool'],
+      startTimeoutSeconds: 11,
+      consentMode: 'trustedWorkspace',
     });
     expect(problems).toEqual([]);
   });
 
   it('falls back to the default for each invalid value and names the setting', () => {
     const { settings, problems } = readSettings(
-      getter({ trace: 'loud', toolTimeoutSeconds: -1, extensionPaths: 'x', autoRestart: 'yes', 'chat.maxRounds': 2.5, alerts: 1, 'agentTools.exclude': 'x' }),
+      getter({ trace: 'loud', toolTimeoutSeconds: -1, extensionPaths: 'x', autoRestart: 'yes', 'chat.maxRounds': 2.5, alerts: 1, 'agentTools.exclude': 'x', 'projectExtensions.consent': 'never' }),
     );
+    expect(settings.consentMode).toBe('ask');
     expect(settings.trace).toBe('off');
     expect(settings.toolTimeoutSeconds).toBe(60);
     expect(settings.extensionPaths).toEqual([]);
@@ -61,7 +68,7 @@ describe('readSettings', () => {
     expect(settings.agentToolsExclude).toEqual([]);
     expect(problems.some((p) => p.startsWith('zut.agentTools.exclude:'))).toBe(true);
     expect(settings.alerts).toBe('notify');
-    expect(problems).toHaveLength(7);
+    expect(problems).toHaveLength(8);
     expect(problems.find((p) => p.startsWith('zut.trace:'))).toContain('(using "off")');
     expect(problems.find((p) => p.startsWith('zut.chat.maxRounds:'))).toContain('(using 32)');
   });

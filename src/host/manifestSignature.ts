@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MANIFEST_FILE } from '../host/manifest';
+import { MANIFEST_FILE } from './manifest';
 
 async function manifestStamp(dir: string): Promise<string> {
   try {
