@@ -1,0 +1,324 @@
+/**
+ * Hostile and careless extensions against the real host (real child processes: Node, Python and sh fixtures in
+ * test/fixtures/hostile): registration and surface floods stay bounded (counted as stored registrations, not
+ * timed), an escaped setsid grandchild holding stdout and ignoring SIGTERM is gone after shutdown, a late hello
+ * starts, and a project extension whose manifest or executable changes asks for consent again.
+ * Each case prints one "[hostile]" line with what the host did, its memory figure and its time to a clean state.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ManagerOptions } from '../../src/host/api';
+import type { ConsentMode, WorkspaceChoices } from '../../src/host/consent';
+import { isAlive } from '../../src/host/escaped';
+import { MAX_COMMANDS_PER_EXT, MAX_STATUS_KEYS_PER_EXT, MAX_TOOLS_PER_EXT, MAX_WIDGET_LINES, MAX_WIDGETS_PER_EXT } from '../../src/host/limits';
+import { Manager } from '../../src/host/manager';
+import type { WidgetSpec } from '../../src/host/hostUi';
+import { RecordingUi, cleanupTemps, tempDir, until, writeExt, zutHome } from './helpers/hostFixtures';
+
+const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
+const managers: Manager[] = [];
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  cleanupTemps();
+});
+
+function setup(opts: Partial<ManagerOptions> = {}) {
+  const z = zutHome();
+  const project = tempDir('zut-hostile-');
+  const ui = new RecordingUi();
+  const m = new Manager({ folders: [project], zutHome: z.home, ui, hostVersion: '1.0.0', autoRestart: false, ...opts });
+  managers.push(m);
+  return { ...z, project, projectExts: path.join(project, '.zut', 'extensions'), ui, m };
+}
+
+const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+const figure = (line: string): void => console.log(`[hostile] ${line}`);
+
+function floodExt(root: string, cfg: Record<string, unknown> & { name: string }): string {
+  return writeExt(root, cfg.name, { name: cfg.name, exec: process.execPath, args: [path.join(HOSTILE, 'flood.mjs'), JSON.stringify(cfg)] });
+}
+
+const notes = (ui: RecordingUi, ext: string): string[] => ui.of('notify').filter((c) => c.ext === ext).map((c) => c.args[1] as string);
+
+describe('hostile: floods are bounded', () => {
+  it('a register_tool / register_command flood after ready: 128 of each kept, one diagnostic per kind, still working', async () => {
+    const s = setup();
+    floodExt(s.exts, { name: 'regflood', kind: 'registrations', count: 20_000, marker: 'flood done' });
+    const rss0 = process.memoryUsage().rss;
+    const t0 = Date.now();
+    await s.m.start();
+    await until(() => notes(s.ui, 'regflood').includes('flood done'), 60_000, 'the flood marker');
+    const info = s.m.extensions().find((e) => e.name === 'regflood')!;
+    expect(info.state).toBe('running');
+    expect(info.tools).toHaveLength(MAX_TOOLS_PER_EXT);
+    expect(info.commands).toHaveLength(MAX_COMMANDS_PER_EXT);
+    expect(info.diagnostics.filter((d) => d.includes(`more than ${MAX_TOOLS_PER_EXT} tools`))).toHaveLength(1);
+    expect(info.diagnostics.filter((d) => d.includes(`more than ${MAX_COMMANDS_PER_EXT} commands`))).toHaveLength(1);
+    expect(info.diagnostics.length).toBeLessThanOrEqual(2);
+    // The first registration (ping) survived and the extension still answers.
+    const r = await s.m.callTool('ping', {});
+    expect(r.content[0]!.text).toBe('pong');
+    const rss1 = process.memoryUsage().rss;
+    await s.m.stop();
+    figure(`registration flood (40,000 frames): kept ${info.tools.length} tools + ${info.commands.length} commands, ${info.diagnostics.length} diagnostics, extension running; host RSS ${mib(rss0)} → ${mib(rss1)}; clean (stopped) after ${Date.now() - t0} ms`);
+  }, 90_000);
+
+  it('status / widget / note frames with ever-new keys: 64 status keys, 64 widgets of ≤ 500 lines reach the UI', async () => {
+    const s = setup();
+    floodExt(s.exts, { name: 'surf', kind: 'surfaces', count: 5_000, marker: 'surfaces done' });
+    const t0 = Date.now();
+    await s.m.start();
+    await until(() => notes(s.ui, 'surf').includes('surfaces done'), 60_000, 'the flood marker');
+    const statusKeys = new Set(s.ui.of('status').filter((c) => c.ext === 'surf').map((c) => c.args[0]));
+    const widgets = s.ui.of('widget').filter((c) => c.ext === 'surf').map((c) => c.args[0] as WidgetSpec);
+    expect(statusKeys.size).toBe(MAX_STATUS_KEYS_PER_EXT);
+    expect(new Set(widgets.map((w) => w.id)).size).toBe(MAX_WIDGETS_PER_EXT);
+    expect(Math.max(...widgets.map((w) => w.lines?.length ?? 0))).toBe(MAX_WIDGET_LINES);
+    const info = s.m.extensions().find((e) => e.name === 'surf')!;
+    expect(info.state).toBe('running');
+    // One diagnostic per kind (status, widgets, widget lines), not one per frame.
+    expect(info.diagnostics).toHaveLength(3);
+    figure(`surface flood (15,000 frames): ${statusKeys.size} status keys, ${widgets.length} widget frames (≤ ${MAX_WIDGET_LINES} lines) passed, ${info.diagnostics.length} diagnostics; notes are kept by the view (200 per extension); ${Date.now() - t0} ms to the marker`);
+  }, 90_000);
+
+  it('an endless flood of new status keys: memory stays flat while the host keeps up (100,000 frames)', async () => {
+    const s = setup();
+    floodExt(s.exts, { name: 'endless', kind: 'endless' });
+    await s.m.start();
+    const tick = (n: number) => () => notes(s.ui, 'endless').includes(`tick ${n}`);
+    await until(tick(20), 60_000, 'tick 20');
+    const heap20 = process.memoryUsage().heapUsed;
+    const rss20 = process.memoryUsage().rss;
+    await until(tick(100), 120_000, 'tick 100');
+    const heap100 = process.memoryUsage().heapUsed;
+    const rss100 = process.memoryUsage().rss;
+    const info = s.m.extensions().find((e) => e.name === 'endless')!;
+    expect(info.state).toBe('running');
+    expect(new Set(s.ui.of('status').filter((c) => c.ext === 'endless').map((c) => c.args[0])).size).toBe(MAX_STATUS_KEYS_PER_EXT);
+    expect(info.diagnostics).toHaveLength(1);
+    const t0 = Date.now();
+    await s.m.stop();
+    figure(`endless status flood: frames 20,000 → 100,000: heap ${mib(heap20)} → ${mib(heap100)}, RSS ${mib(rss20)} → ${mib(rss100)}; 64 keys kept, 1 diagnostic; stopped in ${Date.now() - t0} ms`);
+    // What the host keeps is bounded (counted above); the recording UI's own log is the only thing that grows.
+    expect(s.ui.of('status').length).toBeLessThan(200);
+  }, 200_000);
+});
+
+describe('hostile: escaped processes', () => {
+  it('a setsid grandchild holding stdout/stderr and ignoring SIGTERM is gone after shutdown', async () => {
+    const s = setup();
+    const pidfile = path.join(tempDir('zut-escape-'), 'grandchild.pid');
+    writeExt(s.exts, 'escape', { name: 'escape', exec: path.join(HOSTILE, 'escape.sh'), args: [pidfile] });
+    await s.m.start();
+    expect(s.m.extensions()[0]!.state).toBe('running');
+    const gpid = await until(() => fs.existsSync(pidfile) && Number(fs.readFileSync(pidfile, 'utf8').trim()), 10_000, 'the grandchild pid');
+    expect(await isAlive(gpid)).toBe(true);
+    // It really escaped the group: its session and group are its own.
+    const stat = fs.readFileSync(`/proc/${gpid}/stat`, 'utf8');
+    const [, , pgrp, session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    expect(pgrp).toBe(gpid);
+    expect(session).toBe(gpid);
+    const t0 = Date.now();
+    await s.m.stop();
+    const ms = Date.now() - t0;
+    expect(await isAlive(gpid)).toBe(false);
+    const diag = s.m.extensions()[0]!.diagnostics.find((d) => d.includes('escaped process'));
+    expect(diag).toMatch(/ended \d+ escaped process\(es\) still holding its stdio/);
+    figure(`setsid grandchild (ignores SIGTERM, holds stdout): found by its stdio link, SIGTERM → 1 s → SIGKILL; gone ${ms} ms after stop began`);
+  }, 30_000);
+
+  it('the same grandchild is also ended when the extension crashes (not only on stop)', async () => {
+    const s = setup();
+    const pidfile = path.join(tempDir('zut-escape-'), 'grandchild.pid');
+    writeExt(s.exts, 'escape', { name: 'escape', exec: path.join(HOSTILE, 'escape.sh'), args: [pidfile] });
+    await s.m.start();
+    const gpid = await until(() => fs.existsSync(pidfile) && Number(fs.readFileSync(pidfile, 'utf8').trim()), 10_000, 'the grandchild pid');
+    const pid = s.m.extensions()[0]!.pid!;
+    process.kill(pid, 'SIGKILL');
+    await until(() => s.m.extensions()[0]!.state === 'crashed', 10_000, 'crashed');
+    await until(() => s.m.extensions()[0]!.diagnostics.some((d) => d.includes('escaped process')), 10_000, 'the sweep');
+    expect(await isAlive(gpid)).toBe(false);
+  }, 30_000);
+});
+
+describe('careless: slow starts', () => {
+  it('a hello after 11 s starts normally with the default deadline (60 s), shown as starting meanwhile', async () => {
+    const s = setup();
+    writeExt(s.exts, 'late', { name: 'late', exec: path.join(HOSTILE, 'late_hello.py'), args: ['11', 'late'] });
+    const t0 = Date.now();
+    const started = s.m.start();
+    const waiting = await until(() => s.m.extensions().find((e) => e.state === 'starting' && e.startingSince !== undefined), 5_000, 'starting');
+    expect(waiting.startingSince).toBeGreaterThanOrEqual(t0 - 1);
+    const report = await started;
+    expect(report.ready).toEqual(['late']);
+    expect(report.errors).toEqual([]);
+    const info = s.m.extensions()[0]!;
+    expect(info.state).toBe('running');
+    expect(info.startingSince).toBeUndefined();
+    expect((await s.m.invokeCommand('late', '')).display).toBe('late but here');
+    figure(`hello after 11 s: started normally after ${Date.now() - t0} ms (default deadline 60 s)`);
+  }, 40_000);
+
+  it('the configured deadline applies: a hello after 1.5 s fails a 0.5 s deadline and passes a 5 s one', async () => {
+    const fast = setup({ helloTimeoutMs: 500 });
+    writeExt(fast.exts, 'late', { name: 'late', exec: path.join(HOSTILE, 'late_hello.py'), args: ['1.5', 'late'] });
+    const r1 = await fast.m.start();
+    expect(r1.errors[0]?.message).toMatch(/no hello frame within 0\.5s/);
+    const slow = setup({ helloTimeoutMs: 5_000 });
+    writeExt(slow.exts, 'late', { name: 'late', exec: path.join(HOSTILE, 'late_hello.py'), args: ['1.5', 'late'] });
+    const r2 = await slow.m.start();
+    expect(r2.ready).toEqual(['late']);
+  }, 30_000);
+});
+
+/** An in-memory workspace state. */
+class MemoryChoices implements WorkspaceChoices {
+  readonly values = new Map<string, unknown>();
+  get(key: string): unknown {
+    return this.values.get(key);
+  }
+  set(key: string, value: unknown): void {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, value);
+  }
+}
+
+function shExt(root: string, name: string, body = ''): string {
+  const script = `#!/bin/sh\n# ${body}\nprintf '%s\\n' '{"type":"hello","protocol_version":2,"name":"${name}","version":"1.0.0","capabilities":[]}' '{"type":"ready"}'\nwhile IFS= read -r l; do case "$l" in *'"shutdown"'*) exit 0;; esac; done\n`;
+  return writeExt(root, name, { name, exec: './run.sh' }, { 'run.sh': script });
+}
+
+describe('consent for project-local extensions', () => {
+  function consentSetup(mode: ConsentMode = 'ask') {
+    const choices = new MemoryChoices();
+    const state = { mode };
+    const s = setup({ consent: { mode: () => state.mode, choices } });
+    return { ...s, choices, state };
+  }
+
+  it('a new project extension waits; a global one never asks; Allow starts it; the answer is remembered', async () => {
+    const s = consentSetup();
+    shExt(s.projectExts, 'proj');
+    shExt(s.exts, 'glob');
+    const asked: string[][] = [];
+    s.m.onDidRequestConsent((infos) => asked.push(infos.map((i) => i.name)));
+    const report = await s.m.start();
+    expect(report.ready).toEqual(['glob']);
+    const state = (n: string) => s.m.extensions().find((e) => e.name === n)!.state;
+    expect(state('proj')).toBe('consent');
+    expect(state('glob')).toBe('running');
+    expect(asked).toEqual([['proj']]);
+    expect(s.m.pendingConsent().map((e) => e.name)).toEqual(['proj']);
+
+    await s.m.answerConsent(['proj'], 'allow');
+    expect(state('proj')).toBe('running');
+    await s.m.reload();
+    expect(state('proj')).toBe('running');
+    expect(asked).toHaveLength(1);
+  });
+
+  it('manifest changed under consent: the watcher path restarts it into "waiting for consent" again; so does a changed executable', async () => {
+    const s = consentSetup();
+    const dir = shExt(s.projectExts, 'proj');
+    let asks = 0;
+    s.m.onDidRequestConsent(() => asks++);
+    await s.m.start();
+    await s.m.answerConsent(['proj'], 'allow');
+    const state = () => s.m.extensions().find((e) => e.name === 'proj')!.state;
+    expect(state()).toBe('running');
+    const fp1 = s.m.extensions()[0]!.fingerprint;
+
+    const manifest = path.join(dir, 'extension.json');
+    fs.writeFileSync(manifest, JSON.stringify({ name: 'proj', exec: './run.sh', description: 'changed by git pull' }));
+    const r1 = await s.m.applyChanges([manifest]);
+    expect(r1).toEqual({ reloaded: false, restarted: ['proj'] });
+    expect(state()).toBe('consent');
+    expect(s.m.extensions()[0]!.pid).toBeUndefined();
+    expect(s.m.extensions()[0]!.fingerprint).not.toBe(fp1);
+    expect(asks).toBe(2);
+    await s.m.answerConsent(['proj'], 'allow');
+    expect(state()).toBe('running');
+
+    fs.writeFileSync(path.join(dir, 'run.sh'), fs.readFileSync(path.join(dir, 'run.sh'), 'utf8').replace('# ', '# edited by an agent '));
+    const r2 = await s.m.applyChanges([path.join(dir, 'run.sh')]);
+    expect(r2.restarted).toEqual(['proj']);
+    expect(state()).toBe('consent');
+    expect(asks).toBe(3);
+  });
+
+  it("Don't Allow is remembered until the content changes; revoke asks again; trustedWorkspace starts without asking", async () => {
+    const s = consentSetup();
+    shExt(s.projectExts, 'proj');
+    await s.m.start();
+    await s.m.answerConsent(['proj'], 'deny');
+    const state = () => s.m.extensions().find((e) => e.name === 'proj')!.state;
+    expect(state()).toBe('denied');
+    await s.m.reload();
+    expect(state()).toBe('denied');
+    await s.m.answerConsent(['proj'], 'allow');
+    expect(state()).toBe('running');
+    await s.m.revokeConsent('proj');
+    expect(state()).toBe('consent');
+    expect(s.m.extensions()[0]!.pid).toBeUndefined();
+
+    s.state.mode = 'trustedWorkspace';
+    const r = await s.m.reload();
+    expect(r.ready).toEqual(['proj']);
+    expect(s.m.extensions()[0]!.fingerprint).toBeUndefined();
+  });
+
+  it('Disable (Workspace) is a local choice (the manifest is untouched); Stop / Start', async () => {
+    const s = consentSetup('trustedWorkspace');
+    const dir = shExt(s.projectExts, 'proj');
+    const before = fs.readFileSync(path.join(dir, 'extension.json'), 'utf8');
+    await s.m.start();
+    const info = () => s.m.extensions().find((e) => e.name === 'proj')!;
+    await s.m.setDisabledInWorkspace('proj', true);
+    expect(info().state).toBe('disabled');
+    expect(info().disabledInWorkspace).toBe(true);
+    expect(fs.readFileSync(path.join(dir, 'extension.json'), 'utf8')).toBe(before);
+    await s.m.reload();
+    expect(info().state).toBe('disabled');
+    await s.m.setDisabledInWorkspace('proj', false);
+    expect(info().state).toBe('running');
+
+    await s.m.stopExtension('proj');
+    expect(info().state).toBe('stopped');
+    expect(info().pid).toBeUndefined();
+    // A watcher event for its executable does not bring a user-stopped extension back.
+    expect((await s.m.applyChanges([path.join(dir, 'run.sh')])).restarted).toEqual([]);
+    await s.m.startExtension('proj');
+    expect(info().state).toBe('running');
+  });
+});
+
+describe('one reload path', () => {
+  it('reloads requested while one runs coalesce into one more; every load is reported once', async () => {
+    const s = setup();
+    shExt(s.exts, 'one');
+    const loads: string[] = [];
+    s.m.onDidLoad(({ what }) => loads.push(what));
+    await s.m.start();
+    const first = s.m.reload();
+    await until(() => s.m.extensions()[0]!.state !== 'running', 5_000, 'the first reload running');
+    const more = await Promise.all([s.m.reload(), s.m.reload(), s.m.reload()]);
+    await first;
+    expect(loads).toEqual(['start', 'reload', 'reload']);
+    expect(more[0]).toBe(more[2]);
+    expect(await first).not.toBe(more[0]);
+    expect(s.m.lastReport()).toBe(more[0]);
+    expect(s.m.extensions()[0]!.state).toBe('running');
+  });
+
+  it('the watcher decision: a new extension directory reloads, our own earlier changes do nothing', async () => {
+    const s = setup();
+    shExt(s.exts, 'one');
+    await s.m.start();
+    expect(await s.m.applyChanges([path.join(s.exts, 'one', 'extension.json')])).toEqual({ reloaded: false, restarted: [] });
+    shExt(s.exts, 'two');
+    expect(await s.m.applyChanges([path.join(s.exts, 'two')])).toEqual({ reloaded: true, restarted: [] });
+    expect(s.m.extensions().map((e) => `${e.name}=${e.state}`).sort()).toEqual(['one=running', 'two=running']);
+    expect(await s.m.applyChanges([path.join(s.exts, 'two')])).toEqual({ reloaded: false, restarted: [] });
+  });
+});
