@@ -8,6 +8,7 @@
  * On Windows the tree is killed with `taskkill /T /F` (child.ts). Other platforms: the group kill only.
  */
 import { promises as fs, readlinkSync } from 'node:fs';
+import { ESCAPED_KILL_ROUNDS, ESCAPED_POLL_MS } from './limits';
 
 /** The child's stdio links (`socket:[123]`, `pipe:[456]`), read once right after spawn. Empty off Linux. */
 export function stdioLinks(pid: number | undefined): string[] {
@@ -93,12 +94,27 @@ export async function killEscaped(links: readonly string[], graceMs: number): Pr
   const pids = await holdersOf(links);
   if (pids.length === 0) return [];
   for (const pid of pids) signal(pid, 'SIGTERM');
-  const until = Date.now() + graceMs;
-  let alive = pids;
-  while (alive.length > 0 && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 50));
-    alive = (await Promise.all(alive.map(async (p) => ((await isAlive(p)) ? p : 0)))).filter((p) => p > 0);
+  const all = new Set(pids);
+  let alive = await gone(pids, graceMs);
+  // SIGKILL what is left, and anything that picked up the descriptors meanwhile (a child forked during the grace),
+  // until nothing holds them or the rounds are spent.
+  for (let round = 0; round < ESCAPED_KILL_ROUNDS; round++) {
+    const holders = [...new Set([...alive, ...(await holdersOf(links))])];
+    if (holders.length === 0) break;
+    holders.forEach((p) => all.add(p));
+    for (const pid of holders) signal(pid, 'SIGKILL');
+    alive = await gone(holders, graceMs);
   }
-  for (const pid of alive) signal(pid, 'SIGKILL');
-  return pids;
+  return [...all].sort((a, b) => a - b);
+}
+
+/** Waits up to `ms` for `pids` to be gone; resolves with those still alive. */
+async function gone(pids: readonly number[], ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  let alive = [...pids];
+  for (;;) {
+    alive = (await Promise.all(alive.map(async (p) => ((await isAlive(p)) ? p : 0)))).filter((p) => p > 0);
+    if (alive.length === 0 || Date.now() >= until) return alive;
+    await new Promise((r) => setTimeout(r, ESCAPED_POLL_MS));
+  }
 }

@@ -85,3 +85,10 @@ export const STARTING_TICK_MS = 1_000;
 
 /** Files larger than this count in a consent fingerprint by size and mtime instead of a hash. Ours. */
 export const FINGERPRINT_HASH_MAX_BYTES = 64 * 1024 * 1024;
+
+// ------------------------------------------------------------------ escaped processes (ours, escaped.ts)
+
+/** How often the sweep checks whether signalled escaped processes are gone. Ours. */
+export const ESCAPED_POLL_MS = 25;
+/** SIGKILL rounds of the sweep (a holder may fork while it is being killed). Ours. */
+export const ESCAPED_KILL_ROUNDS = 3;

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { descendants, installVsix, killAllServersSync, killProcessesMentioning, processesMentioning, startCodeServer } from './lib/codeServer.mjs';
+import { descendants, installVsix, killAllServersSync, killProcessesMentioning, processesMentioning, startCodeServer, TEST_SETTINGS } from './lib/codeServer.mjs';
 import { REPO, ensureRunDirs, fixtureExtensions, fixtureVsix, removeTemp, serverDir, tempDir, tools, vsix, workspaceCopy } from './lib/context.mjs';
 
 const { values: opts } = parseArgs({ options: {
@@ -34,7 +34,9 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) 
 
 async function runInhost(harness) {
   const zutHome = tempDir('zut-home');
-  const server = await startCodeServer({ tools: await tools(), dir: serverDir('inhost'), trust: true, env: { ZUT_HOME: zutHome } });
+  const server = await startCodeServer({ tools: await tools(), dir: serverDir('inhost'), trust: true, env: { ZUT_HOME: zutHome },
+    // The suites assume the example project's extensions start at once; consent.test.js switches to "ask" itself.
+    settings: TEST_SETTINGS });
   try {
     const env = {
       ZUT_TEST_WORKSPACE: workspaceCopy(), ZUT_HOME: zutHome, ZUT_TEST_RESULT_FILE: path.join(runDir, 'inhost-result.json'),

@@ -21,6 +21,12 @@ export const QUIET_SETTINGS = {
   'git.openRepositoryInParentFolders': 'never',
 };
 
+/**
+ * Settings of the test rigs (in-host and UI): project extensions start without the consent prompt, as the suites
+ * written before consent assume; the consent tests set "ask" themselves (a test passes `settings` to override).
+ */
+export const TEST_SETTINGS = { 'zut.projectExtensions.consent': 'trustedWorkspace' };
+
 /** Settings for a server without Workspace Trust (trust: true) or with it enabled and no startup prompt. */
 export function trustSettings(trust) {
   return trust

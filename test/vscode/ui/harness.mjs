@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { startCodeServer } from '../lib/codeServer.mjs';
+import { startCodeServer, TEST_SETTINGS } from '../lib/codeServer.mjs';
 import { ensureRunDirs, serverDir, tempDir, tools, vsix, workspaceCopy } from '../lib/context.mjs';
 
 export { tempDir, workspaceCopy };
@@ -31,7 +31,7 @@ export async function startServer(o = {}) {
   const { trust = true, settings = {}, env = {}, installVsix = true, devPaths = [], name = 'ui' } = o;
   const zutHome = env.ZUT_HOME ?? tempDir('zut-home');
   const server = await startCodeServer({
-    tools: await tools(), dir: serverDir(name), trust, settings, env: { ...env, ZUT_HOME: zutHome },
+    tools: await tools(), dir: serverDir(name), trust, settings: { ...TEST_SETTINGS, ...settings }, env: { ...env, ZUT_HOME: zutHome },
     vsix: installVsix ? vsix() : undefined,
   });
   const s = {

@@ -1,0 +1,109 @@
+// In-host: consent for project-local extensions in a real VS Code. The rig runs with
+// zut.projectExtensions.consent = "trustedWorkspace" (the other suites expect the examples to start at once); this
+// suite switches to "ask", pre-consents the examples through the commands, and checks: a new project extension waits
+// for consent, Allow starts it, a changed executable asks again, "trustedWorkspace" starts it without asking, a
+// global extension never asks. It restores the mode and removes what it added (other suites share this window).
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { eventually } = require('./util');
+
+const ID = 'zut.zut-vscode';
+const WS = process.env.ZUT_TEST_WORKSPACE;
+const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
+
+async function api() {
+  return (await vscode.extensions.getExtension(ID).activate()).host;
+}
+const info = (host, name) => host.extensions().find((e) => e.name === name);
+const stateOf = (host, name) => (info(host, name) || {}).state;
+const states = (host) => host.extensions().map((e) => `${e.name}=${e.state}`).join(', ');
+
+function writeShExt(root, name, comment) {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'run.sh'), [
+    '#!/bin/sh',
+    `# ${comment}`,
+    `printf '%s\\n' '{"type":"hello","protocol_version":2,"name":"${name}","version":"1.0.0","capabilities":["commands"]}'`,
+    `printf '%s\\n' '{"type":"register_command","name":"${name}-hi","description":"hi"}' '{"type":"ready"}'`,
+    'while IFS= read -r l; do case "$l" in *\'"shutdown"\'*) exit 0;; esac; done',
+  ].join('\n') + '\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, version: '1.0.0', exec: './run.sh', language: 'sh' }, null, 2));
+  return dir;
+}
+
+async function setMode(mode) {
+  await vscode.workspace.getConfiguration('zut').update('projectExtensions.consent', mode, vscode.ConfigurationTarget.Global);
+}
+
+suite('consent for project-local extensions', function () {
+  this.timeout(120000);
+  const newDir = path.join(WS, '.zut', 'extensions', 'newcomer');
+  const globalDir = path.join(process.env.ZUT_HOME, 'extensions', 'homegrown');
+
+  suiteTeardown(async () => {
+    fs.rmSync(newDir, { recursive: true, force: true });
+    fs.rmSync(globalDir, { recursive: true, force: true });
+    await setMode('trustedWorkspace');
+    const host = await api();
+    await host.reload();
+    await eventually(() => EXAMPLES.every((n) => stateOf(host, n) === 'running') && !info(host, 'newcomer'), `examples running, newcomer gone (${states(host)})`);
+  });
+
+  test('in "ask" mode every project extension waits for consent; Allow (the row command) starts each', async () => {
+    const host = await api();
+    await eventually(() => EXAMPLES.every((n) => stateOf(host, n) === 'running'), `examples running (${states(host)})`);
+    await setMode('ask');
+    await eventually(() => EXAMPLES.every((n) => stateOf(host, n) === 'consent'), `examples waiting for consent (${states(host)})`);
+    assert.deepStrictEqual(host.pendingConsent().map((e) => e.name).sort(), EXAMPLES);
+    assert.ok(EXAMPLES.every((n) => info(host, n).pid === undefined), 'nothing spawned while waiting');
+    for (const n of EXAMPLES) assert.strictEqual(await vscode.commands.executeCommand('zut.allowExtension', n), true);
+    await eventually(() => EXAMPLES.every((n) => stateOf(host, n) === 'running'), `examples running after Allow (${states(host)})`);
+  });
+
+  test('a new project extension (as after a git pull) waits for consent; Allow starts it; the others keep running', async () => {
+    const host = await api();
+    writeShExt(path.join(WS, '.zut', 'extensions'), 'newcomer', 'v1');
+    await eventually(() => stateOf(host, 'newcomer') === 'consent', `newcomer waiting for consent (${states(host)})`);
+    assert.strictEqual(info(host, 'newcomer').pid, undefined);
+    assert.ok(host.pendingConsent().some((e) => e.name === 'newcomer'));
+    await eventually(() => EXAMPLES.every((n) => stateOf(host, n) === 'running'), `examples running (remembered) (${states(host)})`);
+    assert.strictEqual(await vscode.commands.executeCommand('zut.allowExtension', 'newcomer'), true);
+    await eventually(() => stateOf(host, 'newcomer') === 'running', `newcomer running (${states(host)})`);
+    assert.ok(host.commands().some((c) => c.name === 'newcomer-hi'));
+  });
+
+  test('a changed executable asks again (the watcher restarts it into "waiting for consent")', async () => {
+    const host = await api();
+    await eventually(() => stateOf(host, 'newcomer') === 'running', 'newcomer running');
+    const before = info(host, 'newcomer').fingerprint;
+    const script = path.join(newDir, 'run.sh');
+    fs.writeFileSync(script, fs.readFileSync(script, 'utf8').replace('# v1', '# v2 edited by an agent'));
+    await eventually(() => stateOf(host, 'newcomer') === 'consent', `newcomer asks again (${states(host)})`);
+    assert.notStrictEqual(info(host, 'newcomer').fingerprint, before);
+    assert.strictEqual(info(host, 'newcomer').pid, undefined);
+    // Don't Allow keeps it stopped, across a reload.
+    assert.strictEqual(await vscode.commands.executeCommand('zut.denyExtension', 'newcomer'), true);
+    await host.reload();
+    assert.strictEqual(stateOf(host, 'newcomer'), 'denied');
+  });
+
+  test('a global extension never asks', async () => {
+    const host = await api();
+    writeShExt(path.join(process.env.ZUT_HOME, 'extensions'), 'homegrown', 'global');
+    await eventually(() => stateOf(host, 'homegrown') === 'running', `homegrown running without consent (${states(host)})`);
+    assert.strictEqual(info(host, 'homegrown').scope, 'global');
+    assert.strictEqual(info(host, 'homegrown').fingerprint, undefined);
+  });
+
+  test('"trustedWorkspace" starts project extensions without asking', async () => {
+    const host = await api();
+    assert.strictEqual(stateOf(host, 'newcomer'), 'denied');
+    await setMode('trustedWorkspace');
+    await eventually(() => stateOf(host, 'newcomer') === 'running', `newcomer running in trustedWorkspace mode (${states(host)})`);
+    assert.deepStrictEqual(host.pendingConsent(), []);
+  });
+});
