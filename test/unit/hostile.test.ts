@@ -5,8 +5,10 @@
  * starts, and a project extension whose manifest or executable changes asks for consent again.
  * Each case prints one "[hostile]" line with what the host did, its memory figure and its time to a clean state.
  */
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as esbuild from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
 import type { ConsentMode, WorkspaceChoices } from '../../src/host/consent';
@@ -142,11 +144,28 @@ describe('hostile: escaped processes', () => {
   }, 30_000);
 });
 
+/** Builds src/cli.ts (as esbuild.mjs does) into a temp file and runs it. */
+async function runCli(args: string[], zutHomeDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const out = path.join(tempDir('zut-cli-'), 'cli.js');
+  await esbuild.build({ entryPoints: [path.join(__dirname, '../../src/cli.ts')], outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [out, ...args], { env: { ...process.env, ZUT_HOME: zutHomeDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 describe('careless: slow starts', () => {
-  it('a hello after 11 s starts normally with the default deadline (60 s), shown as starting meanwhile', async () => {
+  it('a hello after 11 s starts normally with the default deadline (60 s), shown as starting meanwhile; the CLI too', async () => {
     const s = setup();
-    writeExt(s.exts, 'late', { name: 'late', exec: path.join(HOSTILE, 'late_hello.py'), args: ['11', 'late'] });
+    const dir = writeExt(s.exts, 'late', { name: 'late', exec: path.join(HOSTILE, 'late_hello.py'), args: ['11', 'late'] });
     const t0 = Date.now();
+    // The headless CLI (the real bundle) runs the same extension at the same time.
+    const cli = runCli(['command', '--ext', dir, 'late'], s.home);
     const started = s.m.start();
     const waiting = await until(() => s.m.extensions().find((e) => e.state === 'starting' && e.startingSince !== undefined), 5_000, 'starting');
     expect(waiting.startingSince).toBeGreaterThanOrEqual(t0 - 1);
@@ -157,7 +176,10 @@ describe('careless: slow starts', () => {
     expect(info.state).toBe('running');
     expect(info.startingSince).toBeUndefined();
     expect((await s.m.invokeCommand('late', '')).display).toBe('late but here');
-    figure(`hello after 11 s: started normally after ${Date.now() - t0} ms (default deadline 60 s)`);
+    const ranCli = await cli;
+    expect(ranCli.stdout).toContain('late but here');
+    expect(ranCli.code).toBe(0);
+    figure(`hello after 11 s: started normally after ${Date.now() - t0} ms (default deadline 60 s), in the Manager and in zut-host`);
   }, 40_000);
 
   it('the configured deadline applies: a hello after 1.5 s fails a 0.5 s deadline and passes a 5 s one', async () => {

@@ -99,10 +99,10 @@ describe('management: Run Command and the Extensions view', () => {
     const menu = page.locator('.context-view .monaco-menu');
     await menu.waitFor();
     const labels = (await menu.locator('.action-label').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
-    for (const want of ['Restart Extension', 'Disable Extension', 'Show Log', 'Open Log File', 'Open Manifest', 'Remove Extension…']) {
+    for (const want of ['Restart Extension', 'Stop Extension', 'Disable (Workspace)', 'Disable in Manifest', 'Show Log', 'Open Log File', 'Open Manifest', 'Remove Extension (Move to Trash)…']) {
       assert.ok(labels.includes(want), `context menu has "${want}": ${JSON.stringify(labels)}`);
     }
-    assert.ok(!labels.includes('Enable Extension'), 'no Enable on an enabled extension');
+    assert.ok(!labels.includes('Enable in Manifest') && !labels.includes('Start Extension'), 'no Enable or Start on a running extension');
     await screenshot(page, 'management-extension-context-menu');
     await menu.locator('.action-label', { hasText: /^Open Manifest$/ }).click();
     await page.locator('.tabs-container .tab', { hasText: 'extension.json' }).waitFor();
@@ -112,7 +112,7 @@ describe('management: Run Command and the Extensions view', () => {
     await extensionRow(page, 'disabled-demo').click({ button: 'right' });
     await menu.waitFor();
     const disabledLabels = (await menu.locator('.action-label').allInnerTexts()).map((t) => t.trim());
-    assert.ok(disabledLabels.includes('Enable Extension') && !disabledLabels.includes('Disable Extension') && !disabledLabels.includes('Restart Extension'), JSON.stringify(disabledLabels));
+    assert.ok(disabledLabels.includes('Enable in Manifest') && !disabledLabels.includes('Disable in Manifest') && !disabledLabels.includes('Restart Extension'), JSON.stringify(disabledLabels));
     await page.keyboard.press('Escape');
   });
 

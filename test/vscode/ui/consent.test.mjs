@@ -1,0 +1,63 @@
+// UI: consent for project-local extensions as a person sees it, with zut.projectExtensions.consent = "ask" (the
+// default; the other UI suites run with "trustedWorkspace"). Opening the example workspace shows ONE notification
+// for all six examples; their rows say "waiting for consent"; Allow on the notification starts them all. A global
+// extension in ZUT_HOME runs without asking. Screenshots: <run dir>/screenshots/consent-*.png.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openWorkbench, screenshot, startServer, workspaceCopy } from './harness.mjs';
+
+const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
+
+function extensionRow(page, name) {
+  return page
+    .locator('[id="workbench.view.extension.zut"] .pane:has(.pane-header[aria-label^="Extensions"]) .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) })
+    .first();
+}
+
+async function rowState(page, name, state, timeout = 30_000) {
+  await extensionRow(page, name).locator('.label-description', { hasText: new RegExp(`^${state} · `) }).waitFor({ timeout });
+}
+
+async function showExtensionsView(page) {
+  const container = page.locator('[id="workbench.view.extension.zut"]');
+  if (!(await container.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first().click();
+  await container.waitFor();
+}
+
+describe('consent: project extensions wait for the user', () => {
+  let server;
+  let page;
+
+  before(async () => {
+    server = await startServer({ name: 'consent', settings: { 'zut.projectExtensions.consent': 'ask' } });
+    const globalDir = path.join(server.zutHome, 'extensions', 'homegrown');
+    fs.mkdirSync(globalDir, { recursive: true });
+    fs.writeFileSync(path.join(globalDir, 'extension.json'), JSON.stringify({ name: 'homegrown', version: '1.0.0', exec: 'node', args: ['main.js'] }));
+    fs.writeFileSync(path.join(globalDir, 'main.js'), [
+      "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
+      "emit({ type: 'hello', protocol_version: 2, name: 'homegrown', version: '1.0.0', capabilities: [] });",
+      "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
+      '  const m = JSON.parse(l);',
+      "  if (m.type === 'hello_ack') emit({ type: 'ready' });",
+      "  else if (m.type === 'shutdown') process.exit(0);",
+      '});',
+    ].join('\n'));
+    page = await openWorkbench(server, { folder: workspaceCopy() });
+  });
+  after(async () => { await server?.stop(); });
+
+  it('one notification names every pending extension; rows wait; Allow starts them; the global one never asked', async () => {
+    const toast = page.locator('.notification-toast .notification-list-item', { hasText: 'This workspace wants to run 6 zut extensions: guard, progress, shell, snippets, todo, weather' });
+    await toast.first().waitFor({ timeout: 60_000 });
+    assert.equal(await page.locator('.notification-toast .notification-list-item', { hasText: 'This workspace wants to run' }).count(), 1, 'one notification');
+    await showExtensionsView(page);
+    for (const name of EXAMPLES) await rowState(page, name, 'waiting for consent');
+    await rowState(page, 'homegrown', 'running');
+    await screenshot(page, 'consent-waiting');
+    await toast.first().locator('.monaco-button', { hasText: /^Allow$/ }).click();
+    for (const name of EXAMPLES) await rowState(page, name, 'running');
+    await screenshot(page, 'consent-allowed');
+  });
+});
