@@ -45,12 +45,13 @@ suite('consent for project-local extensions', function () {
   const globalDir = path.join(process.env.ZUT_HOME, 'extensions', 'homegrown');
 
   suiteTeardown(async () => {
+    const host = await api();
+    await setMode('trustedWorkspace');
     fs.rmSync(newDir, { recursive: true, force: true });
     fs.rmSync(globalDir, { recursive: true, force: true });
-    await setMode('trustedWorkspace');
-    const host = await api();
-    await host.reload();
-    await eventually(() => EXAMPLES.every((n) => stateOf(host, n) === 'running') && !info(host, 'newcomer'), `examples running, newcomer gone (${states(host)})`);
+    // The watcher's reload removes them; wait for it, so it cannot stop the next suite's extensions mid-test.
+    await eventually(() => !info(host, 'newcomer') && !info(host, 'homegrown'), `the watcher removed newcomer and homegrown (${states(host)})`);
+    await eventually(() => EXAMPLES.every((n) => stateOf(host, n) === 'running'), `examples running (${states(host)})`);
   });
 
   test('in "ask" mode every project extension waits for consent; Allow (the row command) starts each', async () => {
