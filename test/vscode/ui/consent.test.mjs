@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openWorkbench, screenshot, startServer, workspaceCopy } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, screenshot, startServer, workspaceCopy } from './harness.mjs';
 
 const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
 
@@ -49,14 +49,17 @@ describe('consent: project extensions wait for the user', () => {
   after(async () => { await server?.stop(); });
 
   it('one notification names every pending extension; rows wait; Allow starts them; the global one never asked', async () => {
-    const toast = page.locator('.notification-toast .notification-list-item', { hasText: 'This workspace wants to run 6 zut extensions: guard, progress, shell, snippets, todo, weather' });
-    await toast.first().waitFor({ timeout: 60_000 });
-    assert.equal(await page.locator('.notification-toast .notification-list-item', { hasText: 'This workspace wants to run' }).count(), 1, 'one notification');
     await showExtensionsView(page);
-    for (const name of EXAMPLES) await rowState(page, name, 'waiting for consent');
+    for (const name of EXAMPLES) await rowState(page, name, 'waiting for consent', 60_000);
     await rowState(page, 'homegrown', 'running');
+    // Toasts hide by themselves: the notification center keeps it.
+    await openPalette(page, '>Notifications: Show Notifications');
+    await paletteRow(page, 'Notifications: Show Notifications').click();
+    const item = page.locator('.notifications-center .notification-list-item', { hasText: 'This workspace wants to run 6 zut extensions: guard, progress, shell, snippets, todo, weather' });
+    await item.first().waitFor();
+    assert.equal(await page.locator('.notifications-center .notification-list-item', { hasText: 'This workspace wants to run' }).count(), 1, 'one notification');
     await screenshot(page, 'consent-waiting');
-    await toast.first().locator('.monaco-button', { hasText: /^Allow$/ }).click();
+    await item.first().locator('.monaco-button', { hasText: /^Allow$/ }).click();
     for (const name of EXAMPLES) await rowState(page, name, 'running');
     await screenshot(page, 'consent-allowed');
   });
