@@ -92,3 +92,22 @@ export const FINGERPRINT_HASH_MAX_BYTES = 64 * 1024 * 1024;
 export const ESCAPED_POLL_MS = 25;
 /** SIGKILL rounds of the sweep (a holder may fork while it is being killed). Ours. */
 export const ESCAPED_KILL_ROUNDS = 3;
+
+// ------------------------------------------------------------------ chat, skills and views (ours)
+
+/** Only the head of a SKILL.md is read for its frontmatter. Ours. */
+export const SKILL_FRONTMATTER_BYTES = 64 * 1024;
+/** SKILL.md files larger than this are cut for the model (with a note saying so). Ours. */
+export const SKILL_MAX_BYTES = 256 * 1024;
+/** Text kept per chat message in a persisted session transcript. Ours. */
+export const CHAT_TEXT_MAX_CHARS = 64 * 1024;
+/** Session branches remembered (least recently used dropped). Ours. */
+export const CHAT_BRANCHES_MAX = 500;
+/** A tool call's one-line summary in chat is cut at this many characters. Ours. */
+export const TOOL_SUMMARY_MAX_CHARS = 160;
+/** Chat responses kept for diagnostics (`zut.chat.recentResponses`). Ours. */
+export const CHAT_RECENT_RESPONSES = 20;
+/** At most one failure notification per extension in this window. Ours. */
+export const FAILURE_TOAST_QUIET_MS = 30_000;
+/** Extensions view: change bursts are coalesced into one refresh after this. Ours. */
+export const VIEW_REFRESH_DELAY_MS = 50;

@@ -5,11 +5,10 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Skill } from './types';
+import { SKILL_FRONTMATTER_BYTES as FRONTMATTER_BYTES } from './limits';
 
 export const SKILL_FILE = 'SKILL.md';
 
-/** Only the head of a SKILL.md is read: the frontmatter is at the top. */
-const FRONTMATTER_BYTES = 64 * 1024;
 
 /** True when `child` is `root` or below it (both absolute, already normalised). */
 function isInside(root: string, child: string): boolean {

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { IDisposable } from '../host/lifecycle';
-import { STARTING_TICK_MS } from '../host/limits';
+import { STARTING_TICK_MS, VIEW_REFRESH_DELAY_MS as REFRESH_DELAY_MS } from '../host/limits';
 import type { ExtensionInfo } from '../host/types';
 import { agentToolName } from './agentTools';
 import { extensionChildren, extensionItem, groupChildren, sortExtensions, type GroupKind, type ItemModel } from './extensionsModel';
@@ -17,8 +17,6 @@ export type ExtensionsNode =
   | { kind: 'group'; info: ExtensionInfo; group: GroupKind; model: ItemModel }
   | { kind: 'leaf'; info: ExtensionInfo; model: ItemModel };
 
-/** Change bursts (a reload fires many events) are coalesced into one refresh. */
-const REFRESH_DELAY_MS = 50;
 
 export class ExtensionsTreeProvider implements vscode.TreeDataProvider<ExtensionsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ExtensionsNode | undefined>();

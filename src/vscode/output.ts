@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ExtensionHost, ExtensionLogLine } from '../host/api';
 import { Disposable } from '../host/lifecycle';
 import { escapeNotificationLinks } from './statusModel';
+import { FAILURE_TOAST_QUIET_MS as QUIET_MS } from '../host/limits';
 
 /** The channel name of one extension. */
 export function extensionChannelName(ext: string): string {
@@ -27,8 +28,6 @@ export function formatLogLine(line: ExtensionLogLine): string {
   }
 }
 
-/** At most one failure notification per extension in this window. */
-const QUIET_MS = 30_000;
 
 const FAIL_WORDS = { load: 'failed to load', crash: 'crashed', 'gave-up': 'keeps crashing; automatic restarts stopped' } as const;
 

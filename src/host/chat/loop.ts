@@ -15,6 +15,7 @@ import {
   type ModelTool,
   type ResultPart,
 } from './model';
+import { TOOL_SUMMARY_MAX_CHARS as SUMMARY_MAX } from '../limits';
 
 /** How one tool call ended, for the one-line summary the user sees. */
 export interface ToolOutcome {
@@ -81,7 +82,6 @@ export interface LoopResult {
   rounds: number;
 }
 
-const SUMMARY_MAX = 160;
 
 /** True when no extension intercepts `assistant_message`, so text can stream to the user as it arrives. */
 export function hostAllowsStreaming(host: ExtensionHost): boolean {

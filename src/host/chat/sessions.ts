@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { SessionContext } from '../../protocol';
 import type { ExtensionHost } from '../api';
 import type { ChatMessage } from './model';
+import { CHAT_BRANCHES_MAX as MAX_BRANCHES, CHAT_TEXT_MAX_CHARS as TEXT_MAX } from '../limits';
 
 /** A conversation message as kept in metadata (images become a placeholder to keep chat storage small). */
 const StoredPart = z.discriminatedUnion('kind', [
@@ -52,7 +53,6 @@ export function readTurnMeta(metadata: unknown): TurnMeta | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-const TEXT_MAX = 64 * 1024;
 
 /** A turn's messages in their stored form: images → a placeholder, very long texts cut. */
 export function storeMessages(messages: ChatMessage[]): StoredMessage[] {
@@ -70,8 +70,6 @@ export function storeMessages(messages: ChatMessage[]): StoredMessage[] {
   }));
 }
 
-/** Branches remembered (least recently used dropped): an old conversation continued later counts as switched. */
-const MAX_BRANCHES = 500;
 
 const Snapshot = z.object({
   active: z.string().optional(),

@@ -8,9 +8,8 @@ import type { ExtensionHost } from '../api';
 import type { Skill, ToolResult } from '../types';
 import type { LocalTool } from './loop';
 import type { ChatMessage } from './model';
+import { SKILL_MAX_BYTES } from '../limits';
 
-/** SKILL.md files larger than this are cut (the model gets a note saying so). */
-const SKILL_MAX_BYTES = 256 * 1024;
 
 export interface SkillEntry extends Skill {
   ext: string;

@@ -18,6 +18,7 @@ import { readSettings } from '../settings';
 import { toHistory, PARTICIPANT_ID } from './history';
 import { LmChatModel } from './lmModel';
 import { ChatSink } from './render';
+import { CHAT_RECENT_RESPONSES as RECENT_MAX } from '../../host/limits';
 
 /** What chat needs from `VsCodeHostUi` (src/vscode/hostUi.ts). */
 export interface ChatUi {
@@ -30,7 +31,6 @@ export interface ChatUi {
 const STATE_KEY = 'zut.chat.extensionState';
 /** Internal command (not in the palette): the last responses as streamed, for diagnostics and the in-host tests. */
 export const RECENT_COMMAND = 'zut.chat.recentResponses';
-const RECENT_MAX = 20;
 
 /** One finished `@zut` response as the user saw it. */
 export interface RecentResponse {
