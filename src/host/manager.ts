@@ -17,16 +17,9 @@ import type {
 } from './api';
 import { DEFAULT_CAPS } from './caps';
 import { nextRequestId } from './connection';
-import {
-  contentFingerprint,
-  decideGate,
-  needsConsent,
-  rememberConsent,
-  setDisabledInWorkspace,
-  type ConsentOptions,
-} from './consent';
 import { discover } from './discovery';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
+import { Gatekeeper } from './gates';
 import { chainAssistantMessage, chainToolCall, chainTurnStart, type Interceptor } from './intercept';
 import { Emitter } from './lifecycle';
 import { readManifest, setManifestEnabled } from './manifest';
@@ -72,6 +65,12 @@ export class Manager implements ExtensionHost {
   readonly onDidRequestConsent = this.consentEmitter.event;
   /** A start or reload finished (whoever asked for it). */
   readonly onDidLoad = this.loadEmitter.event;
+  private readonly gates = new Gatekeeper({
+    options: () => this.options,
+    find: (name) => this.find(name),
+    extensions: () => this.extensions(),
+    requestConsent: (pending) => this.consentEmitter.fire(pending),
+  });
 
   constructor(
     private readonly options: ManagerOptions,
@@ -234,94 +233,38 @@ export class Manager implements ExtensionHost {
     });
   }
 
-  // ------------------------------------------------------------------ consent and local choices (consent.ts)
+  // ------------------------------------------------------------------ consent and local choices (gates.ts)
 
-  /** Re-decides whether `s` may start (workspace-disabled, consent for its current content). */
-  private async applyGate(s: ExtensionSupervisor): Promise<void> {
-    const consent = this.options.consent;
-    if (!consent || s.disc.status !== 'enabled' || !s.disc.manifest?.exec) return s.setGate(undefined);
-    s.fingerprint = needsConsent(s.disc.scope, consent.mode()) ? await contentFingerprint({ ...s.disc, exec: s.disc.manifest.exec, args: s.disc.manifest.args }) : undefined;
-    s.setGate(decideGate(s.disc, s.fingerprint, consent));
+  private applyGate(s: ExtensionSupervisor): Promise<void> {
+    return this.gates.applyGate(s);
   }
 
   private requestConsent(among: readonly ExtensionSupervisor[]): void {
-    if (!among.some((s) => s.gate === 'consent')) return;
-    const pending = this.pendingConsent();
-    if (pending.length > 0) this.consentEmitter.fire(pending);
+    this.gates.requestConsent(among);
   }
 
-  /** Extensions waiting for consent. */
   pendingConsent(): ExtensionInfo[] {
-    return this.extensions().filter((e) => e.state === 'consent');
+    return this.gates.pendingConsent();
   }
 
-  /**
-   * The user's answer for these extensions (by name): remembered for their current content; `allow` starts them,
-   * `deny` stops them and keeps them from starting until their content changes or the answer is revoked.
-   */
   answerConsent(names: readonly string[], answer: 'allow' | 'deny'): Promise<void> {
-    return this.serial(async () => {
-      const consent = this.requireConsent();
-      const sups = names.map((n) => this.find(n)).filter((s): s is ExtensionSupervisor => !!s && s.disc.scope === 'project');
-      for (const s of sups) {
-        const fingerprint = await contentFingerprint({ ...s.disc, exec: s.disc.manifest?.exec, args: s.disc.manifest?.args });
-        await rememberConsent(consent.choices, s.disc.dir, { answer, fingerprint });
-        if (answer === 'deny') await s.stop();
-        await this.applyGate(s);
-      }
-      await Promise.all(sups.filter((s) => s.spawnable && !s.conn).map((s) => s.start()));
-    });
+    return this.serial(() => this.gates.answerConsent(names, answer));
   }
 
-  /** Forgets the answer for this extension: it stops and waits for consent again. */
   revokeConsent(name: string): Promise<void> {
-    return this.serial(async () => {
-      const s = this.require(name);
-      await rememberConsent(this.requireConsent().choices, s.disc.dir, undefined);
-      await s.stop();
-      await this.applyGate(s);
-    });
+    return this.serial(() => this.gates.revokeConsent(name));
   }
 
-  /** "Disable (Workspace)": a local choice kept in workspace state (the manifest is not touched). */
   setDisabledInWorkspace(name: string, disabled: boolean): Promise<void> {
-    return this.serial(async () => {
-      const s = this.require(name);
-      await setDisabledInWorkspace(this.requireConsent().choices, s.disc.dir, disabled);
-      if (disabled) await s.stop();
-      await this.applyGate(s);
-      this.requestConsent([s]);
-      if (!disabled) await s.start();
-    });
+    return this.serial(() => this.gates.setDisabledInWorkspace(name, disabled));
   }
 
-  /** Stops one extension until Start, a restart or a reload (not a crash: no automatic restart). */
   stopExtension(name: string): Promise<void> {
-    return this.serial(async () => {
-      const s = this.require(name);
-      s.userStopped = true;
-      await s.stop();
-    });
+    return this.serial(() => this.gates.stopExtension(name));
   }
 
-  /** Starts one stopped extension (if nothing holds it back). */
   startExtension(name: string): Promise<void> {
-    return this.serial(async () => {
-      const s = this.require(name);
-      s.userStopped = false;
-      if (!s.conn) await s.start();
-    });
-  }
-
-  private require(name: string): ExtensionSupervisor {
-    const s = this.find(name);
-    if (!s) throw new Error(`no extension named "${name}"`);
-    return s;
-  }
-
-  private requireConsent(): ConsentOptions {
-    if (!this.options.consent) throw new Error('this host keeps no workspace choices');
-    return this.options.consent;
+    return this.serial(() => this.gates.startExtension(name));
   }
 
   stop(): Promise<void> {

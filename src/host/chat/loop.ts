@@ -82,7 +82,6 @@ export interface LoopResult {
   rounds: number;
 }
 
-
 /** True when no extension intercepts `assistant_message`, so text can stream to the user as it arrives. */
 export function hostAllowsStreaming(host: ExtensionHost): boolean {
   return !host.hasInterceptors('assistant_message');

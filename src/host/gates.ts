@@ -1,0 +1,104 @@
+/**
+ * What holds an extension back, and the user's local choices: consent for project-local code and "Disable
+ * (Workspace)" (decided by consent.ts, remembered in the workspace's choices), and Stop / Start. The Manager owns
+ * the supervisors and runs each operation in its serial queue; this module does the work. No `vscode`.
+ */
+import type { ManagerOptions } from './api';
+import { contentFingerprint, decideGate, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
+import type { ExtensionSupervisor } from './supervisor';
+import type { ExtensionInfo } from './types';
+
+/** What the Gatekeeper needs from the Manager. */
+export interface GateHost {
+  options(): ManagerOptions;
+  find(name: string): ExtensionSupervisor | undefined;
+  extensions(): ExtensionInfo[];
+  /** Tell listeners that these extensions wait for consent. */
+  requestConsent(pending: ExtensionInfo[]): void;
+}
+
+export class Gatekeeper {
+  constructor(private readonly host: GateHost) {}
+
+  /** Re-decides whether `s` may start (workspace-disabled, consent for its current content). */
+  async applyGate(s: ExtensionSupervisor): Promise<void> {
+    const consent = this.host.options().consent;
+    if (!consent || s.disc.status !== 'enabled' || !s.disc.manifest?.exec) return s.setGate(undefined);
+    s.fingerprint = needsConsent(s.disc.scope, consent.mode())
+      ? await contentFingerprint({ ...s.disc, exec: s.disc.manifest.exec, args: s.disc.manifest.args })
+      : undefined;
+    s.setGate(decideGate(s.disc, s.fingerprint, consent));
+  }
+
+  /** When any of `among` now waits for consent: fires once with everything pending. */
+  requestConsent(among: readonly ExtensionSupervisor[]): void {
+    if (!among.some((s) => s.gate === 'consent')) return;
+    const pending = this.pendingConsent();
+    if (pending.length > 0) this.host.requestConsent(pending);
+  }
+
+  /** Extensions waiting for consent. */
+  pendingConsent(): ExtensionInfo[] {
+    return this.host.extensions().filter((e) => e.state === 'consent');
+  }
+
+  /**
+   * The user's answer for these extensions (by name): remembered for their current content; `allow` starts them,
+   * `deny` stops them and keeps them from starting until their content changes or the answer is revoked.
+   */
+  async answerConsent(names: readonly string[], answer: 'allow' | 'deny'): Promise<void> {
+    const consent = this.requireConsent();
+    const sups = names.map((n) => this.host.find(n)).filter((s): s is ExtensionSupervisor => !!s && s.disc.scope === 'project');
+    for (const s of sups) {
+      const fingerprint = await contentFingerprint({ ...s.disc, exec: s.disc.manifest?.exec, args: s.disc.manifest?.args });
+      await rememberConsent(consent.choices, s.disc.dir, { answer, fingerprint });
+      if (answer === 'deny') await s.stop();
+      await this.applyGate(s);
+    }
+    await Promise.all(sups.filter((s) => s.spawnable && !s.conn).map((s) => s.start()));
+  }
+
+  /** Forgets the answer for this extension: it stops and waits for consent again. */
+  async revokeConsent(name: string): Promise<void> {
+    const s = this.require(name);
+    await rememberConsent(this.requireConsent().choices, s.disc.dir, undefined);
+    await s.stop();
+    await this.applyGate(s);
+  }
+
+  /** "Disable (Workspace)": a local choice kept in workspace state (the manifest is not touched). */
+  async setDisabledInWorkspace(name: string, disabled: boolean): Promise<void> {
+    const s = this.require(name);
+    await setDisabledInWorkspace(this.requireConsent().choices, s.disc.dir, disabled);
+    if (disabled) await s.stop();
+    await this.applyGate(s);
+    this.requestConsent([s]);
+    if (!disabled) await s.start();
+  }
+
+  /** Stops one extension until Start, a restart or a reload (not a crash: no automatic restart). */
+  async stopExtension(name: string): Promise<void> {
+    const s = this.require(name);
+    s.userStopped = true;
+    await s.stop();
+  }
+
+  /** Starts one stopped extension (if nothing holds it back). */
+  async startExtension(name: string): Promise<void> {
+    const s = this.require(name);
+    s.userStopped = false;
+    if (!s.conn) await s.start();
+  }
+
+  private require(name: string): ExtensionSupervisor {
+    const s = this.host.find(name);
+    if (!s) throw new Error(`no extension named "${name}"`);
+    return s;
+  }
+
+  private requireConsent(): ConsentOptions {
+    const consent = this.host.options().consent;
+    if (!consent) throw new Error('this host keeps no workspace choices');
+    return consent;
+  }
+}
