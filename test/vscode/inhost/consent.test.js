@@ -107,4 +107,24 @@ suite('consent for project-local extensions', function () {
     await eventually(() => stateOf(host, 'newcomer') === 'running', `newcomer running in trustedWorkspace mode (${states(host)})`);
     assert.deepStrictEqual(host.pendingConsent(), []);
   });
+
+  test('Stop / Start and Disable (Workspace) / Enable (Workspace) from the commands; the manifest is untouched', async () => {
+    const host = await api();
+    const manifest = path.join(WS, '.zut', 'extensions', 'shell', 'extension.json');
+    const before = fs.readFileSync(manifest, 'utf8');
+    await eventually(() => stateOf(host, 'shell') === 'running', 'shell running');
+    assert.strictEqual(await vscode.commands.executeCommand('zut.stopExtension', 'shell'), true);
+    assert.strictEqual(stateOf(host, 'shell'), 'stopped');
+    assert.strictEqual(info(host, 'shell').pid, undefined);
+    assert.strictEqual(await vscode.commands.executeCommand('zut.startExtension', 'shell'), true);
+    await eventually(() => stateOf(host, 'shell') === 'running', 'shell running after Start');
+    assert.strictEqual(await vscode.commands.executeCommand('zut.disableInWorkspace', 'shell'), true);
+    assert.strictEqual(stateOf(host, 'shell'), 'disabled');
+    assert.strictEqual(info(host, 'shell').disabledInWorkspace, true);
+    await host.reload();
+    assert.strictEqual(stateOf(host, 'shell'), 'disabled', 'kept in workspace state across a reload');
+    assert.strictEqual(fs.readFileSync(manifest, 'utf8'), before, 'extension.json untouched');
+    assert.strictEqual(await vscode.commands.executeCommand('zut.enableInWorkspace', 'shell'), true);
+    await eventually(() => stateOf(host, 'shell') === 'running', 'shell running after Enable (Workspace)');
+  });
 });
