@@ -111,3 +111,5 @@ export const CHAT_RECENT_RESPONSES = 20;
 export const FAILURE_TOAST_QUIET_MS = 30_000;
 /** Extensions view: change bursts are coalesced into one refresh after this. Ours. */
 export const VIEW_REFRESH_DELAY_MS = 50;
+/** Read-only `zut:` documents (doctor reports, tool results) whose text is kept. Ours: a session's worth, bounded. */
+export const MAX_ZUT_DOCUMENTS = 64;

@@ -6,12 +6,13 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../host/lifecycle';
+import { MAX_ZUT_DOCUMENTS } from '../host/limits';
 
 /** The URI scheme of zut's read-only documents. */
 export const ZUT_DOCUMENT_SCHEME = 'zut';
 
-/** How many document texts are kept (ours: enough for a session's reports and results, bounded memory). */
-export const MAX_ZUT_DOCUMENTS = 64;
+/** How many document texts are kept (defined in host/limits.ts). */
+export { MAX_ZUT_DOCUMENTS };
 
 /** The path segment for a name from an extension: letters, digits, `.`, `_`, `-` kept, anything else `_`. */
 export function documentSegment(name: string): string {
