@@ -322,8 +322,10 @@ describe('one reload path', () => {
     const loads: string[] = [];
     s.m.onDidLoad(({ what }) => loads.push(what));
     await s.m.start();
+    // The first reload has begun once its extension left "running" (seen by the change event, not by polling).
+    const begun = new Promise<void>((resolve) => s.m.onDidChangeExtensions(() => s.m.extensions()[0]?.state !== 'running' && resolve()));
     const first = s.m.reload();
-    await until(() => s.m.extensions()[0]!.state !== 'running', 5_000, 'the first reload running');
+    await begun;
     const more = await Promise.all([s.m.reload(), s.m.reload(), s.m.reload()]);
     await first;
     expect(loads).toEqual(['start', 'reload', 'reload']);
