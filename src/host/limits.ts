@@ -113,3 +113,16 @@ export const FAILURE_TOAST_QUIET_MS = 30_000;
 export const VIEW_REFRESH_DELAY_MS = 50;
 /** Read-only `zut:` documents (doctor reports, tool results) whose text is kept. Ours: a session's worth, bounded. */
 export const MAX_ZUT_DOCUMENTS = 64;
+
+// ------------------------------------------------------------------ model-facing tool names and the MCP bridge
+
+/** Longest model-facing tool name: VS Code and MCP accept `^[A-Za-z0-9_-]{1,64}$` (toolNames.ts). Spec (theirs). */
+export const MODEL_TOOL_NAME_MAX = 64;
+/** The largest JSON-RPC message (one line) accepted from an MCP client or relay; longer lines are refused. Ours. */
+export const MAX_MCP_MESSAGE_BYTES = 8 * 1024 * 1024;
+/** How long an MCP relay has to present its token after connecting. Ours. */
+export const RELAY_HANDSHAKE_MS = 5_000;
+/** MCP relay tokens kept valid at once (one per server start VS Code asked for; the oldest drop first). Ours. */
+export const MAX_RELAY_TOKENS = 16;
+/** MCP conversations remembered as already announced (`session_start`); least recently used drop first. Ours. */
+export const MAX_MCP_SESSIONS = 500;

@@ -5,11 +5,12 @@
  * the extension keeps receiving its own name. `@zut` and the MCP bridge use this one rule.
  */
 import { createHash } from 'node:crypto';
+import { MODEL_TOOL_NAME_MAX } from './limits';
 
 /** Tool names VS Code and MCP accept (ours: the intersection of both clients' rules). */
 export const MODEL_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
-/** Longest model-facing name (the 64 of `MODEL_TOOL_NAME`). */
-export const MODEL_TOOL_NAME_MAX = 64;
+/** Longest model-facing name (the 64 of `MODEL_TOOL_NAME`; defined in limits.ts). */
+export { MODEL_TOOL_NAME_MAX };
 /** Hex digits of the name hash appended to a sanitised name (8; 16 on a collision). */
 const HASH_DIGITS = [8, 16] as const;
 
