@@ -2,7 +2,8 @@
  * Hostile and careless extensions against the real host (real child processes: Node, Python and sh fixtures in
  * test/fixtures/hostile): registration and surface floods stay bounded (counted as stored registrations, not
  * timed), an escaped setsid grandchild holding stdout and ignoring SIGTERM is gone after shutdown, a late hello
- * starts, and a project extension whose manifest or executable changes asks for consent again.
+ * starts, tool names no model accepts are offered under valid names (the rule of src/host/toolNames.ts) while the
+ * extension keeps its own, and a project extension whose manifest or executable changes asks for consent again.
  * Each case prints one "[hostile]" line with what the host did, its memory figure and its time to a clean state.
  */
 import { spawn } from 'node:child_process';
@@ -14,6 +15,7 @@ import type { ManagerOptions } from '../../src/host/api';
 import type { ConsentMode, WorkspaceChoices } from '../../src/host/consent';
 import { isAlive } from '../../src/host/escaped';
 import { MAX_COMMANDS_PER_EXT, MAX_STATUS_KEYS_PER_EXT, MAX_TOOLS_PER_EXT, MAX_WIDGET_LINES, MAX_WIDGETS_PER_EXT } from '../../src/host/limits';
+import { modelNames } from '../../src/host/chat/loop';
 import { Manager } from '../../src/host/manager';
 import type { WidgetSpec } from '../../src/host/hostUi';
 import { RecordingUi, cleanupTemps, tempDir, until, writeExt, zutHome } from './helpers/hostFixtures';
@@ -192,6 +194,27 @@ describe('careless: slow starts', () => {
     const r2 = await slow.m.start();
     expect(r2.ready).toEqual(['late']);
   }, 30_000);
+});
+
+describe('careless: invalid tool names', () => {
+  it('names no model accepts get valid model-facing names; the extension is still called by its own names', async () => {
+    const s = setup();
+    writeExt(s.exts, 'badnames', { name: 'badnames', exec: process.execPath, args: [path.join(HOSTILE, 'badnames.mjs')] });
+    await s.m.start();
+    const zutNames = s.m.tools().map((t) => t.name);
+    expect(zutNames.sort()).toEqual(['fine_name', 'my tool!', 'x'.repeat(300), 'zut.chat'].sort());
+    const names = modelNames(s.m);
+    const offered = zutNames.map((n) => names.toModel(n)!);
+    for (const m of offered) expect(m).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(new Set(offered.map((m) => m.toLowerCase())).size).toBe(4);
+    expect(names.toModel('fine_name')).toBe('fine_name');
+    for (const model of offered) {
+      const zut = names.toZut(model)!;
+      const r = await s.m.callTool(zut, {});
+      expect(r.content[0]!.text).toBe(`called as ${zut}`);
+    }
+    figure(`invalid tool names: offered as ${offered.map((m) => (m.length > 24 ? `${m.slice(0, 21)}…(${m.length})` : m)).join(', ')}; each call reached the extension under its own name`);
+  });
 });
 
 /** An in-memory workspace state. */
