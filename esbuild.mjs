@@ -1,5 +1,7 @@
-// Builds the extension (Node, CommonJS, `vscode` external), the headless CLI, and the webview script (browser).
+// Builds the extension (Node, CommonJS, `vscode` external), the headless CLI, the webview script (browser), and
+// (not in watch mode) the TypeScript SDK into dist/sdk and the manifest's JSON Schema into dist/extension.schema.json.
 import * as esbuild from 'esbuild';
+import { buildSdk, writeManifestSchema } from './scripts/sdk.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -47,4 +49,7 @@ if (watch) {
   console.log('esbuild: watching');
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
+  // The SDK (fails when its generated frame types drifted from src/protocol) and the manifest's JSON Schema.
+  await buildSdk();
+  await writeManifestSchema();
 }

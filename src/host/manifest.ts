@@ -23,16 +23,38 @@ export type ReadManifestResult =
 const optString = z.string().nullish().transform((v) => v ?? undefined);
 const stringList = z.array(z.string()).nullish().transform((v) => v ?? []);
 
-const ManifestSchema = z.object({
-  name: optString,
-  version: optString,
-  exec: optString,
-  args: stringList,
-  language: optString,
-  description: optString,
-  skills: stringList,
-  enabled: z.boolean().nullish().transform((v) => v ?? true),
+/** The manifest's zod schema (descriptions become the editor's hover docs through `manifestJsonSchema`). */
+export const ManifestSchema = z.object({
+  name: optString.describe('The extension\'s name: unique among your extensions, sent back in `hello.name`, used for its log file (`<zut home>/logs/<name>.log`). No path separators.'),
+  version: optString.describe('Its version, shown in the Extensions view and the doctor report.'),
+  exec: optString.describe('The program to run: a path inside the extension directory (`./main.py`, must be executable) or a launcher on PATH (`node`, `python3`). Required unless the directory ships a theme.'),
+  args: stringList.describe('Arguments passed to `exec` (e.g. `["main.mjs"]` with `"exec": "node"`).'),
+  language: optString.describe('The implementation language, informational (`typescript`, `python`, `go`, `sh`, …).'),
+  description: optString.describe('One line on what the extension does.'),
+  skills: stringList.describe('Relative paths of bundled skill directories (each with a SKILL.md).'),
+  enabled: z.boolean().nullish().transform((v) => v ?? true).describe('`false`: listed but never started. Default `true`.'),
 });
+
+/**
+ * The JSON Schema of `extension.json` for editors (generated at build time into dist/extension.schema.json and
+ * contributed through `jsonValidation`): the zod schema's input side, plus `name` required. Unknown fields stay
+ * allowed, as the host tolerates them.
+ */
+export function manifestJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(ManifestSchema, { io: 'input' }) as { properties: Record<string, Record<string, unknown>> };
+  // VS Code renders `markdownDescription` (the descriptions use `code` spans).
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([k, v]) => [k, { ...v, markdownDescription: v.description }]),
+  );
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'zut extension manifest (extension.json)',
+    description: 'A zut extension: a program speaking newline-delimited JSON (protocol v2) over stdin/stdout.',
+    type: 'object',
+    properties,
+    required: ['name'],
+  };
+}
 
 /** JSON type names, for "field "args": expected array, got string". */
 function jsonType(v: unknown): string {
