@@ -83,6 +83,8 @@ export interface ManagerOptions {
   zutHome: string;
   /** One-run extension directories (zut's `--ext`); they win over project and global. */
   extensionPaths?: string[];
+  /** False: do not load `$ZUT_HOME/extensions` (logs still go to `<zutHome>/logs`). Default true. */
+  globalExtensions?: boolean;
   ui: HostUi;
   /** Sent as `hello_ack.zut_version`. */
   hostVersion: string;

@@ -33,6 +33,8 @@ export interface DiscoverOptions {
    * listed but claim no name, so the extension of the same name from a running scope is not shadowed by them.
    */
   blockedScopes?: Scope[];
+  /** False: skip `$ZUT_HOME/extensions` (`zut-host trace` runs just its `--ext`). Default true. */
+  searchGlobal?: boolean;
 }
 
 /** A directory to read, with where it came from. `rank` orders candidates: lower wins. */
@@ -126,7 +128,7 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoveredExtensi
         required: false,
       })),
     ),
-    listExtensionDirs(globalExtensionsDir(opts.zutHome)).then((dirs) =>
+    (opts.searchGlobal === false ? Promise.resolve([] as string[]) : listExtensionDirs(globalExtensionsDir(opts.zutHome))).then((dirs) =>
       dirs.map((dir) => ({ dir, scope: 'global' as const, rank: Number.MAX_SAFE_INTEGER, required: false })),
     ),
   ];

@@ -20,6 +20,10 @@ export interface DoctorEntry {
   shadowedBy?: string;
   commands: { name: string; description?: string; active: boolean }[];
   tools: { name: string; description?: string; active: boolean; deferred: boolean; interactive: boolean }[];
+  /** Lifecycle events it subscribed to. */
+  subscriptions: string[];
+  /** Events it intercepts (its guards see and may change or block them). */
+  interceptions: string[];
   skills: { name: string; path: string }[];
   diagnostics: string[];
   logPath: string;
@@ -90,6 +94,8 @@ export function buildDoctorReport(extensions: ExtensionInfo[], errors: DoctorErr
         deferred: t.deferred,
         interactive: t.interactive,
       })),
+      subscriptions: [...x.subscriptions],
+      interceptions: [...x.interceptions],
       skills: x.skills.map((s) => ({ name: s.name, path: s.path })),
       diagnostics: [...x.diagnostics],
       logPath: x.logPath,
@@ -145,6 +151,8 @@ export function doctorText(report: DoctorReport): string {
       const flags = [t.deferred && 'deferred', t.interactive && 'interactive'].filter(Boolean).join(', ');
       out.push(registrationLine('tool', t, flags ? ` (${flags})` : ''));
     }
+    if (e.subscriptions.length > 0) out.push(`  subscribes: ${e.subscriptions.join(', ')}`);
+    if (e.interceptions.length > 0) out.push(`  intercepts: ${e.interceptions.join(', ')}`);
     for (const s of e.skills) out.push(`  skill ${s.name} (${s.path})`);
     out.push(`  log: ${e.logPath}`);
   }
@@ -192,6 +200,8 @@ export function doctorMarkdown(report: DoctorReport): string {
       const flags = [!t.active && 'shadowed', t.deferred && 'deferred', t.interactive && 'interactive'].filter(Boolean);
       out.push(`- Tool: ${mdCode(t.name)}${flags.length ? ` (${flags.join(', ')})` : ''}${t.description ? ' — ' + mdCode(t.description) : ''}`);
     }
+    if (e.subscriptions.length > 0) out.push(`- Subscribes: ${e.subscriptions.map(mdCode).join(', ')}`);
+    if (e.interceptions.length > 0) out.push(`- Intercepts: ${e.interceptions.map(mdCode).join(', ')}`);
     for (const s of e.skills) out.push(`- Skill: ${mdCode(s.name)}`);
     out.push('');
     if (e.error) out.push('Error:', '', mdCodeBlock(e.error), '');

@@ -171,6 +171,7 @@ export class Manager implements ExtensionHost {
       zutHome: this.options.zutHome,
       explicit: this.options.extensionPaths,
       blockedScopes: trusted ? [] : ['project', 'explicit'],
+      searchGlobal: this.options.globalExtensions ?? true,
     });
     this.sups = found.map((d) => new ExtensionSupervisor(d, this.deps(d.name), !trusted && d.scope !== 'global'));
     this.changed();
@@ -330,6 +331,8 @@ export class Manager implements ExtensionHost {
       capabilities: s.conn?.hello?.capabilities ?? [],
       commands: idx.commands.filter((c) => c.ext === s.name),
       tools: idx.tools.filter((t) => t.ext === s.name),
+      subscriptions: [...s.events],
+      interceptions: [...s.intercepts],
       skills: s.disc.skills,
       pid: s.conn?.pid,
       restarts: s.restarts,

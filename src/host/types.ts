@@ -115,6 +115,10 @@ export interface ExtensionInfo {
   capabilities: string[];
   commands: CommandInfo[];
   tools: ToolInfo[];
+  /** Lifecycle events it subscribed to (`subscribe.events`), in the order sent. */
+  subscriptions: string[];
+  /** Events it intercepts (`subscribe.intercept`: tool_call, turn_start, assistant_message). */
+  interceptions: string[];
   skills: Skill[];
   pid?: number;
   restarts: number;

@@ -20,6 +20,7 @@ const path = require('node:path');
 const readline = require('node:readline');
 const [name, mode, markDir] = process.argv.slice(2);
 const emit = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+let pendingApprove;
 fs.writeFileSync(path.join(markDir, name + '.pid'), String(process.pid));
 emit({ type: 'hello', protocol_version: 2, name, version: '1.2.3', capabilities: ['commands', 'tools'] });
 readline.createInterface({ input: process.stdin }).on('line', (line) => {
@@ -31,13 +32,40 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     emit({ type: 'register_tool', name: 'add', description: 'a+b', schema: { type: 'object' } });
     emit({ type: 'register_tool', name: 'broken' });
     emit({ type: 'register_tool', name: 'slow' });
+    emit({ type: 'register_command', name: 'errorf' });
+    emit({ type: 'register_command', name: 'chatty' });
+    emit({ type: 'register_command', name: 'panelcmd' });
+    emit({ type: 'register_tool', name: 'approve', interactive: true });
+    emit({ type: 'subscribe', events: ['turn_start', 'agent_end'], intercept: ['tool_call'] });
     if (mode !== 'silent') emit({ type: 'ready' });
+  } else if (m.type === 'command_invoked' && m.name === 'errorf') {
+    emit({ type: 'command_response', id: m.id, action: 'noop', error: 'bad input' });
+  } else if (m.type === 'command_invoked' && m.name === 'chatty') {
+    emit({ type: 'notify', level: 'warn', message: 'careful' });
+    emit({ type: 'status', key: 'phase', text: 'working' });
+    emit({ type: 'command_response', id: m.id, action: 'display', display: 'done' });
+  } else if (m.type === 'command_invoked' && m.name === 'panelcmd') {
+    emit({ type: 'command_response', id: m.id, action: 'open_panel', open_panel: { id: 'cmdpanel', title: 'Pick', lines: ['a', 'b'] } });
+  } else if (m.type === 'panel_key' && m.panel_id === 'cmdpanel') {
+    emit({ type: 'panel_render', panel_id: 'cmdpanel', lines: ['picked ' + (m.text || m.key)] });
+    emit({ type: 'panel_close', panel_id: 'cmdpanel' });
+  } else if (m.type === 'panel_key' && m.panel_id === 'approve-1') {
+    const ok = m.key === 'rune' && m.text === 'y';
+    emit({ type: 'panel_render', panel_id: 'approve-1', lines: [ok ? 'approved' : 'denied'] });
+    emit({ type: 'panel_close', panel_id: 'approve-1' });
+    emit({ type: 'tool_result', id: pendingApprove, content: [{ type: 'text', text: ok ? 'approved' : 'denied' }], is_error: !ok });
+  } else if (m.type === 'event_intercept') {
+    emit({ type: 'event_intercept_response', id: m.id });
   } else if (m.type === 'command_invoked') {
     if (m.name === 'echo') emit({ type: 'command_response', id: m.id, action: 'display', display: 'echo:' + m.args });
     else emit({ type: 'command_response', id: m.id, action: 'error', error: 'nope' });
   } else if (m.type === 'tool_call') {
     if (m.name === 'add') emit({ type: 'tool_result', id: m.id, content: [{ type: 'text', text: String(m.args.a + m.args.b) }] });
     if (m.name === 'broken') emit({ type: 'tool_result', id: m.id, content: [{ type: 'text', text: 'bad' }], is_error: true });
+    if (m.name === 'approve') {
+      pendingApprove = m.id;
+      emit({ type: 'open_panel', panel: { id: 'approve-1', title: 'Approve?', lines: ['Run it?'], footer: 'y yes - n no' } });
+    }
   } else if (m.type === 'shutdown') {
     fs.writeFileSync(path.join(markDir, name + '.shutdown'), 'ok');
     emit({ type: 'shutdown_ack' });
@@ -126,12 +154,18 @@ describe('zut-host doctor', () => {
         commands: [
           { name: 'echo', description: 'echo args', active: true },
           { name: 'fail', active: true },
+          { name: 'errorf', active: true },
+          { name: 'chatty', active: true },
+          { name: 'panelcmd', active: true },
         ],
         tools: [
           expect.objectContaining({ name: 'add', description: 'a+b', active: true }),
           expect.objectContaining({ name: 'broken', active: true }),
           expect.objectContaining({ name: 'slow', active: true }),
+          expect.objectContaining({ name: 'approve', active: true, interactive: true }),
         ],
+        subscriptions: ['turn_start', 'agent_end'],
+        interceptions: ['tool_call'],
         logPath: path.join(home, 'logs', 'ext-healthy.log'),
       }),
     ]);
@@ -154,6 +188,7 @@ describe('zut-host doctor', () => {
     expect(text).toMatch(/^quiet 1\.2\.3 \[project\] auto-ready$/m);
     expect(text).toContain(`dup 1.2.3 [global] shadowed\n  dir: ${path.join(home, 'extensions', 'dup')}\n  shadowed by: ${path.join(project, '.zut', 'extensions', 'dup')}`);
     expect(text).toContain('\n  command /echo - echo args\n');
+    expect(text).toContain('\n  subscribes: turn_start, agent_end\n  intercepts: tool_call\n');
     await expectShutDown('quiet');
     await expectShutDown('dup');
     await fs.rm(path.join(home, 'extensions'), { recursive: true });
@@ -176,7 +211,7 @@ describe('zut-host command', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ action: 'error', error: 'nope', ext: 'cmdfail' });
     const u = await run(['command', '-e', dir, 'nosuch']);
     expect(u.code).toBe(1);
-    expect(u.stderr).toBe('zut-host: no command "nosuch" (registered: echo, fail)\n');
+    expect(u.stderr).toBe('zut-host: no command "nosuch" (registered: echo, fail, errorf, chatty, panelcmd)\n');
     await expectShutDown('cmdfail');
   });
 });
@@ -204,6 +239,91 @@ describe('zut-host tool', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^zut-host: timeout: /);
     await expectShutDown('tlslow');
+  });
+});
+
+describe('zut-host command: errors, notes, panels', () => {
+  it('exits 1 on a response with a non-empty error whatever the action (zut\'s Go SDK Errorf: noop + error)', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'errf'), 'errf');
+    const r = await run(['command', '-e', dir, 'errorf']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ action: 'noop', error: 'bad input' });
+    expect(r.stderr).toContain('zut-host: /errorf: bad input\n');
+  });
+
+  it('prints notify and status lines to stderr as they arrive; -q silences them', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'chat1'), 'chat1');
+    const r = await run(['command', '-e', dir, 'chatty']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('[chat1] notify warn: careful\n[chat1] status phase: working\n');
+    const q = await run(['command', '-e', dir, '-q', 'chatty']);
+    expect(q.code).toBe(0);
+    expect(q.stderr).toBe('');
+    expect(JSON.parse(q.stdout)).toMatchObject({ display: 'done' });
+  });
+
+  it('a command whose response opens a panel: --keys answers it (panel lines on stderr), no --keys fails naming the panel and flag', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'pc'), 'pc');
+    const r = await run(['command', '-e', dir, '--keys', 'x', 'panelcmd']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('[pc] panel cmdpanel opened: Pick\n  | a\n  | b\n[pc] panel cmdpanel render: Pick\n  | picked x\n[pc] panel cmdpanel closed\n');
+    const n = await run(['command', '-e', dir, 'panelcmd']);
+    expect(n.code).toBe(1);
+    expect(n.stderr).toContain('zut-host: extension pc opened panel "cmdpanel" (Pick), which waits for keys: pass them with --keys');
+    expect(n.stderr).toContain('--keys-file FILE');
+    await expectShutDown('pc');
+  });
+});
+
+describe('zut-host tool: panels', () => {
+  it('an interactive tool that opens a panel fails at once without --keys, naming the panel and the flag', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'ap'), 'ap');
+    const started = Date.now();
+    const r = await run(['tool', '-e', dir, 'approve']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('[ap] panel approve-1 opened: Approve?\n  | Run it?\n  -- y yes - n no\n');
+    expect(r.stderr).toContain('zut-host: extension ap opened panel "approve-1" (Approve?), which waits for keys: pass them with --keys');
+    // "At once": long before any reply timeout (the tool is interactive: it has none).
+    expect(Date.now() - started).toBeLessThan(20_000);
+    await expectShutDown('ap');
+  });
+
+  it('--keys and --keys-file answer the panel; the rendered lines go to stderr; the result decides the exit code', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'ap2'), 'ap2');
+    const y = await run(['tool', '-e', dir, '--keys', 'y', 'approve']);
+    expect(y.code).toBe(0);
+    expect(JSON.parse(y.stdout)).toMatchObject({ content: [{ type: 'text', text: 'approved' }], isError: false });
+    expect(y.stderr).toContain('[ap2] panel approve-1 render: Approve?\n  | approved\n');
+    const keysFile = path.join(tmp, 'keys.txt');
+    await fs.writeFile(keysFile, 'n\n');
+    const n = await run(['tool', '-e', dir, '--keys-file', keysFile, 'approve']);
+    expect(n.code).toBe(1);
+    expect(JSON.parse(n.stdout)).toMatchObject({ content: [{ type: 'text', text: 'denied' }], isError: true });
+    const bad = await run(['tool', '-e', dir, '--keys', '<bogus>', 'approve']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^zut-host: unknown key <bogus> in --keys/);
+  });
+});
+
+describe('zut-host trace', () => {
+  it('runs only the --ext extension and prints every frame both ways, stderr and the shutdown', async () => {
+    const project = path.join(tmp, 'traceproj');
+    await fixture(path.join(project, '.zut', 'extensions', 'other'), 'other');
+    const dir = await fixture(path.join(tmp, 'dev', 'tr'), 'tr');
+    const r = await run(['trace', '--ext', dir, '--cwd', project, 'command', 'echo', 'hi']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^<- \{"type":"hello","protocol_version":2,"name":"tr"/);
+    expect(lines[1]).toMatch(/^-> \{"type":"hello_ack","protocol_version":2,/);
+    expect(r.stdout).toContain(`"cwd":${JSON.stringify(project)}`);
+    expect(r.stdout).toContain(`stderr: started in ${project}\n`);
+    expect(r.stdout).toMatch(/^-> \{"type":"command_invoked","id":"[^"]+","name":"echo","args":"hi"\}$/m);
+    expect(r.stdout).toMatch(/^<- \{"type":"command_response","id":"[^"]+","action":"display","display":"echo:hi"\}$/m);
+    expect(r.stdout).toMatch(/^-> \{"type":"shutdown"\}$/m);
+    expect(r.stdout).toMatch(/^<- \{"type":"shutdown_ack"\}$/m);
+    expect(r.stdout).not.toContain('"name":"other"');
+    expect((await run(['trace', 'command', 'x'])).code).toBe(2);
   });
 });
 

@@ -25,6 +25,8 @@ function info(over: Partial<ExtensionInfo>): ExtensionInfo {
     capabilities: [],
     commands: [],
     tools: [],
+    subscriptions: [],
+    interceptions: [],
     skills: [],
     restarts: 0,
     pending: 0,
@@ -68,6 +70,8 @@ describe('buildDoctorReport', () => {
           commands: [{ name: 'hello', description: 'say hi', ext: 'x', active: true }],
           tools: [{ ...tool('weather'), description: 'Weather', deferred: true }],
           skills: [{ name: 's', path: '/w/s/SKILL.md', description: 'd' }],
+          subscriptions: ['turn_start', 'tool_result'],
+          interceptions: ['tool_call'],
         }),
       ],
       [],
@@ -83,6 +87,8 @@ describe('buildDoctorReport', () => {
           state: 'running',
           commands: [{ name: 'hello', description: 'say hi', active: true }],
           tools: [{ name: 'weather', description: 'Weather', active: true, deferred: true, interactive: false }],
+          subscriptions: ['turn_start', 'tool_result'],
+          interceptions: ['tool_call'],
           skills: [{ name: 's', path: '/w/s/SKILL.md' }],
           diagnostics: [],
           logPath: '/z/logs/ext-x.log',
@@ -91,6 +97,9 @@ describe('buildDoctorReport', () => {
       errors: [],
     });
     expect(doctorHasErrors(r)).toBe(false);
+    // Subscriptions and interceptions in the text and markdown reports.
+    expect(doctorText(r)).toContain('\n  subscribes: turn_start, tool_result\n  intercepts: tool_call\n');
+    expect(doctorMarkdown(r)).toContain('- Subscribes: ` turn_start `, ` tool_result `\n- Intercepts: ` tool_call `');
     expect(doctorHasErrors(buildDoctorReport([info({ state: 'error', error: 'e' })]))).toBe(true);
     expect(doctorHasErrors(buildDoctorReport([], [{ ext: 'y', message: 'spawn failed' }]))).toBe(true);
     expect(doctorHasErrors(buildDoctorReport([info({ state: 'shadowed' }), info({ state: 'disabled' })]))).toBe(false);

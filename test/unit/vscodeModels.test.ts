@@ -26,6 +26,8 @@ const info = (over: Partial<ExtensionInfo> = {}): ExtensionInfo => ({
   capabilities: ['commands'],
   commands: [],
   tools: [],
+  subscriptions: [],
+  interceptions: [],
   skills: [],
   restarts: 0,
   pending: 0,
