@@ -327,6 +327,40 @@ describe('zut-host trace', () => {
   });
 });
 
+describe('zut-host new (Python) + doctor', () => {
+  it('writes a working Python extension; doctor shows it running with its command and tool; an edit changes its behaviour', async () => {
+    const project = path.join(tmp, 'newproj');
+    await fs.mkdir(project, { recursive: true });
+    const made = await run(['new', '--lang', 'python', 'hello-py'], project);
+    expect(made.code).toBe(0);
+    const dir = path.join(project, '.zut', 'extensions', 'hello-py');
+    expect(made.stdout).toContain(`created ${dir}\n  extension.json\n  main.py\n`);
+    expect(made.stdout).toContain(`zut-host command --ext .zut/extensions/hello-py hello-py Ada`);
+    const doc = await run(['doctor', '--cwd', project, '--json']);
+    expect(doc.code).toBe(0);
+    expect(JSON.parse(doc.stdout).extensions).toEqual([
+      expect.objectContaining({
+        name: 'hello-py',
+        scope: 'project',
+        status: 'ok',
+        state: 'running',
+        commands: [{ name: 'hello-py', description: 'Say hello (try: /hello-py Ada)', active: true }],
+        tools: [expect.objectContaining({ name: 'hello_py_greet', description: 'Greet someone by name', active: true })],
+      }),
+    ]);
+    const before = await run(['command', '--cwd', project, 'hello-py', 'Ada']);
+    expect(JSON.parse(before.stdout)).toMatchObject({ action: 'display', display: 'Hello from hello-py: Ada' });
+    const main = path.join(dir, 'main.py');
+    await fs.writeFile(main, (await fs.readFile(main, 'utf8')).replace('f"Hello from hello-py:', 'f"Howdy from hello-py:'));
+    const after = await run(['command', '--cwd', project, 'hello-py', 'Ada']);
+    expect(JSON.parse(after.stdout)).toMatchObject({ action: 'display', display: 'Howdy from hello-py: Ada' });
+    const again = await run(['new', '--lang', 'python', 'hello-py'], project);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(`zut-host: ${dir} already exists: pick another name\n`);
+    expect((await run(['new', '--lang', 'cobol', 'x'], project)).code).toBe(2);
+  });
+});
+
 describe('zut-host usage', () => {
   it('exits 2 on usage errors, 0 on --help and --version', async () => {
     expect((await run([])).code).toBe(2);

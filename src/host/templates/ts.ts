@@ -15,7 +15,11 @@ export const tsTemplate: Template = {
       path: 'jsconfig.json',
       content:
         JSON.stringify(
-          { compilerOptions: { checkJs: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022'] }, include: ['*.js', 'sdk'] },
+          {
+            // "dom" for setTimeout, console and AbortSignal; for Node's APIs add @types/node (npm i -D @types/node).
+            compilerOptions: { checkJs: true, strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'] },
+            include: ['*.js'],
+          },
           null,
           2,
         ) + '\n',

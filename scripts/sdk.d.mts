@@ -1,0 +1,10 @@
+export const ROOT: string;
+export const SDK_DIR: string;
+export const SDK_FILES: string[];
+export const SDK_COPIES: string[];
+export const MANIFEST_SCHEMA_FILE: string;
+export function importTs(relPath: string): Promise<Record<string, unknown>>;
+export function sdkFrameTypes(): Promise<string>;
+export function bundleSdkRuntime(outFile: string): Promise<void>;
+export function buildSdk(o?: { write?: boolean }): Promise<string>;
+export function writeManifestSchema(): Promise<Record<string, unknown>>;

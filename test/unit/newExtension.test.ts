@@ -1,0 +1,83 @@
+/**
+ * The "New Extension…" generator (src/host/newExtension.ts), shared by the VS Code command and `zut-host new`:
+ * every language's template is written, loaded by the real Manager and answers its command and tool.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Manager } from '../../src/host/manager';
+import { createNewExtension, NEW_EXTENSION_LANGS, newExtensionNameProblem, SDK_FILES } from '../../src/host/newExtension';
+import { cleanupTemps, RecordingUi, tempDir, zutHome } from './helpers/hostFixtures';
+
+const ROOT = path.resolve(__dirname, '../..');
+let sdkDir: string;
+const managers: Manager[] = [];
+
+/** Whether a Go toolchain is on PATH (the Go template builds with it when it starts). */
+function hasGo(): boolean {
+  try {
+    execFileSync('go', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(async () => {
+  // The SDK as the build ships it (dist/sdk): the runtime bundle and its declarations.
+  sdkDir = tempDir('zut-sdk-');
+  const { bundleSdkRuntime } = await import('../../scripts/sdk.mjs');
+  await bundleSdkRuntime(path.join(sdkDir, 'index.js'));
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'packages/sdk'), '--outDir', sdkDir]);
+}, 60_000);
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.stop()));
+});
+afterAll(cleanupTemps);
+
+describe.each(NEW_EXTENSION_LANGS)('new %s extension', (lang) => {
+  it('is written with a manifest, runs under the real host and answers its command and tool', async () => {
+    const project = tempDir('zut-new-');
+    const made = await createNewExtension({ lang, name: `hello-${lang}`, root: path.join(project, '.zut', 'extensions'), sdkDir });
+    expect(made.dir).toBe(path.join(project, '.zut', 'extensions', `hello-${lang}`));
+    expect(made.command).toBe(`hello-${lang}`);
+    expect(made.tool).toBe(`hello_${lang}_greet`);
+    const manifest = JSON.parse(fs.readFileSync(made.manifestPath, 'utf8'));
+    expect(manifest).toMatchObject({ name: `hello-${lang}`, version: '0.1.0' });
+    expect(fs.existsSync(made.mainFile)).toBe(true);
+    if (lang === 'ts') for (const f of SDK_FILES) expect(made.files).toContain(`sdk/${f}`);
+    const { home } = zutHome();
+    const m = new Manager({ folders: [project], zutHome: home, ui: new RecordingUi(), hostVersion: '0.0.0-test', autoRestart: false });
+    managers.push(m);
+    const report = await m.start();
+    if (lang === 'go' && !hasGo()) {
+      // Without Go on PATH the template cannot build: the load error says so (and names the log).
+      expect(report.errors[0]?.message).toMatch(/hello-go/);
+      expect(fs.readFileSync(path.join(home, 'logs', 'ext-hello-go.log'), 'utf8')).toMatch(/go: (not found|command not found)/);
+      return;
+    }
+    expect(report.errors).toEqual([]);
+    expect(m.extensions()[0]).toMatchObject({ name: `hello-${lang}`, state: 'running', readyMode: 'ready', language: manifest.language });
+    expect(await m.invokeCommand(made.command, 'Ada')).toMatchObject({ action: 'display', display: `Hello from hello-${lang}: Ada` });
+    expect(await m.invokeCommand(made.command, '')).toMatchObject({ action: 'display', display: `Hello from hello-${lang}: world` });
+    expect(await m.callTool(made.tool, { who: 'Bo "the" \\ Builder' })).toMatchObject({ isError: false, content: [{ type: 'text', text: 'Hello, Bo "the" \\ Builder!' }] });
+    expect(await m.callTool(made.tool, {})).toMatchObject({ isError: true, content: [{ type: 'text', text: 'who is required (a non-empty string)' }] });
+    expect(m.allTools()[0]!.schema).toEqual({ type: 'object', properties: { who: { type: 'string', description: 'Who to greet' } }, required: ['who'] });
+  }, 120_000);
+});
+
+describe('new extension: refusals', () => {
+  it('rejects bad names and an existing directory, leaving nothing behind', async () => {
+    expect(newExtensionNameProblem('Hello')).toMatch(/invalid extension name "Hello"/);
+    expect(newExtensionNameProblem('../x')).toBeDefined();
+    expect(newExtensionNameProblem('a-b-2')).toBeUndefined();
+    const root = tempDir();
+    await expect(createNewExtension({ lang: 'sh', name: 'no/pe', root })).rejects.toThrow(/invalid extension name/);
+    await createNewExtension({ lang: 'sh', name: 'twice', root });
+    await expect(createNewExtension({ lang: 'python', name: 'twice', root })).rejects.toThrow(`${path.join(root, 'twice')} already exists`);
+    expect(fs.readdirSync(path.join(root, 'twice')).sort()).toEqual(['extension.json', 'main.sh']);
+    await expect(createNewExtension({ lang: 'ts', name: 'nosdk', root, sdkDir: path.join(root, 'missing') })).rejects.toThrow(/the zut SDK is missing/);
+    expect(fs.existsSync(path.join(root, 'nosdk'))).toBe(false);
+  });
+});
