@@ -14,6 +14,8 @@ import { registerDocuments } from './vscode/documents';
 import { createHost } from './vscode/host';
 import { VsCodeHostUi } from './vscode/hostUi';
 import { registerManagement } from './vscode/management';
+import { registerNewExtension } from './vscode/newExtension';
+import { registerProblems } from './vscode/problems';
 
 /** What `activate` returns (`vscode.extensions.getExtension('zut.zut-vscode').exports`), for tests and scripts. */
 export interface ZutApi {
@@ -38,6 +40,8 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   registerContextKeys(context, host);
   registerManagement(context, host);
   registerConsentPrompt(context, host);
+  registerNewExtension(context, host);
+  registerProblems(context, host);
   registerChat(context, host, ui);
   registerAgentTools(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })), (m) => log.info(m));
   // Tests check this line comes before the first "Loaded …": activation must not wait for extensions.

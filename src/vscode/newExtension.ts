@@ -1,0 +1,83 @@
+/**
+ * "Zut: New Extension…" (palette and the Extensions view title): asks for the language, the name and the place
+ * (a project's `.zut/extensions` or the zut home), writes the extension with the shared generator
+ * (src/host/newExtension.ts), starts it, and opens its main file. Saving the file restarts it (host.ts watches
+ * each extension's executable). Arguments (`{ lang, name, where }`, where = `project` | `global` | a folder)
+ * skip the questions, for scripts and tests.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ExtensionHost } from '../host/api';
+import { createNewExtension, isNewExtensionLang, LANG_LABELS, NEW_EXTENSION_LANGS, newExtensionNameProblem, type NewExtension, type NewExtensionLang } from '../host/newExtension';
+import { globalExtensionsDir, projectExtensionsDir } from '../host/paths';
+import { hostControl } from './host';
+
+interface NewExtensionArgs {
+  lang?: string;
+  name?: string;
+  where?: string;
+}
+
+export function registerNewExtension(context: vscode.ExtensionContext, host: ExtensionHost): void {
+  const control = hostControl(host);
+  const sdkDir = path.join(context.extensionPath, 'dist', 'sdk');
+  context.subscriptions.push(
+    vscode.commands.registerCommand('zut.newExtension', async (arg?: unknown): Promise<NewExtension | undefined> => {
+      const a: NewExtensionArgs = typeof arg === 'object' && arg !== null && !('info' in arg) ? (arg as NewExtensionArgs) : {};
+      const lang = a.lang !== undefined && isNewExtensionLang(a.lang) ? a.lang : await pickLang();
+      if (!lang) return undefined;
+      const name = a.name ?? (await askName());
+      if (!name) return undefined;
+      const root = a.where !== undefined ? rootFor(a.where, control.zutHome()) : await pickRoot(control.zutHome());
+      if (!root) return undefined;
+      try {
+        const made = await control.exclusive(() => createNewExtension({ lang, name, root, sdkDir }));
+        await control.reload(`created ${made.name}`);
+        await vscode.window.showTextDocument(vscode.Uri.file(made.mainFile), { preview: false });
+        void vscode.window.showInformationMessage(
+          `Created zut extension "${made.name}" in ${made.dir}: run /${made.command} with "Zut: Run Command…"; saving ${path.basename(made.mainFile)} restarts it.`,
+        );
+        return made;
+      } catch (e) {
+        void vscode.window.showErrorMessage(`New zut extension: ${e instanceof Error ? e.message : String(e)}`);
+        return undefined;
+      }
+    }),
+  );
+}
+
+async function pickLang(): Promise<NewExtensionLang | undefined> {
+  const items = NEW_EXTENSION_LANGS.map((l) => ({ label: LANG_LABELS[l].split(' (')[0]!, description: LANG_LABELS[l].slice(LANG_LABELS[l].indexOf('(')), lang: l }));
+  return (await vscode.window.showQuickPick(items, { title: 'New zut extension (1/3)', placeHolder: 'Language' }))?.lang;
+}
+
+function askName(): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: 'New zut extension (2/3)',
+    prompt: 'Name (lower-case letters, digits and dashes): also its command /name',
+    placeHolder: 'my-extension',
+    validateInput: (v) => (v === '' ? undefined : newExtensionNameProblem(v)),
+  });
+}
+
+function rootFor(where: string, zutHome: string): string | undefined {
+  if (where === 'global') return globalExtensionsDir(zutHome);
+  const first = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  if (where === 'project') return first ? projectExtensionsDir(first.uri.fsPath) : undefined;
+  return path.isAbsolute(where) ? where : undefined;
+}
+
+async function pickRoot(zutHome: string): Promise<string | undefined> {
+  const items = [
+    ...(vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => ({
+        label: `Project: ${f.name}`,
+        description: projectExtensionsDir(f.uri.fsPath),
+        detail: 'This project only (.zut/extensions); runs in a trusted workspace',
+        root: projectExtensionsDir(f.uri.fsPath),
+      })),
+    { label: 'Global', description: globalExtensionsDir(zutHome), detail: 'Every workspace ($ZUT_HOME/extensions)', root: globalExtensionsDir(zutHome) },
+  ];
+  return (await vscode.window.showQuickPick(items, { title: 'New zut extension (3/3)', placeHolder: 'Where' }))?.root;
+}

@@ -1,0 +1,37 @@
+/**
+ * The Problems panel: each zut extension's load error and diagnostics as diagnostics on its `extension.json`
+ * (decided by src/host/problems.ts), refreshed whenever the extensions change, cleared once it loads cleanly.
+ */
+import { promises as fs } from 'node:fs';
+import * as vscode from 'vscode';
+import type { ExtensionHost } from '../host/api';
+import { manifestProblems, problemRange } from '../host/problems';
+
+export function registerProblems(context: vscode.ExtensionContext, host: ExtensionHost): void {
+  const collection = vscode.languages.createDiagnosticCollection('zut');
+  context.subscriptions.push(collection);
+  let generation = 0;
+  const refresh = async (): Promise<void> => {
+    const mine = ++generation;
+    const problems = manifestProblems(host.extensions());
+    const entries = await Promise.all(
+      [...problems].map(async ([file, list]) => {
+        const text = await fs.readFile(file, 'utf8').catch(() => '');
+        const diagnostics = list.map((p) => {
+          const r = problemRange(text, p);
+          const severity = p.severity === 'error' ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning;
+          const d = new vscode.Diagnostic(new vscode.Range(r.line, r.character, r.endLine, r.endCharacter), p.message, severity);
+          d.source = 'zut';
+          return d;
+        });
+        return { file, diagnostics };
+      }),
+    );
+    if (mine !== generation) return; // a newer refresh is under way
+    collection.clear();
+    for (const e of entries) collection.set(vscode.Uri.file(e.file), e.diagnostics);
+  };
+  const schedule = (): void => void refresh().catch(() => undefined);
+  context.subscriptions.push(host.onDidChangeExtensions(schedule), host.onDidFail(schedule));
+  schedule();
+}
