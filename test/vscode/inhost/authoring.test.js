@@ -1,0 +1,76 @@
+// In-host: writing an extension. The contributed JSON Schema validates extension.json in the editor (the JSON
+// language service reports a wrong type), "Zut: New Extension…" with arguments writes and starts an extension,
+// and a broken manifest is a `zut` diagnostic on its extension.json (naming the log) until it is fixed.
+// Every test removes what it created (other suites share this extension host and workspace).
+'use strict';
+const assert = require('assert');
+const { eventually } = require('./util');
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+
+const ID = 'zut.zut-vscode';
+const WS = process.env.ZUT_TEST_WORKSPACE;
+
+async function api() {
+  return (await vscode.extensions.getExtension(ID).activate()).host;
+}
+
+const zutDiagnostics = (uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'zut');
+
+suite('authoring: manifest schema, New Extension, Problems', () => {
+  test('the manifest JSON Schema is contributed and the editor validates extension.json against it', async () => {
+    const pkg = vscode.extensions.getExtension(ID).packageJSON;
+    assert.deepStrictEqual(pkg.contributes.jsonValidation, [{ fileMatch: '**/.zut/extensions/*/extension.json', url: './dist/extension.schema.json' }]);
+    const schemaFile = path.join(vscode.extensions.getExtension(ID).extensionPath, 'dist', 'extension.schema.json');
+    const schema = JSON.parse(fs.readFileSync(schemaFile, 'utf8'));
+    assert.deepStrictEqual(Object.keys(schema.properties), ['name', 'version', 'exec', 'args', 'language', 'description', 'skills', 'enabled']);
+    assert.match(schema.properties.exec.markdownDescription, /program to run/);
+
+    const dir = path.join(WS, '.zut', 'extensions', 'schema-check');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'extension.json');
+    fs.writeFileSync(file, '{\n  "name": "schema-check",\n  "exec": 5,\n  "enabled": "yes"\n}\n');
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      await vscode.window.showTextDocument(doc);
+      const schemaDiags = await eventually(() => {
+        const d = vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source !== 'zut');
+        return d.length >= 2 && d;
+      }, 'JSON schema diagnostics on extension.json', 30000);
+      const lines = schemaDiags.map((d) => d.range.start.line).sort();
+      assert.deepStrictEqual(lines, [2, 3], JSON.stringify(schemaDiags.map((d) => d.message)));
+      assert.ok(schemaDiags.every((d) => /Incorrect type|Expected/i.test(d.message)), JSON.stringify(schemaDiags.map((d) => d.message)));
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('zut.newExtension writes a Python extension that runs; a broken manifest is a Problems entry until fixed', async () => {
+    const host = await api();
+    const made = await vscode.commands.executeCommand('zut.newExtension', { lang: 'python', name: 'inhost-py', where: 'project' });
+    try {
+      assert.strictEqual(made.dir, path.join(WS, '.zut', 'extensions', 'inhost-py'));
+      await eventually(() => (host.extensions().find((e) => e.name === 'inhost-py') || {}).state === 'running', 'inhost-py running');
+      const reply = await host.invokeCommand('inhost-py', 'Ada');
+      assert.strictEqual(reply.display, 'Hello from inhost-py: Ada');
+      assert.strictEqual(vscode.window.activeTextEditor && vscode.window.activeTextEditor.document.uri.fsPath, made.mainFile);
+      const uri = vscode.Uri.file(made.manifestPath);
+      assert.deepStrictEqual(zutDiagnostics(uri), []);
+
+      // Break the manifest: a Problems entry on extension.json naming the log; fix it: gone.
+      const good = fs.readFileSync(made.manifestPath, 'utf8');
+      fs.writeFileSync(made.manifestPath, JSON.stringify({ name: 'inhost-py', exec: './missing.py' }));
+      const [d] = await eventually(() => zutDiagnostics(uri).length > 0 && zutDiagnostics(uri), 'a zut diagnostic on the manifest');
+      assert.match(d.message, /missing\.py/);
+      assert.match(d.message, /ext-inhost-py\.log/);
+      fs.writeFileSync(made.manifestPath, good);
+      await eventually(() => zutDiagnostics(uri).length === 0 && (host.extensions().find((e) => e.name === 'inhost-py') || {}).state === 'running', 'the diagnostic cleared');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(made.dir, { recursive: true, force: true });
+      await vscode.commands.executeCommand('zut.reload');
+    }
+  });
+});
