@@ -22,7 +22,7 @@ import {
 
 afterEach(killAll);
 
-const ENABLED = ['snippets', 'weather', 'guard', 'todo', 'progress', 'shell'] as const;
+const ENABLED = ['snippets', 'weather', 'guard', 'todo', 'progress', 'shell', 'sdk-demo'] as const;
 
 /** Starts a temp copy of an example and completes the handshake. */
 async function boot(name: string, ack?: (d: StdioDriver) => HostFrame): Promise<{ d: StdioDriver; hs: Handshake }> {
@@ -687,5 +687,43 @@ describe('example shell (sh)', () => {
     expect(await d.next('command_response')).toMatchObject({ id, action: 'display' });
     expect(await command(d, 'nope')).toMatchObject({ action: 'noop', error: 'shell: unknown command' });
     expect(d.exit).toBeUndefined();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------- sdk-demo
+
+describe('example sdk-demo (the TypeScript SDK)', () => {
+  it('registers its commands and tools (the SDK adds capabilities and the default schema)', async () => {
+    const { hs } = await boot('sdk-demo');
+    expect(hs.hello.capabilities).toEqual(['commands', 'tools', 'tool_cancel', 'panels']);
+    expect(names(hs.registrations, 'register_command')).toEqual(['sdk-hello', 'sdk-count']);
+    expect(names(hs.registrations, 'register_tool')).toEqual(['sdk_approve', 'sdk_wait', 'sdk_tally']);
+    expect(hs.registrations.find((f) => f.type === 'register_tool' && f.name === 'sdk_approve')).toMatchObject({ interactive: true });
+  });
+
+  it('/sdk-hello displays; without a name it answers noop + error', async () => {
+    const { d } = await boot('sdk-demo');
+    expect(await command(d, 'sdk-hello', 'Ada')).toMatchObject({ action: 'display', display: 'Hello, Ada! (from the zut SDK)' });
+    expect(await command(d, 'sdk-hello')).toMatchObject({ action: 'noop', error: 'usage: /sdk-hello NAME' });
+  });
+
+  it('sdk_approve asks in a panel: n denies (is_error), the panel closes', async () => {
+    const { d } = await boot('sdk-demo');
+    const id = nextId();
+    d.send({ type: 'tool_call', id, name: 'sdk_approve', args: { action: 'rm' } });
+    const open = await d.next('open_panel');
+    expect(open.panel).toMatchObject({ title: 'Approve?', lines: ['Allow rm?'], footer: 'y yes - n no' });
+    d.send({ type: 'panel_key', panel_id: open.panel.id, key: 'rune', text: 'n' });
+    expect(await d.next('panel_close')).toMatchObject({ panel_id: open.panel.id });
+    expect(await d.next('tool_result', 5000, (f) => f.id === id)).toMatchObject({ is_error: true, content: [{ type: 'text', text: 'denied: rm' }] });
+  });
+
+  it('sdk_wait: tool_cancel aborts it and no result is sent', async () => {
+    const { d } = await boot('sdk-demo');
+    const id = nextId();
+    d.send({ type: 'tool_call', id, name: 'sdk_wait', args: { ms: 60_000 } });
+    d.send({ type: 'tool_cancel', id });
+    expect(await tool(d, 'sdk_tally', {})).toMatchObject({ content: [{ type: 'text', text: 'tally: 1' }], details: { count: 1 } });
+    expect(d.frames.filter((f) => f.type === 'tool_result' && f.id === id)).toEqual([]);
   });
 });
