@@ -48,13 +48,15 @@ describe('SDK frame types', () => {
     expect(text).toContain("export type PanelKeyName = 'up' | 'down'");
   });
 
-  it('the SDK copy in the sdk-demo example is the current build', async () => {
-    const { bundleSdkRuntime, SDK_COPIES } = await sdkScript();
-    const fresh = path.join(tempDir(), 'index.js');
-    await bundleSdkRuntime(fresh);
+  it('the SDK copy in the sdk-demo example is the current build (runtime and declarations)', async () => {
+    const { bundleSdkRuntime, SDK_COPIES, SDK_FILES } = await sdkScript();
+    const fresh = tempDir();
+    await bundleSdkRuntime(path.join(fresh, 'index.js'));
+    execFileSync(process.execPath, [TSC, '-p', path.join(ROOT, 'packages/sdk'), '--outDir', fresh]);
     for (const copy of SDK_COPIES) {
-      expect(fs.readFileSync(path.join(copy, 'index.js'), 'utf8'), `${copy}/index.js: run npm run sdk`).toBe(fs.readFileSync(fresh, 'utf8'));
-      expect(fs.readFileSync(path.join(copy, 'frames.d.ts'), 'utf8')).toContain('export interface RegisterToolFromExt');
+      for (const f of SDK_FILES) {
+        expect(fs.readFileSync(path.join(copy, f), 'utf8'), `${copy}/${f} is stale: run npm run sdk`).toBe(fs.readFileSync(path.join(fresh, f), 'utf8'));
+      }
     }
   });
 
