@@ -50,10 +50,14 @@ export interface NewExtension {
   files: string[];
 }
 
+/** The longest name "New Extension…" accepts (ours: the name is a directory, a log file and a command name). */
+export const NEW_EXTENSION_NAME_MAX = 48;
+const NAME_RE = new RegExp(`^[a-z][a-z0-9-]{0,${NEW_EXTENSION_NAME_MAX - 1}}$`);
+
 /** Why a name is unusable, or undefined. Lower case letters, digits and dashes, starting with a letter. */
 export function newExtensionNameProblem(name: string): string | undefined {
-  if (!/^[a-z][a-z0-9-]{0,47}$/.test(name)) {
-    return `invalid extension name ${JSON.stringify(name)}: use lower-case letters, digits and dashes, starting with a letter (at most 48)`;
+  if (!NAME_RE.test(name)) {
+    return `invalid extension name ${JSON.stringify(name)}: use lower-case letters, digits and dashes, starting with a letter (at most ${NEW_EXTENSION_NAME_MAX})`;
   }
   return undefined;
 }

@@ -72,6 +72,8 @@ describe('new extension: refusals', () => {
     expect(newExtensionNameProblem('Hello')).toMatch(/invalid extension name "Hello"/);
     expect(newExtensionNameProblem('../x')).toBeDefined();
     expect(newExtensionNameProblem('a-b-2')).toBeUndefined();
+    expect(newExtensionNameProblem('a'.repeat(48))).toBeUndefined();
+    expect(newExtensionNameProblem('a'.repeat(49))).toMatch(/at most 48/);
     const root = tempDir();
     await expect(createNewExtension({ lang: 'sh', name: 'no/pe', root })).rejects.toThrow(/invalid extension name/);
     await createNewExtension({ lang: 'sh', name: 'twice', root });
