@@ -15,7 +15,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const SDK_DIR = path.join(ROOT, 'packages', 'sdk');
 const FRAMES_TS = path.join(SDK_DIR, 'src', 'frames.ts');
 /** What a new TypeScript extension gets in its `sdk/` folder. */
-export const SDK_FILES = ['index.js', 'index.d.ts', 'frames.d.ts'];
+export const SDK_FILES = ['index.js', 'index.d.ts', 'types.d.ts', 'frames.d.ts'];
 /** Copies of the built SDK kept in the repository (checked for drift by test/unit/sdkTypes.test.ts). */
 export const SDK_COPIES = [path.join(ROOT, 'examples', 'workspace', '.zut', 'extensions', 'sdk-demo', 'sdk')];
 

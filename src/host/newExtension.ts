@@ -27,7 +27,7 @@ export const LANG_LABELS: Record<NewExtensionLang, string> = {
 const TEMPLATES: Record<NewExtensionLang, Template> = { ts: tsTemplate, python: pythonTemplate, go: goTemplate, sh: shTemplate };
 
 /** The SDK files a TypeScript extension gets in `sdk/` (built by scripts/sdk.mjs into dist/sdk). */
-export const SDK_FILES = ['index.js', 'index.d.ts', 'frames.d.ts'] as const;
+export const SDK_FILES = ['index.js', 'index.d.ts', 'types.d.ts', 'frames.d.ts'] as const;
 
 export interface NewExtensionOptions {
   lang: NewExtensionLang;

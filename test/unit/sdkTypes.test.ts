@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import type * as Sdk from '../../packages/sdk/src/frames.js' with { 'resolution-mode': 'import' };
 import type { extFrameSchemas, hostFrameSchemas } from '../../src/protocol';
+import { SDK_FILES as TEMPLATE_SDK_FILES } from '../../src/host/newExtension';
 import { generateSdkFrameTypes } from '../../src/protocol/typesGen';
 import { cleanupTemps, tempDir } from './helpers/hostFixtures';
 import { EXAMPLES_DIR } from './helpers/stdioDriver';
@@ -50,6 +51,8 @@ describe('SDK frame types', () => {
 
   it('the SDK copy in the sdk-demo example is the current build (runtime and declarations)', async () => {
     const { bundleSdkRuntime, SDK_COPIES, SDK_FILES } = await sdkScript();
+    // The build copies the files new TypeScript extensions get.
+    expect(SDK_FILES).toEqual([...TEMPLATE_SDK_FILES]);
     const fresh = tempDir();
     await bundleSdkRuntime(path.join(fresh, 'index.js'));
     execFileSync(process.execPath, [TSC, '-p', path.join(ROOT, 'packages/sdk'), '--outDir', fresh]);
