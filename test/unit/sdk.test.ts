@@ -134,6 +134,7 @@ describe('SDK runtime with the real host: errors, one-way frames, events, interc
     expect(await m.invokeCommand('boom', '')).toMatchObject({ action: 'noop', error: 'kaput' });
     expect(await m.callTool('explode', {})).toMatchObject({ isError: true, content: [{ type: 'text', text: 'tool kaput' }] });
     expect((await m.callTool('blocks', {})).content).toEqual([{ type: 'text', text: 'x' }, { type: 'text', text: 'y' }]);
+    expect(m.allTools().find((t) => t.name === 'blocks')!.annotations).toEqual({ readOnlyHint: true });
     expect(m.extensions()[0]!.capabilities).toEqual(expect.arrayContaining(['alerts', 'commands', 'tools']));
   });
 

@@ -43,7 +43,7 @@ describe('SDK frame types', () => {
 
   it('the generator follows the schemas: a field of the host schema is a field of the SDK type', () => {
     const text = generateSdkFrameTypes();
-    expect(text).toMatch(/export interface RegisterToolFromExt \{\n {2}type: "register_tool";\n {2}name: string;\n {2}description\?: string;\n {2}schema\?: unknown;\n {2}deferred\?: boolean;\n {2}interactive\?: boolean;\n\}/);
+    expect(text).toMatch(/export interface RegisterToolFromExt \{\n {2}type: "register_tool";\n {2}name: string;\n {2}description\?: string;\n {2}schema\?: unknown;\n {2}deferred\?: boolean;\n {2}interactive\?: boolean;\n {2}annotations\?: \{\n {4}title\?: string;\n {4}readOnlyHint\?: boolean;/);
     // Input types where the host transforms: null is accepted where the host tolerates it.
     expect(text).toMatch(/capabilities\?: string\[\] \| null;/);
     expect(text).toContain("export type PanelKeyName = 'up' | 'down'");

@@ -249,7 +249,7 @@ export class Extension {
         ...(o.deferred ? { deferred: true } : {}),
         ...(o.interactive ? { interactive: true } : {}),
         ...(o.annotations ? { annotations: o.annotations } : {}),
-      } as ExtFrame);
+      });
     }
     if (this.events.size || this.intercepts.size) {
       this.send({ type: 'subscribe', events: [...this.events.keys()], intercept: [...this.intercepts.keys()] });

@@ -26,6 +26,13 @@ export interface RegisterToolFromExt {
     schema?: unknown;
     deferred?: boolean;
     interactive?: boolean;
+    annotations?: {
+        title?: string;
+        readOnlyHint?: boolean;
+        destructiveHint?: boolean;
+        idempotentHint?: boolean;
+        openWorldHint?: boolean;
+    };
 }
 /** The `ready` frame an extension sends. */
 export interface ReadyFromExt {

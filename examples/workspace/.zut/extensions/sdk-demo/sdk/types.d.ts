@@ -1,5 +1,5 @@
 /** The SDK's public types (besides the generated frame types in ./frames.ts). */
-import type { EventFromHost, EventInterceptFromHost, PanelKeyName } from './frames.js';
+import type { EventFromHost, EventInterceptFromHost, PanelKeyName, RegisterToolFromExt } from './frames.js';
 /** A content block of a tool result. */
 export interface ContentBlock {
     type: string;
@@ -43,11 +43,8 @@ export interface ToolOptions {
     description?: string;
     /** JSON Schema of the arguments (an object schema). Default `{ "type": "object" }`. */
     inputSchema?: Record<string, unknown>;
-    /**
-     * Hints about the tool (MCP-style: `readOnlyHint`, `destructiveHint`, `title`…). Sent as an extra
-     * `annotations` field, which protocol v2 hosts tolerate; zut itself does not use it today.
-     */
-    annotations?: Record<string, unknown>;
+    /** Hints about the tool (`title`, `readOnlyHint`, `destructiveHint`, …), passed on to MCP clients. */
+    annotations?: RegisterToolFromExt['annotations'];
     /** Registered but offered to the model only once another tool's result names it in `activateTools`. */
     deferred?: boolean;
     /** Waits for a person (e.g. a panel): no host reply deadline. */
