@@ -106,15 +106,21 @@ export async function tool(p: Parsed): Promise<number> {
     }
     if (args === null || typeof args !== 'object' || Array.isArray(args)) throw new UsageError('tool arguments must be a JSON object');
   }
-  return withPanels(p, Number(p.values.timeout ?? 60_000), async (host) => {
-    if (!host.allTools().some((t) => t.name === name)) {
+  return withPanels(p, Number(p.values.timeout ?? 60_000), async (host, ui) => {
+    const info = host.allTools().find((t) => t.name === name);
+    if (!info) {
       const known = host.allTools().map((t) => t.name).join(', ') || 'none';
       await write(process.stderr, sanitizeText(`zut-host: no tool "${name}" (registered: ${known})`) + '\n');
       return EXIT.error;
     }
+    if (info.interactive && !ui.hasKeys) {
+      // Headless, an interactive tool is refused (spec) unless the keys for its panel are given.
+      await write(process.stderr, sanitizeText(`zut-host: tool ${name} is interactive (it waits for a person in a panel): pass the answers with --keys (e.g. --keys 'y') or --keys-file FILE`) + '\n');
+      return EXIT.error;
+    }
     // The one guarded tool path (event, guards, call), in a session of its own.
     const session = { id: `zut-host-${randomUUID()}`, cwd: path.resolve(p.values.cwd ?? process.cwd()) };
-    const result = await host.invokeTool(name, args, { session, origin: 'cli' });
+    const result = await host.invokeTool(name, args, { session, origin: 'cli', answersPanels: ui.hasKeys });
     await write(process.stdout, JSON.stringify(result, null, 2) + '\n');
     return result.isError ? EXIT.error : EXIT.ok;
   });

@@ -46,6 +46,11 @@ export class CliUi extends NullHostUi {
     this.panelWithoutKeys.catch(() => undefined);
   }
 
+  /** Whether `--keys`/`--keys-file` were given (panels can be answered). */
+  get hasKeys(): boolean {
+    return this.o.keys !== undefined;
+  }
+
   attach(host: ExtensionHost): void {
     this.host = host;
   }

@@ -39,6 +39,8 @@ export interface InvokeToolOptions {
   run?: (args: unknown, signal: AbortSignal) => Promise<ToolResult>;
   /** Called once the guards allowed the call, right before it starts (progress in chat). */
   onStart?: () => void;
+  /** The headless caller answers panels itself (`zut-host tool --keys`): an interactive tool may run. */
+  answersPanels?: boolean;
 }
 
 /** A result of the guarded path: a blocked call is an `isError` result naming the guard (`blocked` says who). */
@@ -81,7 +83,7 @@ export async function invokeTool(host: ToolCallPort, name: string, args: unknown
   }
   if (signal.aborted) throw cancelled();
 
-  if (tool && !toolAllowedFor(tool, o.origin)) {
+  if (tool && !toolAllowedFor(tool, o.origin) && !o.answersPanels) {
     return {
       ext: tool.ext,
       content: [{ type: 'text', text: `tool ${tool.name} is interactive: it needs a person at a VS Code window and cannot run from ${o.origin}` }],

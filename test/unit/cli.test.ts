@@ -35,7 +35,8 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     emit({ type: 'register_command', name: 'errorf' });
     emit({ type: 'register_command', name: 'chatty' });
     emit({ type: 'register_command', name: 'panelcmd' });
-    emit({ type: 'register_tool', name: 'approve', interactive: true });
+    emit({ type: 'register_tool', name: 'approve' });
+    emit({ type: 'register_tool', name: 'asks', interactive: true });
     emit({ type: 'subscribe', events: ['turn_start', 'agent_end'], intercept: ['tool_call'] });
     if (mode !== 'silent') emit({ type: 'ready' });
   } else if (m.type === 'command_invoked' && m.name === 'errorf') {
@@ -62,7 +63,7 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   } else if (m.type === 'tool_call') {
     if (m.name === 'add') emit({ type: 'tool_result', id: m.id, content: [{ type: 'text', text: String(m.args.a + m.args.b) }] });
     if (m.name === 'broken') emit({ type: 'tool_result', id: m.id, content: [{ type: 'text', text: 'bad' }], is_error: true });
-    if (m.name === 'approve') {
+    if (m.name === 'approve' || m.name === 'asks') {
       pendingApprove = m.id;
       emit({ type: 'open_panel', panel: { id: 'approve-1', title: 'Approve?', lines: ['Run it?'], footer: 'y yes - n no' } });
     }
@@ -162,7 +163,8 @@ describe('zut-host doctor', () => {
           expect.objectContaining({ name: 'add', description: 'a+b', active: true }),
           expect.objectContaining({ name: 'broken', active: true }),
           expect.objectContaining({ name: 'slow', active: true }),
-          expect.objectContaining({ name: 'approve', active: true, interactive: true }),
+          expect.objectContaining({ name: 'approve', active: true, interactive: false }),
+          expect.objectContaining({ name: 'asks', active: true, interactive: true }),
         ],
         subscriptions: ['turn_start', 'agent_end'],
         interceptions: ['tool_call'],
@@ -276,7 +278,7 @@ describe('zut-host command: errors, notes, panels', () => {
 });
 
 describe('zut-host tool: panels', () => {
-  it('an interactive tool that opens a panel fails at once without --keys, naming the panel and the flag', async () => {
+  it('a tool that opens a panel fails at once without --keys, naming the panel and the flag', async () => {
     const dir = await fixture(path.join(tmp, 'dev', 'ap'), 'ap');
     const started = Date.now();
     const r = await run(['tool', '-e', dir, 'approve']);
@@ -284,9 +286,21 @@ describe('zut-host tool: panels', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('[ap] panel approve-1 opened: Approve?\n  | Run it?\n  -- y yes - n no\n');
     expect(r.stderr).toContain('zut-host: extension ap opened panel "approve-1" (Approve?), which waits for keys: pass them with --keys');
-    // "At once": long before any reply timeout (the tool is interactive: it has none).
+    // "At once": long before the 60 s reply timeout.
     expect(Date.now() - started).toBeLessThan(20_000);
     await expectShutDown('ap');
+  });
+
+  it('an interactive tool is refused headless without --keys (naming the flag), and runs with them', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'ask'), 'ask');
+    const r = await run(['tool', '-e', dir, 'asks']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('zut-host: tool asks is interactive (it waits for a person in a panel): pass the answers with --keys');
+    expect(r.stderr).not.toContain('panel approve-1 opened');
+    const y = await run(['tool', '-e', dir, '--keys', 'y', 'asks']);
+    expect(y.code).toBe(0);
+    expect(JSON.parse(y.stdout)).toMatchObject({ content: [{ type: 'text', text: 'approved' }], isError: false });
   });
 
   it('--keys and --keys-file answer the panel; the rendered lines go to stderr; the result decides the exit code', async () => {
