@@ -51,7 +51,7 @@ describe('notes and rows', () => {
 
   const base: ExtensionInfo = {
     name: 'slow', dir: '/p/.zut/extensions/slow', manifestPath: '/p/.zut/extensions/slow/extension.json', scope: 'project',
-    state: 'starting', logPath: '/l', diagnostics: [], capabilities: [], commands: [], tools: [], skills: [], restarts: 0, pending: 0,
+    state: 'starting', logPath: '/l', diagnostics: [], capabilities: [], commands: [], tools: [], subscriptions: [], interceptions: [], skills: [], restarts: 0, pending: 0,
   };
 
   it('a row waiting for hello says "starting… (12 s)"; consent states have their words and menus', () => {
