@@ -126,3 +126,8 @@ export const RELAY_HANDSHAKE_MS = 5_000;
 export const MAX_RELAY_TOKENS = 16;
 /** MCP conversations remembered as already announced (`session_start`); least recently used drop first. Ours. */
 export const MAX_MCP_SESSIONS = 500;
+
+// ------------------------------------------------------------------ authoring
+
+/** The longest name "New Extension…" / `zut-host new` accepts (a directory, a log file and a command name). Ours. */
+export const NEW_EXTENSION_NAME_MAX = 48;

@@ -5,6 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { NEW_EXTENSION_NAME_MAX } from './limits';
 import { MANIFEST_FILE } from './manifest';
 import type { Template, TemplateVars } from './templates/common';
 import { goTemplate } from './templates/go';
@@ -50,8 +51,6 @@ export interface NewExtension {
   files: string[];
 }
 
-/** The longest name "New Extension…" accepts (ours: the name is a directory, a log file and a command name). */
-export const NEW_EXTENSION_NAME_MAX = 48;
 const NAME_RE = new RegExp(`^[a-z][a-z0-9-]{0,${NEW_EXTENSION_NAME_MAX - 1}}$`);
 
 /** Why a name is unusable, or undefined. Lower case letters, digits and dashes, starting with a letter. */
