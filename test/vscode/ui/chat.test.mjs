@@ -3,13 +3,19 @@
 // the model (the scripted model echoes it), and the response shows the tool line and the answer.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, workspaceCopy, zutCommand } from './harness.mjs';
 
 const SCRIPTED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'scripted-model');
-/** The README's picture, retaken by every UI run so it shows the extension as it is (commit it when it changes). */
-const README_SCREENSHOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'images', 'zut-vscode.png');
+/**
+ * The README's picture: every UI run takes it (into the run dir); with ZUT_UPDATE_README_SCREENSHOT=1
+ * (`npm run screenshot`) it replaces docs/images/zut-vscode.png, so a test run never leaves the work tree dirty.
+ */
+const README_SCREENSHOT = process.env.ZUT_UPDATE_README_SCREENSHOT === '1'
+  ? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'images', 'zut-vscode.png')
+  : path.join(process.env.ZUT_VSCODE_RUN_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'zut-readme-')), 'readme', 'zut-vscode.png');
 const { version } = JSON.parse(fs.readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
 
 describe('chat: @zut in the Chat view', () => {
