@@ -8,11 +8,12 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { eventually } = require('./util');
+const { enabledExtensions, eventually } = require('./util');
 
 const ID = 'zut.zut-vscode';
 const WS = process.env.ZUT_TEST_WORKSPACE;
-const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
+/** Every enabled example in examples/workspace (read from disk, so a new example needs no edit here). */
+const EXAMPLES = enabledExtensions(WS);
 
 async function api() {
   return (await vscode.extensions.getExtension(ID).activate()).host;

@@ -1,13 +1,17 @@
 // UI: consent for project-local extensions as a person sees it, with zut.projectExtensions.consent = "ask" (the
 // default; the other UI suites run with "trustedWorkspace"). Opening the example workspace shows ONE notification
-// for all six examples; their rows say "waiting for consent"; Allow on the notification starts them all. A global
+// for all the examples; their rows say "waiting for consent"; Allow on the notification starts them all. A global
 // extension in ZUT_HOME runs without asking. Screenshots: <run dir>/screenshots/consent-*.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { EXAMPLE_WORKSPACE } from '../lib/context.mjs';
 import { openPalette, openWorkbench, paletteRow, screenshot, startServer, workspaceCopy } from './harness.mjs';
 
-const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
+/** Every enabled example in examples/workspace (read from disk, so a new example needs no edit here). */
+const EXAMPLES = fs.readdirSync(path.join(EXAMPLE_WORKSPACE, '.zut', 'extensions')).filter((d) => {
+  try { return JSON.parse(fs.readFileSync(path.join(EXAMPLE_WORKSPACE, '.zut', 'extensions', d, 'extension.json'), 'utf8')).enabled !== false; } catch { return false; }
+}).sort();
 
 function extensionRow(page, name) {
   return page
@@ -55,7 +59,7 @@ describe('consent: project extensions wait for the user', () => {
     // Toasts hide by themselves: the notification center keeps it.
     await openPalette(page, '>Notifications: Show Notifications');
     await paletteRow(page, 'Notifications: Show Notifications').click();
-    const item = page.locator('.notifications-center .notification-list-item', { hasText: 'This workspace wants to run 6 zut extensions: guard, progress, shell, snippets, todo, weather' });
+    const item = page.locator('.notifications-center .notification-list-item', { hasText: `This workspace wants to run ${EXAMPLES.length} zut extensions: ${EXAMPLES.join(', ')}` });
     await item.first().waitFor();
     assert.equal(await page.locator('.notifications-center .notification-list-item', { hasText: 'This workspace wants to run' }).count(), 1, 'one notification');
     await screenshot(page, 'consent-waiting');
