@@ -13,6 +13,12 @@ export default tseslint.config(
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
+      // `import { z } from 'zod'` (or the default import) makes esbuild bundle every zod locale (~264 KB):
+      // a namespace import lets it tree-shake them (test/unit/bundle.test.ts holds the size limit).
+      'no-restricted-syntax': ['error', {
+        selector: "ImportDeclaration[source.value=/^zod/] > :matches(ImportSpecifier, ImportDefaultSpecifier)",
+        message: "Import zod as a namespace (import * as z from 'zod'): named/default imports bundle all its locales.",
+      }],
     },
   },
 );

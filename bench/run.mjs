@@ -1,16 +1,20 @@
 // `npm run bench [-- --json] [-- --only roundtrip,throughput] [-- --quick]`: bundles bench/main.ts with esbuild
-// into a temp file (Node 20 cannot run TypeScript), then runs it with --expose-gc (the memory figure needs it).
+// into a temp file (Node 20 cannot run TypeScript), builds the release bundle next to it (the bundle figure), then
+// runs it with --expose-gc (the memory figure needs it).
 import * as esbuild from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from '../esbuild.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-bench-build-'));
 const outfile = path.join(dir, 'bench.cjs');
+const bundleDir = path.join(dir, 'dist');
 try {
+  await build({ production: true, outdir: bundleDir }); // the release bundle, measured by bench/bundle.ts
   await esbuild.build({
     entryPoints: [path.join(root, 'bench', 'main.ts')],
     outfile,
@@ -27,7 +31,7 @@ try {
   const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', outfile, ...process.argv.slice(2)], {
     stdio: 'inherit',
     cwd: root,
-    env: { ...process.env, ZUT_REPO_ROOT: root, ZUT_BENCH_RELAY: relay },
+    env: { ...process.env, ZUT_REPO_ROOT: root, ZUT_BENCH_RELAY: relay, ZUT_BENCH_BUNDLE_DIR: bundleDir },
   });
   process.exitCode = r.status ?? 1;
 } finally {

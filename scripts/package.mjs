@@ -2,7 +2,8 @@
 // Builds the extension and packages it as a .vsix with @vscode/vsce.
 // CLI: `node scripts/package.mjs [--dev] [-o out.vsix]` → zut-vscode-<version>.vsix in the repo root by default
 // (`--dev` keeps the non-minified build with source maps). Install with `code --install-extension <file>`.
-// API: `buildExtension()`, `packageVsix({ out, production })`.
+// API: `buildExtension()`, `packageVsix({ out, production })`, `checkPackageFiles({ production })`.
+// A release package is refused when dist/extension.js is over BUNDLE_LIMIT_BYTES or a source map would ship.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,7 +18,33 @@ export function extensionManifest() {
   return JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 }
 
-/** `npm run build` (plus `-- --production` for a release build). */
+/** The most dist/extension.js may weigh in a release (minified) package: ours (issue 14), KB = 1,000 bytes. */
+export const BUNDLE_LIMIT_BYTES = 300_000;
+
+const VSCE = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
+
+/** The files vsce would package from `dir` (the repository) as it is now (`vsce ls`, .vscodeignore applied). */
+export function packagedFiles(dir = ROOT) {
+  const out = execFileSync(process.execPath, [VSCE, 'ls', '--no-dependencies'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  return out.split('\n').map((l) => l.trim()).filter(Boolean);
+}
+
+/**
+ * Throws unless the files about to be packaged are clean: no source map, dist/extension.js present and, for a
+ * release build, at most BUNDLE_LIMIT_BYTES. Returns the list and the bundle's size.
+ */
+export function checkPackageFiles({ production = true, files = packagedFiles(), bundle = path.join(ROOT, 'dist', 'extension.js') } = {}) {
+  const maps = files.filter((f) => f.endsWith('.map'));
+  if (maps.length > 0) throw new Error(`the package would contain source maps: ${maps.join(', ')} (see .vscodeignore)`);
+  if (!files.includes('dist/extension.js')) throw new Error(`the package would lack dist/extension.js: ${files.join(', ')}`);
+  const bytes = fs.statSync(bundle).size;
+  if (production && bytes > BUNDLE_LIMIT_BYTES) {
+    throw new Error(`dist/extension.js is ${bytes.toLocaleString('en-US')} bytes, over the ${BUNDLE_LIMIT_BYTES.toLocaleString('en-US')}-byte limit`);
+  }
+  return { files, bytes };
+}
+
+/** `npm run build` (plus `-- --production` for a release build); the build empties dist/ first. */
 export function buildExtension({ production = false } = {}) {
   const args = ['run', '--silent', 'build', ...(production ? ['--', '--production'] : [])];
   execFileSync('npm', args, { cwd: ROOT, env: cleanNpmEnv(), stdio: ['ignore', 'inherit', 'inherit'] });
@@ -32,10 +59,10 @@ export function packageVsix({ out, production = true } = {}) {
   const { name, version } = extensionManifest();
   const vsix = path.resolve(out ?? path.join(ROOT, `${name}-${version}.vsix`));
   buildExtension({ production });
+  checkPackageFiles({ production });
   fs.mkdirSync(path.dirname(vsix), { recursive: true });
-  const vsce = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
   try {
-    execFileSync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix],
+    execFileSync(process.execPath, [VSCE, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   } catch (e) {
     throw new Error(`vsce package failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);

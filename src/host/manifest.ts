@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Manifest } from './types';
 
 /** The manifest's file name inside an extension directory. */

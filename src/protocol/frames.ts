@@ -3,7 +3,7 @@
  * Names follow `extproto.go`: `…FromExt` frames are sent by an extension, `…FromHost` frames by the host.
  * Unknown fields are tolerated (stripped); an unknown `type` is reported, not fatal.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The protocol major both sides must agree on. */
 export const PROTOCOL_VERSION = 2;

@@ -1,7 +1,7 @@
 /**
  * Turns one line of an extension's stdout into a validated frame, or a precise, non-fatal error.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { extFrameSchemas, type ExtFrame, type ExtFrameType } from './frames';
 
 /** Why a line is not a usable frame. `unknown_type` is informational: the spec says to tolerate it. */

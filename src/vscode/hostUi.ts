@@ -4,7 +4,7 @@
  * hands `submit` / `submit_slash` / notes on to the chat and commands modules through events.
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ExtensionHost } from '../host/api';
 import type { HostUi, NoteLevel, PanelRender, WidgetSpec } from '../host/hostUi';
 import { Disposable, Emitter, type Event } from '../host/lifecycle';

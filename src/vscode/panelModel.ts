@@ -3,7 +3,7 @@
  * storms from flooding a webview (at most one `postMessage` in flight and one per frame interval; the newest frame
  * always wins and is always delivered last).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PanelRender } from '../host/hostUi';
 import { PANEL_KEYS, type PanelSpec } from '../protocol/frames';
 import type { RenderMessage } from './panelKeys';

@@ -4,7 +4,7 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { TraceLevel } from '../host/api';
 import type { ConsentMode } from '../host/consent';
 import { DEFAULT_START_TIMEOUT_MS } from '../host/limits';

@@ -4,7 +4,7 @@
  * across requests (and window reloads) decide which session event to send. Imports no `vscode`.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SessionContext } from '../../protocol';
 import type { ExtensionHost } from '../api';
 import type { ChatMessage } from './model';

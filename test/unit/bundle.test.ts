@@ -1,0 +1,73 @@
+// The release bundle stays small and clean: dist/extension.js (minified) within BUNDLE_LIMIT_BYTES with zod's
+// English messages and none of its other locales; a build empties its output dir first; .vscodeignore packages no
+// source map; the package-time check refuses an oversized bundle or a source map.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+type PackageScript = typeof import('../../scripts/package.mjs', { with: { 'resolution-mode': 'import' } });
+let pkg: PackageScript;
+let tmp: string;
+let out: string;
+
+beforeAll(async () => {
+  // The scripts are ES modules; this file is compiled as CommonJS, so they are loaded with import().
+  pkg = await import('../../scripts/package.mjs');
+  const { build } = await import('../../esbuild.mjs');
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-bundle-'));
+  out = path.join(tmp, 'dist');
+  fs.mkdirSync(path.join(out, 'media'), { recursive: true });
+  fs.writeFileSync(path.join(out, 'stale.js'), 'old entry');
+  fs.writeFileSync(path.join(out, 'media', 'old.js.map'), '{}');
+  await build({ production: true, outdir: out });
+}, 60_000);
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe('release bundle', () => {
+  it(`dist/extension.js is within the limit`, () => {
+    const bytes = fs.statSync(path.join(out, 'extension.js')).size;
+    expect(pkg.BUNDLE_LIMIT_BYTES).toBe(300_000);
+    expect(bytes).toBeLessThanOrEqual(pkg.BUNDLE_LIMIT_BYTES);
+    expect(() => pkg.checkPackageFiles({ files: ['dist/extension.js'], bundle: path.join(out, 'extension.js') })).not.toThrow();
+  });
+
+  it("keeps zod's English messages and leaves its other locales out", () => {
+    const js = fs.readFileSync(path.join(out, 'extension.js'), 'utf8');
+    expect(js).toContain('Invalid input: expected');
+    // (esbuild escapes non-ASCII text, so the probes are locales written in ASCII)
+    expect(js).not.toContain('Ongeldige invoer'); // nl
+    expect(js).not.toContain('Input tidak valid'); // id
+  });
+
+  it('a build empties its output dir first (nothing stale, no source map of a release build)', () => {
+    const files = fs.readdirSync(out, { recursive: true }).map(String).sort();
+    expect(files).toEqual(['cli.js', 'extension.js', 'media', path.join('media', 'panel.js')]);
+  });
+});
+
+describe('package-time check', () => {
+  it('.vscodeignore packages the bundle and the panel script, no source map, no CLI', () => {
+    const dir = path.join(tmp, 'pkg');
+    for (const f of ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'media/panel.css']) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.copyFileSync(path.join(pkg.ROOT, f), path.join(dir, f));
+    }
+    for (const f of ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/media/panel.js', 'dist/media/panel.js.map']) {
+      fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), '//');
+    }
+    const files = pkg.packagedFiles(dir);
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/extension.js', 'dist/media/panel.js']);
+  }, 30_000);
+
+  it('refuses a source map, a missing bundle, and a release bundle over the limit', () => {
+    const big = path.join(tmp, 'big.js');
+    fs.writeFileSync(big, Buffer.alloc(pkg.BUNDLE_LIMIT_BYTES + 1, 0x20));
+    expect(() => pkg.checkPackageFiles({ files: ['dist/extension.js', 'dist/extension.js.map'], bundle: big, production: false }))
+      .toThrow('the package would contain source maps: dist/extension.js.map');
+    expect(() => pkg.checkPackageFiles({ files: ['package.json'], bundle: big })).toThrow(/would lack dist\/extension\.js/);
+    expect(() => pkg.checkPackageFiles({ files: ['dist/extension.js'], bundle: big })).toThrow(/300,001 bytes, over the 300,000-byte limit/);
+    expect(pkg.checkPackageFiles({ files: ['dist/extension.js'], bundle: big, production: false }).bytes).toBe(300_001);
+  });
+});
