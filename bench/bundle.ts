@@ -1,5 +1,5 @@
 /**
- * 9. Bundle: the size of the release (minified) dist/extension.js and panel script, built by bench/run.mjs into a
+ * Bundle: the size of the release (minified) dist/extension.js and panel script, built by bench/run.mjs into a
  * temp dir (ZUT_BENCH_BUNDLE_DIR) with esbuild.mjs's options. No baseline: the goal is the package-time limit.
  */
 import * as fs from 'node:fs';

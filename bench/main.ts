@@ -2,11 +2,13 @@
  * `npm run bench`: every figure is a ratio against a baseline measured in the same run on the same machine
  * (interleaved trials, warm-up discarded, medians with p25–p75). Prints a table; `--json` also writes
  * bench/results.json. `--only a,b` runs some (roundtrip, throughput, large-frame, fan-out, concurrency, memory,
- * panel-storm, mcp-relay, bundle); `--quick` runs fewer trials.
+ * panel-storm, mcp-relay, bundle, activation: read from the in-host suite's newest record); `--quick` runs fewer
+ * trials.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { benchActivation } from './activation';
 import { benchBundle } from './bundle';
 import { benchConcurrency } from './concurrency';
 import { benchFanOut } from './fanout';
@@ -29,6 +31,7 @@ const BENCHES: [string, (quick: boolean) => Promise<BenchRow | BenchRow[]>][] = 
   ['panel-storm', benchPanelStorm],
   ['mcp-relay', benchMcpRelay],
   ['bundle', benchBundle],
+  ['activation', benchActivation],
 ];
 
 function table(rows: BenchRow[]): string {

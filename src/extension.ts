@@ -11,7 +11,7 @@ import { registerConsentPrompt } from './vscode/consent';
 import { registerExtensionsView } from './vscode/extensionsTree';
 import { registerContextKeys } from './vscode/contextKeys';
 import { registerDocuments } from './vscode/documents';
-import { createHost } from './vscode/host';
+import { createHost, hostControl } from './vscode/host';
 import { VsCodeHostUi } from './vscode/hostUi';
 import { registerManagement } from './vscode/management';
 import { registerNewExtension } from './vscode/newExtension';
@@ -20,11 +20,22 @@ import { registerProblems } from './vscode/problems';
 /** What `activate` returns (`vscode.extensions.getExtension('zut.zut-vscode').exports`), for tests and scripts. */
 export interface ZutApi {
   readonly host: ExtensionHost;
+  /** How long activation took (the in-host suite records these for `npm run bench`). */
+  readonly timings: ActivationTimings;
+}
+
+/** Milliseconds measured with `performance.now()` from the start of `activate()`. */
+export interface ActivationTimings {
+  /** Time spent in `activate()` itself. */
+  readonly activateMs: number;
+  /** Resolves once the first start is over (every extension ready or failed): its time and who became ready. */
+  readonly started: Promise<{ ms: number; ready: string[] }>;
 }
 
 let running: { stop(): Promise<void> } | undefined;
 
 export function activate(context: vscode.ExtensionContext): ZutApi {
+  const t0 = performance.now();
   const log = vscode.window.createOutputChannel('Zut', { log: true });
   context.subscriptions.push(log);
   log.info(`zut-vscode ${String((context.extension.packageJSON as { version?: unknown }).version)} activated`);
@@ -44,9 +55,12 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   registerProblems(context, host);
   registerChat(context, host, ui);
   registerAgentTools(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })), (m) => log.info(m));
+  const activateMs = performance.now() - t0;
   // Tests check this line comes before the first "Loaded …": activation must not wait for extensions.
-  log.info('Activation complete; zut extensions start in the background');
-  return { host };
+  log.info(`Activation complete in ${activateMs.toFixed(1)} ms; zut extensions start in the background`);
+  const started = hostControl(host).started.then((r) => ({ ms: performance.now() - t0, ready: r.ready }));
+  void started.catch(() => undefined);
+  return { host, timings: { activateMs, started } };
 }
 
 /** Stops every extension process (shutdown → grace → SIGTERM → SIGKILL) before VS Code unloads us. */

@@ -27,6 +27,8 @@ export interface HostControl {
   zutHome(): string;
   /** Per-extension log channels. */
   readonly output: ExtensionOutput;
+  /** The first start: resolves when every extension is ready or failed (rejects if the start itself failed). */
+  readonly started: Promise<LoadReport>;
 }
 
 const controls = new WeakMap<ExtensionHost, HostControl>();
@@ -40,7 +42,8 @@ export function hostControl(host: ExtensionHost): HostControl {
 
 
 /**
- * Creates the Manager and starts it without waiting: activation never waits for discovery or spawning.
+ * Creates the Manager and starts it without waiting: activation never waits for discovery or spawning, and the
+ * file watchers and the start itself run just after `activate()` returns (they are its costliest part).
  * Everything it registers is disposed with `context`; `deactivate` should `await host.stop()`.
  */
 export function createHost(context: vscode.ExtensionContext, ui: HostUi, log: vscode.LogOutputChannel): Manager {
@@ -61,6 +64,8 @@ class HostRuntime extends Disposable implements HostControl {
   private readonly changedPaths = new Set<string>();
   private execWatchers: vscode.Disposable[] = [];
   private execWatchKey = '';
+  started: Promise<LoadReport> = new Promise(() => undefined);
+  private startTimer: NodeJS.Immediate | undefined;
 
   constructor(
     context: vscode.ExtensionContext,
@@ -99,10 +104,10 @@ class HostRuntime extends Disposable implements HostControl {
       }),
     );
     registerTrust(context, () => void this.reload('workspace trusted').catch(() => undefined));
-    this.rewatch();
     this._register({
       dispose: () => {
         clearTimeout(this.watchTimer);
+        clearImmediate(this.startTimer);
         this.watchers.forEach((w) => w.dispose());
         // deactivate() awaits stop(); this covers a dispose without deactivate.
         void this.manager.stop().catch(() => undefined);
@@ -110,9 +115,16 @@ class HostRuntime extends Disposable implements HostControl {
     });
   }
 
+  /** On the next turn of the event loop (activate() has returned): the file watchers, then the first start. */
   startInBackground(): void {
-    this.log.info(`Starting zut extensions (ZUT_HOME ${this.options.zutHome}; folders: ${this.options.folders.join(', ') || 'none'})`);
-    void this.manager.start().catch((e: unknown) => this.log.error(`Start failed: ${errorText(e)}`));
+    this.started = new Promise<LoadReport>((resolve) => {
+      this.startTimer = setImmediate(() => {
+        this.rewatch();
+        this.log.info(`Starting zut extensions (ZUT_HOME ${this.options.zutHome}; folders: ${this.options.folders.join(', ') || 'none'})`);
+        resolve(this.manager.start());
+      });
+    });
+    void this.started.catch((e: unknown) => this.log.error(`Start failed: ${errorText(e)}`));
   }
 
   reload(reason: string): Promise<LoadReport> {
