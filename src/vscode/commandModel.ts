@@ -23,11 +23,16 @@ export function commandPickItems(commands: readonly CommandInfo[]): CommandPickI
     .sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
 }
 
-/** `/name args…` → `{name, args}`; undefined when the text is not a slash command. */
-export function parseSlash(text: string): { name: string; args: string } | undefined {
-  const m = /^\s*\/(\S+)(?:\s+([\s\S]*))?$/.exec(text);
-  if (!m) return undefined;
-  return { name: m[1], args: (m[2] ?? '').trim() };
+/**
+ * The one rule for `/name args` (the palette's `submit_slash`, `@zut /name args`): a `/` (after optional
+ * whitespace), a name of non-space characters without `/` (so a path like `/etc/hosts` is not a command), then the
+ * arguments, trimmed (the spec's `command_invoked.args`). `command`: VS Code's `request.command` (a command the
+ * participant declares), which makes the whole prompt its arguments. Undefined when the text is not a command.
+ */
+export function parseSlash(text: string, command?: string): { name: string; args: string } | undefined {
+  if (command) return { name: command, args: text.trim() };
+  const m = /^\s*\/([^\s/]+)(?:\s+([\s\S]*))?$/.exec(text);
+  return m ? { name: m[1], args: (m[2] ?? '').trim() } : undefined;
 }
 
 /** The VS Code command id that runs zut command `name` (so users can bind keys to it). */
@@ -62,7 +67,7 @@ export function planResponse(response: ResponseFields): ResponsePlan {
   const action = ((): ResponseAction => {
     switch (response.action) {
       case 'prompt':
-        return response.prompt ? { kind: 'prompt', prompt: response.prompt } : { kind: 'none', reason: 'empty prompt' };
+        return response.prompt?.trim() ? { kind: 'prompt', prompt: response.prompt } : { kind: 'none', reason: 'empty prompt' };
       case 'insert':
         return response.insert ? { kind: 'insert', text: response.insert } : { kind: 'none', reason: 'empty insert' };
       case 'display':

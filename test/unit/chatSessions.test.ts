@@ -3,7 +3,7 @@
  * per-branch extension state, against the real Manager with probe extensions.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { helpText, historyToMessages, lastTurnMeta, parseSlash, type HistoryTurn } from '../../src/host/chat/conversation';
+import { helpText, historyToMessages, lastTurnMeta, type HistoryTurn } from '../../src/host/chat/conversation';
 import { runLoop } from '../../src/host/chat/loop';
 import { applySession, readTurnMeta, SessionTracker, storeMessages, type SessionStep, type TurnMeta } from '../../src/host/chat/sessions';
 import { activeSkills, skillTool, skillsPreamble } from '../../src/host/chat/skills';
@@ -124,14 +124,6 @@ describe('sessions with the Manager', () => {
 });
 
 describe('conversation', () => {
-  it('parses /name args from the prompt or the declared command', () => {
-    expect(parseSlash('/Explain  the moon ')).toEqual({ name: 'Explain', args: 'the moon' });
-    expect(parseSlash('/wordcount')).toEqual({ name: 'wordcount', args: '' });
-    expect(parseSlash('what is /etc?')).toBeUndefined();
-    expect(parseSlash('/ nothing')).toBeUndefined();
-    expect(parseSlash('  extra args ', 'help')).toEqual({ name: 'help', args: 'extra args' });
-  });
-
   it('rebuilds the conversation from metadata (the model sees its own text), falling back to visible text', () => {
     const kept = storeMessages([
       { role: 'user', parts: [{ kind: 'text', text: 'weather?' }] },

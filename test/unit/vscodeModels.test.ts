@@ -49,6 +49,16 @@ describe('command quick pick', () => {
     expect(parseSlash('/x\nline two')).toEqual({ name: 'x', args: 'line two' });
     expect(parseSlash('todo')).toBeUndefined();
     expect(parseSlash('/')).toBeUndefined();
+    // The same rule in chat (`@zut …`) and for `submit_slash`: a path is not a command.
+    expect(parseSlash('/Explain  the moon ')).toEqual({ name: 'Explain', args: 'the moon' });
+    expect(parseSlash('what is /etc?')).toBeUndefined();
+    expect(parseSlash('/ nothing')).toBeUndefined();
+    expect(parseSlash('/etc/hosts explain')).toBeUndefined();
+  });
+
+  it('takes a declared chat command (request.command) with the whole prompt as its arguments', () => {
+    expect(parseSlash('  extra args ', 'help')).toEqual({ name: 'help', args: 'extra args' });
+    expect(parseSlash('/x y', 'reload')).toEqual({ name: 'reload', args: '/x y' });
   });
 
   it('diffs the per-command VS Code ids', () => {
@@ -70,6 +80,7 @@ describe('planResponse', () => {
 
   it('does nothing for empty payloads and unknown actions, with a reason', () => {
     expect(planResponse({ action: 'prompt', prompt: '' }).action).toEqual({ kind: 'none', reason: 'empty prompt' });
+    expect(planResponse({ action: 'prompt', prompt: ' \n ' }).action).toEqual({ kind: 'none', reason: 'empty prompt' });
     expect(planResponse({ action: 'open_panel' }).action.kind).toBe('none');
     expect(planResponse({ action: 'dance' }).action).toEqual({ kind: 'none', reason: 'unknown action "dance"' });
   });

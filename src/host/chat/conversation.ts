@@ -1,6 +1,6 @@
 /**
- * Pure helpers of a `@zut` request: the conversation rebuilt from chat history, `/name args` parsing, the `/help`
- * listing. Imports no `vscode` (the adapter hands in a neutral form of `ChatContext.history`).
+ * Pure helpers of a `@zut` request: the conversation rebuilt from chat history, the `/help` listing.
+ * Imports no `vscode` (the adapter hands in a neutral form of `ChatContext.history`).
  */
 import type { ExtensionHost } from '../api';
 import type { ChatMessage } from './model';
@@ -43,13 +43,6 @@ export function historyToMessages(history: HistoryTurn[]): ChatMessage[] {
     pending = undefined;
   }
   return out;
-}
-
-/** `@zut /name args`: from `request.command` (declared commands) or parsed from the prompt (any other command). */
-export function parseSlash(prompt: string, command?: string): { name: string; args: string } | undefined {
-  if (command) return { name: command, args: prompt.trim() };
-  const m = /^\s*\/([^\s/]+)(?:\s+([\s\S]*))?$/.exec(prompt);
-  return m ? { name: m[1], args: (m[2] ?? '').trim() } : undefined;
 }
 
 /** The `/help` listing: every extension command and tool, plain text. */

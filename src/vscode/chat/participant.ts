@@ -9,11 +9,12 @@ import type { ExtensionHost } from '../../host/api';
 import type { NoteLevel } from '../../host/hostUi';
 import type { Event } from '../../host/lifecycle';
 import type { PanelSpec } from '../../protocol';
-import { helpText, historyToMessages, lastTurnMeta, parseSlash } from '../../host/chat/conversation';
+import { helpText, historyToMessages, lastTurnMeta } from '../../host/chat/conversation';
 import { runLoop, type LoopResult } from '../../host/chat/loop';
 import type { ChatMessage } from '../../host/chat/model';
 import { applySession, SessionTracker, storeMessages, type TurnMeta } from '../../host/chat/sessions';
 import { activeSkills, skillTool, skillsPreamble } from '../../host/chat/skills';
+import { parseSlash, planResponse, responseErrorMessage } from '../commandModel';
 import { readSettings } from '../settings';
 import { toHistory, PARTICIPANT_ID } from './history';
 import { LmChatModel } from './lmModel';
@@ -221,25 +222,26 @@ class ZutChat {
     }
     sink.progress(`Running /${name}…`);
     const r = await host.invokeCommand(name, args);
-    if (r.error) sink.notice('error', `/${name} (${r.ext}): ${r.error}`);
-    switch (r.action) {
+    // The same reading of a `command_response` as the palette's (commands.ts), carried out in chat.
+    const plan = planResponse(r);
+    if (plan.error !== undefined) sink.notice('error', responseErrorMessage(r.ext, name, plan.error));
+    const action = plan.action;
+    switch (action.kind) {
       case 'prompt':
-        return r.prompt?.trim() ? (await runTurn(r.prompt)).messages : [];
+        return (await runTurn(action.prompt)).messages;
       case 'display':
-        if (r.display) sink.code(r.display);
+        sink.code(action.text);
         return [];
       case 'insert':
         // After this response ends: the input is not editable while the request runs. Prefixed so it reaches @zut.
-        setTimeout(() => this.fillInput(`@zut ${(r.insert ?? '').trimEnd()}`), 0);
+        setTimeout(() => this.fillInput(`@zut ${action.text.trimEnd()}`), 0);
         sink.notice('info', `Inserted the text from /${name} (${r.ext}) into the chat input.`);
         return [];
       case 'open_panel':
-        if (r.open_panel) {
-          this.ui.openPanel(r.ext, r.open_panel);
-          sink.notice('info', `Opened the panel ${r.open_panel.title ?? r.open_panel.id} (${r.ext}).`);
-        }
+        this.ui.openPanel(r.ext, action.panel);
+        sink.notice('info', `Opened the panel ${action.panel.title ?? action.panel.id} (${r.ext}).`);
         return [];
-      default:
+      case 'none':
         return [];
     }
   }
