@@ -6,6 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { STDERR_LINE_MAX_CHARS } from './limits';
+import { execIsRelativePath } from './manifest';
 
 /** How to start one extension. */
 export interface ChildSpec {
@@ -18,13 +19,12 @@ export interface ChildSpec {
 }
 
 /**
- * Resolves `exec` like zut: absolute as is; `./x`, `../x` or anything with a path separator joined to the
- * extension directory; a bare name is left for the OS to look up on PATH.
+ * Resolves `exec` like zut: a relative path (`./x`, `../x`, anything with a separator; manifest.ts's
+ * `execIsRelativePath`, the one rule) joined to the extension directory; absolute as is; a bare name is left for
+ * the OS to look up on PATH.
  */
 export function resolveExec(dir: string, exec: string): string {
-  if (path.isAbsolute(exec)) return exec;
-  if (exec.includes('/') || exec.includes(path.sep)) return path.resolve(dir, exec);
-  return exec;
+  return execIsRelativePath(exec) ? path.resolve(dir, exec) : exec;
 }
 
 /** How a process ended, in zut's words: `exit status N` or `signal SIGX`. */

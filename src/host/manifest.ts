@@ -96,7 +96,11 @@ export async function hasTheme(dir: string): Promise<boolean> {
   return found.includes(true);
 }
 
-/** Whether `exec` names a file inside the extension (has a separator) rather than a launcher found on `PATH`. */
+/**
+ * The one rule for "exec is a relative path": not absolute (POSIX or Windows) and with a path separator (`./x`,
+ * `../x`, `bin/x`, `bin\\x`), so it names a file relative to the extension directory rather than a launcher found on
+ * `PATH`. Used to check the file (execProblem), to spawn it (child.ts `resolveExec`) and to watch it.
+ */
 export function execIsRelativePath(exec: string): boolean {
   return !path.isAbsolute(exec) && !path.win32.isAbsolute(exec) && /[/\\]/.test(exec);
 }

@@ -7,9 +7,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionHost, LoadReport, ManagerOptions } from '../host/api';
 import type { HostUi } from '../host/hostUi';
+import { resolveExec } from '../host/child';
 import { Disposable } from '../host/lifecycle';
 import { WATCH_DEBOUNCE_MS } from '../host/limits';
 import { Manager } from '../host/manager';
+import { execIsRelativePath } from '../host/manifest';
 import { globalExtensionsDir, resolveZutHome } from '../host/paths';
 import { ExtensionOutput } from './output';
 import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from './settings';
@@ -233,8 +235,7 @@ class HostRuntime extends Disposable implements HostControl {
   private rewatchExecutables(): void {
     const targets = this.manager
       .extensions()
-      .filter((e) => e.exec && (e.exec.startsWith('./') || e.exec.startsWith('../') || e.exec.includes('/')) && !path.isAbsolute(e.exec))
-      .map((e) => path.resolve(e.dir, e.exec!))
+      .flatMap((e) => (e.exec && execIsRelativePath(e.exec) ? [resolveExec(e.dir, e.exec)] : []))
       .filter((p, i, all) => all.indexOf(p) === i)
       .sort();
     const key = targets.join('\n');

@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readManifest, setManifestEnabled } from '../../src/host/manifest';
+import { resolveExec } from '../../src/host/child';
+import { execIsRelativePath, readManifest, setManifestEnabled } from '../../src/host/manifest';
 
 let tmp: string;
 beforeEach(async () => {
@@ -180,5 +181,24 @@ describe('setManifestEnabled', () => {
     await fs.writeFile(path.join(dir, 'extension.json'), '{broken');
     await expect(setManifestEnabled(dir, false)).rejects.toThrow(/^parse manifest: /);
     expect(await fs.readFile(path.join(dir, 'extension.json'), 'utf8')).toBe('{broken');
+  });
+});
+
+describe('exec: one rule for a relative path', () => {
+  const dir = path.join(path.sep, 'exts', 'hello');
+  it('a path with a separator is relative to the extension directory; a bare name and an absolute path are not', () => {
+    const cases: [string, boolean][] = [
+      ['./hello', true], ['../shared/run', true], ['bin/hello', true], ['bin\\hello', true],
+      ['node', false], ['python3', false], ['/usr/bin/node', false], ['C:\\tools\\run.exe', false],
+    ];
+    for (const [exec, relative] of cases) expect(execIsRelativePath(exec), exec).toBe(relative);
+  });
+
+  it('resolveExec (what is spawned) follows it', () => {
+    expect(resolveExec(dir, './hello')).toBe(path.join(dir, 'hello'));
+    expect(resolveExec(dir, 'bin/hello')).toBe(path.join(dir, 'bin', 'hello'));
+    expect(resolveExec(dir, '../shared/run')).toBe(path.join(path.dirname(dir), 'shared', 'run'));
+    expect(resolveExec(dir, 'node')).toBe('node');
+    expect(resolveExec(dir, '/usr/bin/node')).toBe('/usr/bin/node');
   });
 });
