@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
+import { valueAt } from '../protocol';
 import type { Manifest } from './types';
 
 /** The manifest's file name inside an extension directory. */
@@ -61,12 +62,6 @@ function jsonType(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   return typeof v;
-}
-
-function valueAt(root: unknown, keys: PropertyKey[]): unknown {
-  let v = root;
-  for (const k of keys) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[k] : undefined;
-  return v;
 }
 
 /** `args[1]` rather than zod's `args.1`. */

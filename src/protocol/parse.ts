@@ -40,7 +40,8 @@ export function validateExtFrame(value: unknown): ParseResult {
   return { ok: false, error: { kind: 'invalid', type, field, message } };
 }
 
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at a path of own properties (a zod issue's `path`) in parsed JSON; undefined when any step is missing. */
+export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = root;
   for (const key of path) {
     if (v === null || typeof v !== 'object' || !hasOwn.call(v, key)) return undefined;
