@@ -2,7 +2,7 @@
  * The public face of the host Manager: what the VS Code adapters, the `@zut` chat loop, the CLI and the
  * benchmarks program against. `Manager` (manager.ts) implements it.
  */
-import type { CommandResponseFromExt, PanelKeyName, SessionContext } from '../protocol';
+import type { CommandResponseFromExt, InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type { CapLimits } from './caps';
 import type { ConsentOptions } from './consent';
 import type { HostUi } from './hostUi';
@@ -146,7 +146,7 @@ export interface ExtensionHost {
   callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
 
   /** Whether any running extension intercepts this event (the chat loop streams text only when none does). */
-  hasInterceptors(event: 'tool_call' | 'turn_start' | 'assistant_message'): boolean;
+  hasInterceptors(event: InterceptableEvent): boolean;
   /** Fan a lifecycle event out to its subscribers (in order per extension). */
   emit(event: LifecycleEvent): void;
   interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown }): Promise<ToolCallDecision>;

@@ -2,7 +2,7 @@
  * The Manager: discovers extensions, supervises one child each, keeps the command/tool registries, fans
  * events out, runs the interception chain, keeps session state, and reloads. VS Code-free.
  */
-import type { CommandResponseFromExt, EventInterceptResponseFromExt, PanelKeyName, SessionContext } from '../protocol';
+import type { CommandResponseFromExt, EventInterceptResponseFromExt, InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type {
   AssistantMessageDecision,
   CallToolOptions,
@@ -355,7 +355,7 @@ export class Manager implements ExtensionHost {
     return this.index.tools.filter((t) => t.active);
   }
 
-  hasInterceptors(event: 'tool_call' | 'turn_start' | 'assistant_message'): boolean {
+  hasInterceptors(event: InterceptableEvent): boolean {
     return this.sups.some((s) => s.live && s.intercepts.has(event));
   }
 
@@ -417,7 +417,7 @@ export class Manager implements ExtensionHost {
     }
   }
 
-  private chain(event: 'tool_call' | 'turn_start' | 'assistant_message'): Interceptor[] {
+  private chain(event: InterceptableEvent): Interceptor[] {
     return this.sups
       .filter((s) => s.live && s.intercepts.has(event))
       .map((s) => ({

@@ -3,7 +3,7 @@
  * the restart policy (like the LSP client's: up to 4 automatic restarts, none after the 5th crash within
  * 3 minutes; an exit after `shutdown` is not a crash). Spontaneous frames are handed to the HostUi port.
  */
-import type { ExtFrame, HelloAckFromHost } from '../protocol';
+import { INTERCEPTABLE_EVENTS, isInterceptable, type ExtFrame, type HelloAckFromHost, type InterceptableEvent } from '../protocol';
 import type { ExtensionLogLine, TraceLevel } from './api';
 import { ExtensionCaps, type CapLimits } from './caps';
 import { Connection, type ConnectionTimeouts } from './connection';
@@ -45,7 +45,7 @@ export class ExtensionSupervisor implements Registrant {
   readonly commands = new Map<string, RegisteredCommand>();
   readonly tools = new Map<string, RegisteredTool>();
   readonly events = new Set<string>();
-  readonly intercepts = new Set<string>();
+  readonly intercepts = new Set<InterceptableEvent>();
   diagnostics: string[];
   error: string | undefined;
   restarts = 0;
@@ -252,8 +252,8 @@ export class ExtensionSupervisor implements Registrant {
       case 'subscribe':
         for (const e of f.events) this.events.add(e);
         for (const e of f.intercept) {
-          if (e === 'tool_call' || e === 'turn_start' || e === 'assistant_message') this.intercepts.add(e);
-          else this.diagnostic(`subscribe: event "${e}" cannot be intercepted (only tool_call, turn_start, assistant_message)`);
+          if (isInterceptable(e)) this.intercepts.add(e);
+          else this.diagnostic(`subscribe: event "${e}" cannot be intercepted (only ${INTERCEPTABLE_EVENTS.join(', ')})`);
         }
         return this.deps.changed();
       case 'notify':

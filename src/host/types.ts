@@ -2,7 +2,7 @@
  * Shared types of the VS Code-free host: manifests, discovered extensions, live extension info,
  * tool/command results. Kept in one place so discovery, the Manager, the CLI and the VS Code adapters agree.
  */
-import type { ContentBlock, SessionContext, ToolAnnotations } from '../protocol';
+import type { ContentBlock, ToolAnnotations } from '../protocol';
 
 /** Where an extension was found. `explicit` = a one-run path (zut's `--ext`, the `zut.extensionPaths` setting). */
 export type Scope = 'project' | 'global' | 'explicit';
@@ -155,9 +155,3 @@ export class RequestError extends Error {
   }
 }
 
-/** Provider/model/session the host reports in `hello_ack`. */
-export interface HostInfo {
-  provider: string;
-  model: string;
-  session?: SessionContext;
-}

@@ -11,9 +11,6 @@ export const PROTOCOL_VERSION = 2;
 /** Any JSON value (used for opaque `details`, `state`, `schema`, `args`). */
 export const JsonValue: z.ZodType<unknown> = z.unknown();
 
-/** A JSON object (tool args, `modified_args`). */
-export const JsonObject = z.record(z.string(), z.unknown());
-
 // ---------------------------------------------------------------- shared value types
 
 export const SessionContext = z.object({
@@ -284,3 +281,8 @@ export type PanelKeyName = (typeof PANEL_KEYS)[number];
 /** Events an extension may intercept. */
 export const INTERCEPTABLE_EVENTS = ['tool_call', 'turn_start', 'assistant_message'] as const;
 export type InterceptableEvent = (typeof INTERCEPTABLE_EVENTS)[number];
+
+/** Whether `subscribe.intercept` may name this event. */
+export function isInterceptable(event: string): event is InterceptableEvent {
+  return (INTERCEPTABLE_EVENTS as readonly string[]).includes(event);
+}

@@ -50,9 +50,6 @@ const fields = {
   'projectExtensions.consent': { schema: z.enum(['ask', 'trustedWorkspace']), default: 'ask' as ConsentMode },
 } as const;
 
-/** The setting keys (under `zut.`) this module reads. */
-export const SETTING_KEYS = Object.keys(fields) as (keyof typeof fields)[];
-
 /** Settings whose change needs a reload: the discovery inputs (the Manager reads the others live). */
 export const RELOAD_KEYS = ['home', 'extensionPaths', 'projectExtensions.consent'] as const;
 

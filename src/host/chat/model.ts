@@ -53,8 +53,3 @@ export class ModelError extends Error {
     this.name = 'ModelError';
   }
 }
-
-/** The text parts of a message, joined. */
-export function textOf(message: ChatMessage): string {
-  return message.parts.map((p) => (p.kind === 'text' ? p.text : '')).join('');
-}
