@@ -150,12 +150,15 @@ describe('transport', () => {
   });
 
   it('late or unknown ids are ignored', async () => {
-    const { c, frames } = make(node({ name: 'late', tools: [{ name: 's', mode: 'slow' }] }));
+    // The trace shows when the late reply has really arrived (and been handled: in the same data callback).
+    const inbound: string[] = [];
+    const { c, frames } = make({ ...node({ name: 'late', tools: [{ name: 's', mode: 'slow' }] }), tracing: () => true, onTrace: (dir, line) => dir === 'in' && inbound.push(line) });
     await c.start();
     await expect(c.request({ type: 'tool_call', id: 'l1', name: 's', args: { ms: 300 } }, { what: 'tool s', timeoutMs: 50 })).rejects.toThrow(/timed out/);
-    await new Promise((r) => setTimeout(r, 400));
+    await until(() => inbound.some((l) => l.includes('"tool_result"') && l.includes('"l1"')), 10_000, 'the late tool_result to arrive');
     expect(frames.filter((f) => f.type === 'tool_result')).toHaveLength(0);
     expect(c.alive).toBe(true);
+    expect(c.pendingCount).toBe(0);
   });
 });
 

@@ -123,14 +123,24 @@ describe('Manager: commands and tools', () => {
 
   it('cancelling an interactive tool sends tool_cancel (with the capability)', async () => {
     const s = setup({ toolTimeoutMs: 100 });
-    nodeExt(s.exts, { name: 'asker', capabilities: ['tool_cancel'], tools: [{ name: 'ask_user', mode: 'never', interactive: true }, { name: 'log', mode: 'events' }] });
+    nodeExt(s.exts, {
+      name: 'asker',
+      capabilities: ['tool_cancel'],
+      tools: [{ name: 'ask_user', mode: 'never', interactive: true }, { name: 'hang', mode: 'never' }, { name: 'log', mode: 'events' }],
+    });
     const m = s.make();
     await m.start();
     const ac = new AbortController();
-    const p = m.callTool('ask_user', {}, { signal: ac.signal });
-    await new Promise((r) => setTimeout(r, 300)); // longer than the tool timeout: interactive tools have none
+    let settled = false;
+    const outcome = m.callTool('ask_user', {}, { signal: ac.signal }).then(
+      () => ((settled = true), undefined),
+      (e: unknown) => ((settled = true), e),
+    );
+    // A plain call with the same timeout, made later, timing out: the interactive call's deadline would have passed.
+    expect(((await m.callTool('hang', {}).catch((e: unknown) => e)) as RequestError).kind).toBe('timeout');
+    expect(settled).toBe(false); // interactive tools have no deadline
     ac.abort();
-    expect(((await p.catch((e: unknown) => e)) as RequestError).kind).toBe('cancelled');
+    expect(((await outcome) as RequestError).kind).toBe('cancelled');
     expect((await received(m, 'log')).some((e) => e.type === 'tool_cancel')).toBe(true);
   });
 

@@ -9,17 +9,10 @@ const path = require('path');
 const vscode = require('vscode');
 
 const MODEL = { vendor: 'zut-test', id: 'scripted' };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { eventually } = require('./util');
 
-async function waitFor(what, check, ms = 30000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/** Polls `check` until it returns something truthy (the shared helper, argument order of this file). */
+const waitFor = (what, check, ms = 30000) => eventually(check, what, ms);
 
 const modelRequests = () => vscode.commands.executeCommand('zutTest.requests');
 const recent = () => vscode.commands.executeCommand('zut.chat.recentResponses');
@@ -143,7 +136,8 @@ suite('@zut chat participant', function () {
     const seen = new Set(await recent());
     await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@zut call forecast {"city":"Tokyo","days":7}', modelSelector: MODEL });
     await waitFor('the tool call', async () => (await modelRequests()).length > before);
-    await sleep(700); // forecast takes 300 ms a day
+    // Stop while weather is working on the call (its tool_call is in flight: a request awaiting its reply).
+    await waitFor('forecast to be running in weather', () => host.extensions().find((e) => e.name === 'weather').pending > 0);
     await vscode.commands.executeCommand('workbench.action.chat.cancel');
     const response = await waitFor('the cancelled response', async () => (await recent()).find((r) => !seen.has(r)));
     const text = shownText(response);
