@@ -2,11 +2,13 @@
  * Frame schemas and parseExtFrame against the spec (zut-extensions.md) and extproto.go: every example parses,
  * unknown fields are tolerated, unknown types are reported (not fatal), missing/wrong fields are named.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   extFrameSchemas,
   hostFrameSchemas,
   parseExtFrame,
+  plainToolResult,
   validateExtFrame,
   type FrameError,
   type HostFrameType,
@@ -224,6 +226,50 @@ describe('extension → host frames', () => {
     const e = expectError(line);
     expect(e.kind).toBe('json');
     expect(e.message).toMatch(/^invalid JSON: /);
+  });
+});
+
+describe('tool_result fast path', () => {
+  const json = fc.jsonValue({ maxDepth: 2 });
+  const str = fc.string({ maxLength: 8 });
+  const maybe = <T>(a: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: a }, { weight: 1, arbitrary: json });
+  const block = fc.oneof(
+    { weight: 6, arbitrary: fc.record({ type: maybe(str), text: maybe(str), mime_type: maybe(str), data: maybe(str), extra: json }, { requiredKeys: [] }) },
+    { weight: 1, arbitrary: json },
+  );
+  const frame = fc.record(
+    {
+      type: fc.constant('tool_result'),
+      id: maybe(str),
+      content: fc.oneof(fc.array(block, { maxLength: 3 }), fc.constant(null), json),
+      is_error: maybe(fc.boolean()),
+      activate_tools: fc.oneof(fc.array(maybe(str), { maxLength: 3 }), fc.constant(null), json),
+      details: json,
+      extra: json,
+    },
+    { requiredKeys: ['type'] },
+  );
+
+  it('gives exactly what the zod schema gives, or leaves the frame to zod', () => {
+    let fast = 0;
+    fc.assert(
+      fc.property(frame, (v) => {
+        const mine = plainToolResult(v);
+        const zod = extFrameSchemas.tool_result.safeParse(v);
+        if (mine) {
+          fast++;
+          expect(zod.success).toBe(true);
+          expect(mine).toStrictEqual(zod.data);
+        } else if (zod.success) {
+          throw new Error(`valid frame not taken by the fast path: ${JSON.stringify(v)}`);
+        }
+        const r = validateExtFrame(v);
+        expect(r.ok).toBe(zod.success);
+        if (r.ok) expect(r.frame).toStrictEqual(zod.data);
+      }),
+      { numRuns: 3000 },
+    );
+    expect(fast).toBeGreaterThan(300);
   });
 });
 
