@@ -1,12 +1,12 @@
 /**
  * 7. Panel storm: 10,000 `panel_render` frames in one burst from an extension, through the Manager into the panel
- * adapter's RenderCoalescer (src/vscode/panelModel.ts, VS Code-free) and a fake webview that acks each post after
+ * adapter's RenderCoalescer (src/ui-model/panelModel.ts, VS Code-free) and a fake webview that acks each post after
  * 4 ms. Counts the posts actually made and checks the final frame is the one shown. Baseline: one post per frame.
  */
 import { NullHostUi, type HostUi, type PanelRender } from '../src/host/hostUi';
 import type { PanelSpec } from '../src/protocol';
-import { frameFromSpec, RenderCoalescer } from '../src/vscode/panelModel';
-import type { RenderMessage } from '../src/vscode/panelKeys';
+import { frameFromSpec, RenderCoalescer } from '../src/ui-model/panelModel';
+import type { RenderMessage } from '../src/ui-model/panelKeys';
 import { startHost } from './host';
 import { sleep, summarize, type BenchRow } from './stats';
 

@@ -6,7 +6,7 @@
 // so a screen reader reads the row the user moved to, not the whole panel on each render; a row that changes in
 // place (same selection, new text) is said through a polite status region. Ctrl+M switches Tab between "a key
 // for the extension" and "move focus out of the panel" (remembered while the panel lives, across hide/show).
-import { isSelectedLine, isTabFocusToggle, mapPanelKey, rowSpeech, type RenderMessage } from '../src/vscode/panelKeys';
+import { isSelectedLine, isTabFocusToggle, mapPanelKey, rowSpeech, type RenderMessage } from '../src/ui-model/panelKeys';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

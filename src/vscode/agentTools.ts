@@ -13,7 +13,7 @@ import { RELAY_ENV } from '../mcp/limits';
 import { RelayServer } from '../mcp/relayServer';
 import type { ExtensionProgress } from '../mcp/server';
 import { buildCatalog, offeredThroughMcp, type CatalogFilter } from '../mcp/tools';
-import { readSettings } from './settings';
+import { readSettings } from '../ui-model/settings';
 
 /** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 export const MCP_PROVIDER_ID = 'zut.agentTools';

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { ToolResult } from '../host/types';
 import { zutDocuments } from './documents';
-import { argsPlaceholder, checkToolArgs, toolPickItems, toolResultMarkdown } from './toolArgs';
+import { argsPlaceholder, checkToolArgs, toolPickItems, toolResultMarkdown } from '../ui-model/toolArgs';
 
 /** The session branch of palette calls (they belong to no conversation): their `details` are kept under it. */
 export const PALETTE_SESSION = { id: 'zut-palette' } as const;

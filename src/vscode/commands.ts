@@ -11,9 +11,9 @@ import type { HostUi } from '../host/hostUi';
 import type { Event } from '../host/lifecycle';
 import type { CommandResponseFromExt } from '../protocol';
 import { zutDocuments } from './documents';
-import { isMultiLine } from './notesModel';
-import { escapeIcons, escapeNotificationLinks } from './statusModel';
-import { commandIdFor, commandPickItems, type CommandPickItem, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from './commandModel';
+import { isMultiLine } from '../ui-model/notesModel';
+import { escapeIcons, escapeNotificationLinks } from '../ui-model/statusModel';
+import { commandIdFor, commandPickItems, type CommandPickItem, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from '../ui-model/commandModel';
 
 /** The part of `VsCodeHostUi` this module uses. */
 export type CommandsUi = Pick<HostUi, 'display' | 'openPanel'> & { onDidSubmitSlash: Event<{ ext: string; text: string }> };

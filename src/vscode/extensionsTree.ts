@@ -1,7 +1,7 @@
 /**
  * The Extensions view (`zut.extensions`): every discovered extension with its state, and under it its
  * commands, tools, diagnostics and log. Driven by `onDidChangeExtensions`, never by polling. Rows come from
- * the VS Code-free model in extensionsModel.ts; context menus match their `contextValue`.
+ * the VS Code-free model in src/ui-model/extensionsModel.ts; context menus match their `contextValue`.
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
@@ -9,7 +9,7 @@ import type { IDisposable } from '../host/lifecycle';
 import { STARTING_TICK_MS, VIEW_REFRESH_DELAY_MS as REFRESH_DELAY_MS } from '../host/limits';
 import type { ExtensionInfo } from '../host/types';
 import { agentToolName } from './agentTools';
-import { extensionChildren, extensionItem, groupChildren, sortExtensions, type GroupKind, type ItemModel } from './extensionsModel';
+import { extensionChildren, extensionItem, groupChildren, sortExtensions, type GroupKind, type ItemModel } from '../ui-model/extensionsModel';
 
 /** A node of the tree. Extension nodes carry `info` so context-menu commands can read the extension's name. */
 export type ExtensionsNode =

@@ -14,7 +14,7 @@ import { Manager } from '../host/manager';
 import { execIsRelativePath } from '../host/manifest';
 import { globalExtensionsDir, resolveZutHome } from '../host/paths';
 import { ExtensionOutput } from './output';
-import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from './settings';
+import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from '../ui-model/settings';
 import { isWorkspaceTrusted, registerTrust } from './trust';
 
 /** What the management commands need beyond the Manager's API. */

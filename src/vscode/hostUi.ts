@@ -10,11 +10,11 @@ import type { HostUi, NoteLevel, PanelRender, WidgetSpec } from '../host/hostUi'
 import { Disposable, Emitter, type Event } from '../host/lifecycle';
 import type { PanelSpec } from '../protocol/frames';
 import { NotesSurface, type NoteEvent } from './notes';
-import type { NotesModelOptions } from './notesModel';
-import type { Scheduler } from './panelModel';
+import type { NotesModelOptions } from '../ui-model/notesModel';
+import type { Scheduler } from '../ui-model/panelModel';
 import { PanelSurface } from './panels';
 import { StatusBarSurface } from './statusBar';
-import { escapeNotificationLinks } from './statusModel';
+import { escapeNotificationLinks } from '../ui-model/statusModel';
 import { WidgetsTree } from './widgetsTree';
 
 export interface VsCodeHostUiOptions {

@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import type { NoteLevel } from '../host/hostUi';
 import { Emitter, type Event, type IDisposable } from '../host/lifecycle';
-import { NotesModel, type NotesModelOptions } from './notesModel';
-import { escapeNotificationLinks } from './statusModel';
+import { NotesModel, type NotesModelOptions } from '../ui-model/notesModel';
+import { escapeNotificationLinks } from '../ui-model/statusModel';
 
 /** `zut.notes.notifications`: `warnings` (default) also notifies warnings/errors; `off` keeps them in the view. */
 const NotesNotificationsSetting = z.enum(['warnings', 'off']).catch('warnings');

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost, ExtensionLogLine } from '../host/api';
 import { Disposable } from '../host/lifecycle';
-import { escapeNotificationLinks } from './statusModel';
+import { escapeNotificationLinks } from '../ui-model/statusModel';
 import { FAILURE_TOAST_QUIET_MS as QUIET_MS } from '../host/limits';
 
 /** The channel name of one extension. */

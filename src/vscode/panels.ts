@@ -1,6 +1,6 @@
 /**
  * Extension panels → webviews: one `WebviewPanel` per (extension, panel id). Frames are text only (the webview
- * sets `textContent`), renders are coalesced per panel (panelModel.ts), keys and sizes go back to the host as
+ * sets `textContent`), renders are coalesced per panel (src/ui-model/panelModel.ts), keys and sizes go back to the host as
  * `panel_key` / `panel_resize`, and a panel the user closes sends `panel_close`.
  */
 import { randomBytes } from 'node:crypto';
@@ -9,7 +9,7 @@ import type { ExtensionHost } from '../host/api';
 import type { PanelRender } from '../host/hostUi';
 import type { IDisposable } from '../host/lifecycle';
 import type { PanelSpec } from '../protocol/frames';
-import { frameFromSpec, RenderCoalescer, WebviewMessage, type PanelFrame, type Scheduler } from './panelModel';
+import { frameFromSpec, RenderCoalescer, WebviewMessage, type PanelFrame, type Scheduler } from '../ui-model/panelModel';
 
 /** The part of the host a panel talks to. */
 export type PanelHost = Pick<ExtensionHost, 'panelKey' | 'panelResize' | 'panelClosed'>;

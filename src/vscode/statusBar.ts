@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { IDisposable } from '../host/lifecycle';
-import { statusPresentation } from './statusModel';
+import { statusPresentation } from '../ui-model/statusModel';
 
 /** What a status item shows (for tests and diagnostics). */
 export interface StatusSnapshot {

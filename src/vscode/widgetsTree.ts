@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { NoteLevel, WidgetSpec } from '../host/hostUi';
 import type { IDisposable } from '../host/lifecycle';
-import type { NotesModel } from './notesModel';
+import type { NotesModel } from '../ui-model/notesModel';
 
 type ExtNode = { kind: 'ext'; ext: string };
 type WidgetNode = { kind: 'widget'; ext: string; id: string; parent: ExtNode };

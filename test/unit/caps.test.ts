@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ExtensionCaps } from '../../src/host/caps';
 import { MAX_NOTES_PER_EXT } from '../../src/host/limits';
 import type { ExtensionInfo } from '../../src/host/types';
-import { extensionContextValue, extensionItem, stateText } from '../../src/vscode/extensionsModel';
-import { NotesModel } from '../../src/vscode/notesModel';
+import { extensionContextValue, extensionItem, stateText } from '../../src/ui-model/extensionsModel';
+import { NotesModel } from '../../src/ui-model/notesModel';
 
 const small = { commands: 2, tools: 2, status: 2, widgets: 2, widgetLines: 3 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PANEL_KEYS } from '../../src/protocol/frames';
-import { isSelectedLine, isTabFocusToggle, mapPanelKey, rowSpeech } from '../../src/vscode/panelKeys';
+import { isSelectedLine, isTabFocusToggle, mapPanelKey, rowSpeech } from '../../src/ui-model/panelKeys';
 
 describe('mapPanelKey', () => {
   it('maps DOM key names to the spec names', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RenderMessage } from '../../src/vscode/panelKeys';
-import { frameFromSpec, mergeFrame, RenderCoalescer, WebviewMessage, type Scheduler } from '../../src/vscode/panelModel';
+import type { RenderMessage } from '../../src/ui-model/panelKeys';
+import { frameFromSpec, mergeFrame, RenderCoalescer, WebviewMessage, type Scheduler } from '../../src/ui-model/panelModel';
 
 /** A manual clock: timers run only when the test advances time. */
 class FakeScheduler implements Scheduler {

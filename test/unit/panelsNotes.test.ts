@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isMultiLine, NotesModel } from '../../src/vscode/notesModel';
-import { escapeIcons, escapeNotificationLinks, statusPresentation } from '../../src/vscode/statusModel';
+import { isMultiLine, NotesModel } from '../../src/ui-model/notesModel';
+import { escapeIcons, escapeNotificationLinks, statusPresentation } from '../../src/ui-model/statusModel';
 
 describe('NotesModel', () => {
   it('lists notes per extension, newest first', () => {

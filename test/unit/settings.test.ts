@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { affectsAny, effectiveZutHome, expandHome, readSettings, resolveExtensionPaths, RELOAD_KEYS } from '../../src/vscode/settings';
+import { affectsAny, effectiveZutHome, expandHome, readSettings, resolveExtensionPaths, RELOAD_KEYS } from '../../src/ui-model/settings';
 
 const getter = (values: Record<string, unknown>) => (key: string) => values[key];
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { commandIdFor, commandPickItems, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from '../../src/vscode/commandModel';
-import { argsPlaceholder, checkToolArgs, fence, toolPickItems, toolResultMarkdown } from '../../src/vscode/toolArgs';
-import { extensionChildren, extensionContextValue, extensionItem, groupChildren, sortExtensions } from '../../src/vscode/extensionsModel';
+import { commandIdFor, commandPickItems, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from '../../src/ui-model/commandModel';
+import { argsPlaceholder, checkToolArgs, fence, toolPickItems, toolResultMarkdown } from '../../src/ui-model/toolArgs';
+import { extensionChildren, extensionContextValue, extensionItem, groupChildren, sortExtensions } from '../../src/ui-model/extensionsModel';
 import type { CommandInfo, ExtensionInfo, ToolInfo } from '../../src/host/types';
 
 const cmd = (name: string, ext: string, active = true, description?: string): CommandInfo => ({ name, ext, active, description });
