@@ -21,4 +21,9 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // The VS Code-free layers (HOUSE.md "Shape"): only src/vscode and src/extension.ts may import `vscode`.
+    files: ['src/protocol/**/*.ts', 'src/host/**/*.ts', 'src/mcp/**/*.ts', 'src/ui-model/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'This layer is VS Code-free: map in src/vscode instead.' }] }] },
+  },
 );
