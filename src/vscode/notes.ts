@@ -5,7 +5,7 @@
  * Every note fires `onDidNote` so a running `@zut` chat turn can show it too.
  */
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { NoteLevel } from '../host/hostUi';
 import { Emitter, type Event, type IDisposable } from '../host/lifecycle';
 import { NotesModel, type NotesModelOptions } from '../ui-model/notesModel';
