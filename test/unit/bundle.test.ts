@@ -42,23 +42,24 @@ describe('release bundle', () => {
 
   it('a build empties its output dir first (nothing stale, no source map of a release build)', () => {
     const files = fs.readdirSync(out, { recursive: true }).map(String).sort();
-    expect(files).toEqual(['cli.js', 'extension.js', 'media', path.join('media', 'panel.js')]);
+    expect(files).toEqual(['cli.js', 'extension.js', 'mcp-relay.js', 'media', path.join('media', 'panel.js')]);
   });
 });
 
 describe('package-time check', () => {
-  it('.vscodeignore packages the bundle and the panel script, no source map, no CLI', () => {
+  it('.vscodeignore packages the bundle, the MCP relay and the panel script, no source map, no CLI', () => {
     const dir = path.join(tmp, 'pkg');
     for (const f of ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'media/panel.css']) {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       fs.copyFileSync(path.join(pkg.ROOT, f), path.join(dir, f));
     }
-    for (const f of ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/media/panel.js', 'dist/media/panel.js.map']) {
+    const built = ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/media/panel.js', 'dist/media/panel.js.map'];
+    for (const f of built) {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       fs.writeFileSync(path.join(dir, f), '//');
     }
     const files = pkg.packagedFiles(dir);
-    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/extension.js', 'dist/media/panel.js']);
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/extension.js', 'dist/mcp-relay.js', 'dist/media/panel.js']);
   }, 30_000);
 
   it('refuses a source map, a missing bundle, and a release bundle over the limit', () => {
