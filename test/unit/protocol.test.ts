@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  ContentBlock,
   extFrameSchemas,
   hostFrameSchemas,
   parseExtFrame,
@@ -249,6 +250,11 @@ describe('tool_result fast path', () => {
     },
     { requiredKeys: ['type'] },
   );
+
+  it('knows every field of the schema (a field added to ToolResultFromExt or ContentBlock must be added there too)', () => {
+    expect(Object.keys(extFrameSchemas.tool_result.shape).sort()).toEqual(['activate_tools', 'content', 'details', 'id', 'is_error', 'type']);
+    expect(Object.keys(ContentBlock.shape).sort()).toEqual(['data', 'mime_type', 'text', 'type']);
+  });
 
   it('gives exactly what the zod schema gives, or leaves the frame to zod', () => {
     let fast = 0;
