@@ -50,7 +50,7 @@ const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string'
 /**
  * The hot frame (the reply to every tool call) checked by hand when it is plainly well-formed: the same result
  * as `ToolResultFromExt.parse` (unknown fields dropped, a null/missing `content` → [], a null `activate_tools` →
- * undefined) for about a tenth of zod's time. Undefined for anything else, which zod then checks and reports on.
+ * undefined) for a fraction of zod's time. Undefined for anything else, which zod then checks and reports on.
  * test/unit/protocol.test.ts holds the two to the same output on arbitrary frames.
  */
 export function plainToolResult(v: Record<string, unknown>): ToolResultFromExt | undefined {
