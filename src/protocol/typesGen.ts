@@ -4,7 +4,7 @@
  * as the schemas' INPUT (what the host accepts: `null` where it tolerates `null`); frames the host sends as their
  * output. `scripts/sdk.mjs` writes the file at build time and fails on drift; test/unit/sdkTypes.test.ts does too.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { extFrameSchemas, hostFrameSchemas, INTERCEPTABLE_EVENTS, PANEL_KEYS, PROTOCOL_VERSION } from './frames';
 
 type JsonSchema = {

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import type * as Sdk from '../../packages/sdk/src/frames.js' with { 'resolution-mode': 'import' };
 import type { extFrameSchemas, hostFrameSchemas } from '../../src/protocol';
