@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installVsix } from '../lib/codeServer.mjs';
 import { fixtureVsix, tools } from '../lib/context.mjs';
-import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, workspaceCopy } from './harness.mjs';
+import { openWorkbench, screenshot, startServer, useScriptedModel, workspaceCopy } from './harness.mjs';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 
@@ -25,20 +25,8 @@ describe('agent mode: a zut tool through vscode.lm.invokeTool in a chat', () => 
   after(async () => { await server?.stop(); });
 
   it("shows VS Code's confirmation; Allow runs the tool; the conversation id reaches the zut session", async () => {
-    // A chat request needs a model: the scripted test model (its contributions may arrive after the workbench).
-    for (let i = 0; ; i++) {
-      try {
-        await openPalette(page, '>Zut Test: Use Scripted Model in Chat');
-        await paletteRow(page, 'Zut Test: Use Scripted Model in Chat').waitFor({ timeout: 3000 });
-        break;
-      } catch (e) {
-        if (i >= 10) throw e;
-      }
-    }
-    await runCommand(page, 'Zut Test: Use Scripted Model in Chat');
-    const input = page.locator('.interactive-input-part .native-edit-context, .interactive-input-part textarea').first();
-    await input.waitFor();
-    await page.locator('.interactive-input-part', { hasText: 'Scripted (test)' }).first().waitFor();
+    // A chat request needs a model: the scripted test model.
+    const input = await useScriptedModel(page);
     await input.focus();
     await page.keyboard.type('@agentcaller go');
     await page.waitForTimeout(300);

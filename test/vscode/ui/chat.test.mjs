@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, workspaceCopy, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, useScriptedModel, workspaceCopy, zutCommand } from './harness.mjs';
 
 const SCRIPTED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'scripted-model');
 /**
@@ -43,21 +43,8 @@ describe('chat: @zut in the Chat view', () => {
   }
 
   /** Selects the scripted test model in the Chat view (idempotent). */
-  async function useScriptedModel() {
-    // The development extension's contributions can arrive after the workbench is restored: retry the palette.
-    for (let i = 0; ; i++) {
-      try {
-        await openPalette(page, '>Zut Test: Use Scripted Model in Chat');
-        await paletteRow(page, 'Zut Test: Use Scripted Model in Chat').waitFor({ timeout: 3000 });
-        break;
-      } catch (e) {
-        if (i >= 10) throw e;
-      }
-    }
-    await runCommand(page, 'Zut Test: Use Scripted Model in Chat');
-    const input = page.locator('.interactive-input-part .native-edit-context, .interactive-input-part textarea').first();
-    await input.waitFor();
-    await page.locator('.interactive-input-part', { hasText: 'Scripted (test)' }).first().waitFor();
+  async function selectScriptedModel() {
+    await useScriptedModel(page);
     // The extension host learns a newly registered model's metadata asynchronously: give it a moment.
     await page.waitForTimeout(3000);
   }
@@ -72,7 +59,7 @@ describe('chat: @zut in the Chat view', () => {
   });
 
   it('@zut calls the weather tool and answers with what the tool returned', async () => {
-    await useScriptedModel();
+    await selectScriptedModel();
     await send('@zut call weather city=Berlin');
     // Wait for the end of the streamed answer (the image line), not only its start.
     const response = page.locator('.interactive-item-container.interactive-response', { hasText: /model got:[\s\S]*bytes\]/ }).last();
@@ -121,7 +108,7 @@ describe('chat: @zut in the Chat view', () => {
     await paletteRow(page, 'View: Show Zut').click();
     const zut = page.locator('[id="workbench.view.extension.zut"]');
     await zut.locator('.monaco-list-row', { hasText: 'write the extension' }).first().waitFor();
-    await useScriptedModel();
+    await selectScriptedModel();
     await send('@zut call weather city=Paris');
     // Streaming ends with the image line.
     await page.locator('.interactive-item-container.interactive-response', { hasText: /model got: Paris[\s\S]*bytes\]/ }).last().waitFor({ timeout: 60_000 });

@@ -179,6 +179,27 @@ export async function zutCommand(page, name, args = '') {
   await input.waitFor({ state: 'hidden' });
 }
 
+/**
+ * Selects the scripted test model (test/vscode/fixtures/scripted-model) in the Chat view and returns the chat input.
+ * The development extension's contributions can arrive after the workbench is restored: the palette is retried.
+ */
+export async function useScriptedModel(page) {
+  for (let i = 0; ; i++) {
+    try {
+      await openPalette(page, '>Zut Test: Use Scripted Model in Chat');
+      await paletteRow(page, 'Zut Test: Use Scripted Model in Chat').waitFor({ timeout: 3000 });
+      break;
+    } catch (e) {
+      if (i >= 10) throw e;
+    }
+  }
+  await runCommand(page, 'Zut Test: Use Scripted Model in Chat');
+  const input = page.locator('.interactive-input-part .native-edit-context, .interactive-input-part textarea').first();
+  await input.waitFor();
+  await page.locator('.interactive-input-part', { hasText: 'Scripted (test)' }).first().waitFor();
+  return input;
+}
+
 export function statusBarItem(page, itemId) {
   return page.locator(`[id="workbench.parts.statusbar"] [id="${EXTENSION_ID}.${itemId}"]`);
 }
