@@ -47,6 +47,34 @@ suite('authoring: manifest schema, New Extension, Problems', () => {
     }
   });
 
+  test('the schema gives completion and hover docs in extension.json', async () => {
+    const dir = path.join(WS, '.zut', 'extensions', 'schema-help');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'extension.json');
+    fs.writeFileSync(file, '{\n  "name": "schema-help",\n  "exec": "./run.sh",\n  \n}\n');
+    try {
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      await vscode.window.showTextDocument(doc);
+      // Property names offered on the empty line: the schema's keys that are not there yet.
+      const labels = await eventually(async () => {
+        const list = await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(3, 2));
+        const l = (list?.items ?? []).map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, ''));
+        return l.includes('enabled') && l;
+      }, 'schema completion in extension.json', 30000);
+      for (const key of ['args', 'description', 'enabled', 'skills', 'version']) assert.ok(labels.includes(key), `completion offers ${key}: ${labels}`);
+      // Hover on "exec" shows the schema's description.
+      const hovers = await eventually(async () => {
+        const h = await vscode.commands.executeCommand('vscode.executeHoverProvider', doc.uri, new vscode.Position(2, 4));
+        const text = (h ?? []).flatMap((x) => x.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+        return /program to run/.test(text) && text;
+      }, 'schema hover on "exec"', 30000);
+      assert.match(hovers, /program to run/);
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('zut.newExtension writes a Python extension that runs; a broken manifest is a Problems entry until fixed', async () => {
     const host = await api();
     const started = Date.now();
