@@ -322,6 +322,7 @@ export class Manager implements ExtensionHost {
       description: s.disc.manifest?.description,
       language: s.disc.manifest?.language,
       exec: s.disc.manifest?.exec,
+      args: s.disc.manifest?.args,
       state: s.state,
       error: s.error,
       shadowedBy: s.disc.shadowedBy,

@@ -6,7 +6,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MANIFEST_FILE } from './manifest';
+import { resolveExec } from './child';
+import { execIsRelativePath, MANIFEST_FILE } from './manifest';
 
 async function manifestStamp(dir: string): Promise<string> {
   try {
@@ -54,4 +55,18 @@ export function changedExtensions(
     else if (!restart.has(ext.name)) restart.set(ext.name, 'executable');
   }
   return { restart, other };
+}
+
+/**
+ * The files whose change restarts an extension (the watcher's targets besides its manifest): its executable when
+ * that is a relative path, and every argument naming a file inside its directory (`node main.js`, a Go
+ * extension's `main.go`). The same files make its consent fingerprint.
+ */
+export function watchedFiles(ext: { dir: string; exec?: string; args?: readonly string[] }): string[] {
+  const files = ext.exec && execIsRelativePath(ext.exec) ? [resolveExec(ext.dir, ext.exec)] : [];
+  for (const a of ext.args ?? []) {
+    const p = path.resolve(ext.dir, a);
+    if (p.startsWith(ext.dir + path.sep) && !files.includes(p)) files.push(p);
+  }
+  return files;
 }

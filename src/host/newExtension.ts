@@ -100,6 +100,7 @@ export async function createNewExtension(o: NewExtensionOptions): Promise<NewExt
       version: '0.1.0',
       description: `${o.name}: a zut extension (one command, one tool)`,
       exec: t.exec,
+      ...(t.args ? { args: t.args } : {}),
       language: t.language,
     };
     await fs.writeFile(path.join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');

@@ -105,6 +105,8 @@ export interface ExtensionInfo {
   language?: string;
   /** The manifest's `exec`, as written. */
   exec?: string;
+  /** The manifest's `args`, as written. */
+  args?: string[];
   state: ExtensionState;
   /** The last load/crash error, naming the extension, its directory and its log. */
   error?: string;

@@ -7,11 +7,10 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionHost, LoadReport, ManagerOptions } from '../host/api';
 import type { HostUi } from '../host/hostUi';
-import { resolveExec } from '../host/child';
 import { Disposable } from '../host/lifecycle';
 import { WATCH_DEBOUNCE_MS } from '../host/limits';
 import { Manager } from '../host/manager';
-import { execIsRelativePath } from '../host/manifest';
+import { watchedFiles } from '../host/manifestSignature';
 import { globalExtensionsDir, resolveZutHome } from '../host/paths';
 import { ExtensionOutput } from './output';
 import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from '../ui-model/settings';
@@ -231,11 +230,11 @@ class HostRuntime extends Disposable implements HostControl {
     }, WATCH_DEBOUNCE_MS);
   }
 
-  /** Watches each loaded extension's executable when it lives in the extension directory. */
+  /** Watches each loaded extension's executable and argument files inside its directory (`watchedFiles`). */
   private rewatchExecutables(): void {
     const targets = this.manager
       .extensions()
-      .flatMap((e) => (e.exec && execIsRelativePath(e.exec) ? [resolveExec(e.dir, e.exec)] : []))
+      .flatMap((e) => watchedFiles(e))
       .filter((p, i, all) => all.indexOf(p) === i)
       .sort();
     const key = targets.join('\n');

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { changedExtensions, manifestSignature } from '../../src/host/manifestSignature';
+import { changedExtensions, manifestSignature, watchedFiles } from '../../src/host/manifestSignature';
 
 let tmp: string;
 beforeEach(async () => {
@@ -69,5 +69,16 @@ describe('changedExtensions', () => {
       ['ab', 'executable'],
     ]);
     expect(r.other).toEqual(['/w/.zut/extensions/new', '/h/extensions/b/extension.json']);
+  });
+});
+
+describe('watchedFiles', () => {
+  const dir = path.join(path.sep, 'w', '.zut', 'extensions', 'a');
+  it('the relative executable and the argument files inside the directory, nothing outside, no PATH programs', () => {
+    expect(watchedFiles({ dir, exec: './run.sh', args: ['main.go', '--flag', '../other/x.js', 'lib/util.py'] })).toEqual([
+      path.join(dir, 'run.sh'), path.join(dir, 'main.go'), path.join(dir, '--flag'), path.join(dir, 'lib', 'util.py'),
+    ]);
+    expect(watchedFiles({ dir, exec: 'node', args: ['main.js'] })).toEqual([path.join(dir, 'main.js')]);
+    expect(watchedFiles({ dir, exec: 'python3' })).toEqual([]);
   });
 });

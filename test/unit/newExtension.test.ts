@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/host/manager';
+import { watchedFiles } from '../../src/host/manifestSignature';
 import { createNewExtension, NEW_EXTENSION_LANGS, newExtensionNameProblem, SDK_FILES } from '../../src/host/newExtension';
 import { cleanupTemps, RecordingUi, tempDir, zutHome } from './helpers/hostFixtures';
 
@@ -46,6 +47,8 @@ describe.each(NEW_EXTENSION_LANGS)('new %s extension', (lang) => {
     const manifest = JSON.parse(fs.readFileSync(made.manifestPath, 'utf8'));
     expect(manifest).toMatchObject({ name: `hello-${lang}`, version: '0.1.0' });
     expect(fs.existsSync(made.mainFile)).toBe(true);
+    // The file the author edits is one the watcher follows (saving it restarts the extension).
+    expect(watchedFiles({ dir: made.dir, exec: manifest.exec, args: manifest.args })).toContain(made.mainFile);
     if (lang === 'ts') for (const f of SDK_FILES) expect(made.files).toContain(`sdk/${f}`);
     const { home } = zutHome();
     const m = new Manager({ folders: [project], zutHome: home, ui: new RecordingUi(), hostVersion: '0.0.0-test', autoRestart: false });

@@ -18,8 +18,9 @@ export interface TemplateFile {
 }
 
 export interface Template {
-  /** The manifest's `exec` and `language`. */
+  /** The manifest's `exec`, `args` (when the program reads a source file the watcher should follow) and `language`. */
   exec: string;
+  args?: string[];
   language: string;
   /** The file to open in the editor. */
   main: string;

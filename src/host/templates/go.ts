@@ -6,6 +6,8 @@ import { TOOL_SCHEMA_JSON, type Template } from './common';
 
 export const goTemplate: Template = {
   exec: './run.sh',
+  // Not read by run.sh: names main.go so saving it restarts the extension (and counts in its consent fingerprint).
+  args: ['main.go'],
   language: 'go',
   main: 'main.go',
   files: ({ name, command, tool }) => [
@@ -30,7 +32,7 @@ exec "$bin"
       path: 'main.go',
       content: `// ${name}: a zut extension (protocol v2) in Go, standard library only.
 // stdout carries protocol frames only (one JSON object per line); log to stderr (the extension's log).
-// run.sh rebuilds it when this file changes: restart the extension from the Zut side bar after an edit.
+// Saving this file restarts the extension; run.sh rebuilds it first (build errors go to the extension's log).
 package main
 
 import (

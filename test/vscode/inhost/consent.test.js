@@ -8,7 +8,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { enabledExtensions, eventually } = require('./util');
+const { enabledExtensions, eventually, writeShExt } = require('./util');
 
 const ID = 'zut.zut-vscode';
 const WS = process.env.ZUT_TEST_WORKSPACE;
@@ -21,20 +21,6 @@ async function api() {
 const info = (host, name) => host.extensions().find((e) => e.name === name);
 const stateOf = (host, name) => (info(host, name) || {}).state;
 const states = (host) => host.extensions().map((e) => `${e.name}=${e.state}`).join(', ');
-
-function writeShExt(root, name, comment) {
-  const dir = path.join(root, name);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'run.sh'), [
-    '#!/bin/sh',
-    `# ${comment}`,
-    `printf '%s\\n' '{"type":"hello","protocol_version":2,"name":"${name}","version":"1.0.0","capabilities":["commands"]}'`,
-    `printf '%s\\n' '{"type":"register_command","name":"${name}-hi","description":"hi"}' '{"type":"ready"}'`,
-    'while IFS= read -r l; do case "$l" in *\'"shutdown"\'*) exit 0;; esac; done',
-  ].join('\n') + '\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, version: '1.0.0', exec: './run.sh', language: 'sh' }, null, 2));
-  return dir;
-}
 
 async function setMode(mode) {
   await vscode.workspace.getConfiguration('zut').update('projectExtensions.consent', mode, vscode.ConfigurationTarget.Global);

@@ -4,7 +4,7 @@
 // Every test leaves the extensions as it found them (other suites share this extension host).
 'use strict';
 const assert = require('assert');
-const { eventually } = require('./util');
+const { eventually, writeShExt } = require('./util');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -174,6 +174,32 @@ suite('management: host and commands', function () {
       assert.strictEqual(info(host, 'weather').pid, weatherPid, 'weather was not restarted');
     } finally {
       fs.writeFileSync(exe, original);
+      await allRunning(host);
+    }
+  });
+
+  test('saving a source file named in the manifest\'s args restarts that extension (watcher)', async () => {
+    const host = await api();
+    await allRunning(host);
+    const dir = path.join(WS, '.zut', 'extensions', 'argwatch');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'source.txt'), 'v1\n');
+    writeShExt(path.join(WS, '.zut', 'extensions'), 'argwatch', 'reads nothing', { args: ['source.txt'] });
+    const source = path.join(dir, 'source.txt');
+    try {
+      await eventually(() => stateOf(host, 'argwatch') === 'running', `argwatch running (${host.extensions().map((e) => `${e.name}=${e.state}`).join(', ')})`);
+      const pid = info(host, 'argwatch').pid;
+      const weatherPid = info(host, 'weather').pid;
+      // The executable watchers are set up after the load that found it: give the watcher a change it must see.
+      await eventually(async () => {
+        fs.writeFileSync(source, `v${Date.now()}\n`);
+        await new Promise((r) => setTimeout(r, 1500));
+        return stateOf(host, 'argwatch') === 'running' && info(host, 'argwatch').pid !== pid;
+      }, 'argwatch restarted with a new pid after its source changed', 30000, 0);
+      assert.strictEqual(info(host, 'weather').pid, weatherPid, 'weather was not restarted');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await eventually(() => !host.extensions().some((e) => e.name === 'argwatch'), 'argwatch gone');
       await allRunning(host);
     }
   });

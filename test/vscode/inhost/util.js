@@ -23,4 +23,22 @@ function enabledExtensions(folder) {
   }).sort();
 }
 
-module.exports = { enabledExtensions, eventually };
+/**
+ * Writes a minimal sh zut extension `<root>/<name>` (one command `<name>-hi`), its manifest last so the watcher
+ * sees a complete extension; `manifestExtra` is merged into extension.json.
+ */
+function writeShExt(root, name, comment, manifestExtra = {}) {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'run.sh'), [
+    '#!/bin/sh',
+    `# ${comment}`,
+    `printf '%s\\n' '{"type":"hello","protocol_version":2,"name":"${name}","version":"1.0.0","capabilities":["commands"]}'`,
+    `printf '%s\\n' '{"type":"register_command","name":"${name}-hi","description":"hi"}' '{"type":"ready"}'`,
+    'while IFS= read -r l; do case "$l" in *\'"shutdown"\'*) exit 0;; esac; done',
+  ].join('\n') + '\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, version: '1.0.0', exec: './run.sh', language: 'sh', ...manifestExtra }, null, 2));
+  return dir;
+}
+
+module.exports = { enabledExtensions, eventually, writeShExt };
