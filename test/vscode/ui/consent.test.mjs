@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EXAMPLE_WORKSPACE } from '../lib/context.mjs';
-import { openPalette, openWorkbench, paletteRow, screenshot, startServer, workspaceCopy } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, screenshot, showZutView, startServer, workspaceCopy } from './harness.mjs';
 
 /** Every enabled example in examples/workspace (read from disk, so a new example needs no edit here). */
 const EXAMPLES = fs.readdirSync(path.join(EXAMPLE_WORKSPACE, '.zut', 'extensions')).filter((d) => {
@@ -25,9 +25,7 @@ async function rowState(page, name, state, timeout = 30_000) {
 }
 
 async function showExtensionsView(page) {
-  const container = page.locator('[id="workbench.view.extension.zut"]');
-  if (!(await container.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first().click();
-  await container.waitFor();
+  await showZutView(page);
 }
 
 describe('consent: project extensions wait for the user', () => {

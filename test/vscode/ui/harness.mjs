@@ -200,6 +200,20 @@ export async function useScriptedModel(page) {
   return input;
 }
 
+/**
+ * Shows the Zut view container by clicking its activity bar icon near its top-left corner (the attention badge sits
+ * bottom-right and would take a click in the middle); the icon of an already open container is not clicked (that
+ * would close it).
+ */
+export async function showZutView(page) {
+  const container = page.locator('[id="workbench.view.extension.zut"]');
+  if (!(await container.isVisible())) {
+    await page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first().click({ position: { x: 6, y: 6 } });
+  }
+  await container.waitFor();
+  return container;
+}
+
 export function statusBarItem(page, itemId) {
   return page.locator(`[id="workbench.parts.statusbar"] [id="${EXTENSION_ID}.${itemId}"]`);
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, screenshot, startServer, tempDir, workspaceCopy, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, screenshot, showZutView, startServer, tempDir, workspaceCopy, zutCommand } from './harness.mjs';
 
 const WHERE_JS = `
 const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
@@ -60,7 +60,7 @@ describe('management: multi-root workspace', () => {
   after(async () => { await server?.stop(); });
 
   it('discovers both folders, and each project extension gets its own folder as cwd', async () => {
-    await page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first().click();
+    await showZutView(page);
     const rows = page.locator('[id="workbench.view.extension.zut"] .monaco-list-row');
     await rows.filter({ hasText: /^where/ }).filter({ hasText: 'running · project 0.0.1' }).first().waitFor();
     await rows.filter({ hasText: /^snippets/ }).filter({ hasText: 'running · project 1.0.0' }).first().waitFor();

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, tempDir, workspaceCopy } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, showZutView, startServer, tempDir, workspaceCopy } from './harness.mjs';
 
 const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
 
@@ -38,10 +38,7 @@ function extensionRow(page, name) {
 /** Opens the Zut view container (its activity bar item) on the Extensions view. */
 async function showExtensionsView(page) {
   await page.keyboard.press('Escape');
-  const container = page.locator('[id="workbench.view.extension.zut"]');
-  // Clicking the activity bar item of the open container would close it.
-  if (!(await container.isVisible())) await page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first().click();
-  await container.waitFor();
+  await showZutView(page);
 }
 
 /** Waits for a notification whose text contains `text`, in the notification center (toasts hide by themselves). */
