@@ -4,6 +4,8 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
 import { RelayServer } from '../src/mcp/relayServer';
 import { RawClient } from '../test/fixtures/bench/home';
 import { startHost } from './host';
@@ -17,8 +19,8 @@ class RelayClient {
   private buf = '';
   private seq = 0;
 
-  constructor(relay: string, server: RelayServer) {
-    this.child = spawn(process.execPath, [relay], { env: { ...process.env, ZUT_MCP_SOCKET: server.address, ZUT_MCP_TOKEN: server.issueToken() } });
+  constructor(relay: string, address: string, token: string) {
+    this.child = spawn(process.execPath, [relay], { env: { ...process.env, ZUT_MCP_SOCKET: address, ZUT_MCP_TOKEN: token } });
     this.child.stdout.on('data', (d: Buffer) => {
       this.buf += d.toString();
       for (let i = this.buf.indexOf('\n'); i >= 0; i = this.buf.indexOf('\n')) {
@@ -53,6 +55,44 @@ class RelayClient {
   }
 }
 
+/**
+ * The transport alone: a server on a relay socket that accepts any token and answers every request at once with a
+ * canned `tools/call` result (no host, no extension). What the relay design costs before any work is done.
+ */
+async function noopRelayServer(): Promise<{ address: string; close(): Promise<void> }> {
+  const dir = fs.mkdtempSync(`${os.tmpdir()}/zut-bench-floor-`);
+  const address = `${dir}/relay.sock`;
+  const server = net.createServer((s) => {
+    let greeted = false;
+    let buf = '';
+    s.on('data', (d: Buffer) => {
+      buf += d.toString();
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        const m = JSON.parse(buf.slice(0, i)) as { id?: number; params?: { arguments?: unknown } };
+        buf = buf.slice(i + 1);
+        if (!greeted) {
+          greeted = true;
+          s.write('{"zut_relay":"ok"}\n');
+          continue;
+        }
+        const text = JSON.stringify(m.params?.arguments ?? {});
+        s.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text }], isError: false } }) + '\n');
+      }
+    });
+  });
+  await new Promise<void>((r) => server.listen(address, r));
+  return {
+    address,
+    close: () =>
+      new Promise<void>((r) =>
+        server.close(() => {
+          fs.rmSync(dir, { recursive: true, force: true });
+          r();
+        }),
+      ),
+  };
+}
+
 export async function benchMcpRelay(quick: boolean): Promise<BenchRow[]> {
   const unpin = pinToOneCpu();
   try {
@@ -68,10 +108,13 @@ async function measure(quick: boolean, pinned: boolean): Promise<BenchRow[]> {
   if (!relay || !fs.existsSync(relay)) throw new Error('ZUT_BENCH_RELAY: the relay bundle is missing (run through npm run bench)');
   const host = await startHost([{ kind: 'node', name: 'mr' }]);
   const server = await RelayServer.listen({ host: host.manager, serverVersion: 'bench', origin: 'agent' });
-  const client = new RelayClient(relay, server);
+  const client = new RelayClient(relay, server.address, server.issueToken());
+  const noop = await noopRelayServer();
+  const floorClient = new RelayClient(relay, noop.address, 'any');
   const raw = new RawClient({ kind: 'node', name: 'raw' });
   try {
     await client.open();
+    await floorClient.open();
     await raw.ready;
     const session = { id: 'bench' };
     const timed = async (call: (i: number) => Promise<unknown>) => {
@@ -87,11 +130,14 @@ async function measure(quick: boolean, pinned: boolean): Promise<BenchRow[]> {
     const viaRelay = () => timed((i) => client.request('tools/call', { name: 'echo_mr', arguments: args(i) }));
     const inProcess = () => timed((i) => host.manager.invokeTool('echo_mr', args(i), { session, origin: 'agent' }));
     const rawPipe = () => timed((i) => raw.call('echo_raw', args(i)));
+    const transportOnly = () => timed((i) => floorClient.request('tools/call', { name: 'echo_mr', arguments: args(i) }));
     const trials = quick ? 3 : 11;
     const t = await abTrials(trials, 2, viaRelay, inProcess);
     const r = await abTrials(trials, 1, viaRelay, rawPipe);
     const ratio = summarize(ratios(t.a, t.b));
     const rawRatio = summarize(ratios(r.a, r.b));
+    const f = await abTrials(trials, 1, transportOnly, inProcess);
+    const floorRatio = summarize(ratios(f.a, f.b));
     const note =
       `${calls} sequential calls per trial; relay path = client → relay process → Unix socket → handler → invokeTool → extension; ` +
       (pinned ? 'all processes pinned to CPU 0 (taskset), as in the round-trip row' : 'unpinned (no taskset)');
@@ -106,7 +152,23 @@ async function measure(quick: boolean, pinned: boolean): Promise<BenchRow[]> {
         ratio,
         goal: '≤ 2×',
         pass: ratio.median <= 2,
-        notes: [note],
+        notes: [
+          note,
+          `transport floor (row ${'mcp-relay-floor'}): relay + socket alone cost ${floorRatio.median.toFixed(2)}× the in-process call, so ` +
+            `ours − floor ≈ ${(summarize(t.a).median - summarize(f.a).median).toFixed(1)} µs is the host side (handler + call)`,
+        ],
+      },
+      {
+        id: 'mcp-relay-floor',
+        figure: 'Relay + socket alone (no-op server, no host) vs invokeTool in process',
+        ours: summarize(f.a),
+        baseline: summarize(f.b),
+        baselineName: 'invokeTool in process (same extension)',
+        unit: 'µs (median call)',
+        ratio: floorRatio,
+        goal: 'info',
+        pass: true,
+        notes: ['information only: the four process hops of the relay design (client → relay → socket and back) with nothing behind them'],
       },
       {
         id: 'mcp-relay-raw',
@@ -123,6 +185,8 @@ async function measure(quick: boolean, pinned: boolean): Promise<BenchRow[]> {
     ];
   } finally {
     await client.close();
+    await floorClient.close();
+    await noop.close();
     await raw.close();
     await server.dispose();
     await host.close();
