@@ -15,6 +15,11 @@ export const QUEUE_MAX_FRAMES = 256;
 export const QUEUE_MAX_BYTES = 16 * 1024 * 1024;
 /** A write that does not drain within this is a write timeout (disconnect). Spec ("five-second timeout"). */
 export const WRITE_TIMEOUT_MS = 5_000;
+/**
+ * Frames sent in one tick to one extension leave in one write, up to this many bytes (then at once). Ours: one
+ * syscall and one wake-up of the child per burst instead of per frame; the size of a Linux pipe buffer.
+ */
+export const WRITE_BATCH_BYTES = 64 * 1024;
 /** A cancelled frame whose write has begun may take this long before the transport is torn down. Spec (250 ms). */
 export const TORN_WRITE_GRACE_MS = 250;
 /** A stderr line longer than this is split (the log keeps every byte). Ours: bounds memory per stderr line. */

@@ -2,10 +2,14 @@
  * The ordered, bounded outbound queue of one connection. Frames wait here until the child's stdin accepts
  * them. Bounds (spec): 256 frames and 16 MiB queued; a write that does not drain within 5 s is a write timeout.
  * Overflow and write timeouts are reported through `onFail`, never silently dropped.
+ *
+ * While the stream is accepting, frames sent in the same tick are staged and leave together in one write at the
+ * end of the tick (or at once past `WRITE_BATCH_BYTES`): a burst of calls costs one syscall and one wake-up of the
+ * child, not one per frame. A staged frame has not been written yet, so it can still be withdrawn.
  */
 import type { Writable } from 'node:stream';
 
-import { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_TIMEOUT_MS } from './limits';
+import { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_BATCH_BYTES, WRITE_TIMEOUT_MS } from './limits';
 
 // The bounds live in limits.ts; re-exported for the queue's users.
 export { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_TIMEOUT_MS };
@@ -27,6 +31,10 @@ export interface WriteQueueOptions {
 export class WriteQueue {
   private readonly queue: Queued[] = [];
   private queuedBytes = 0;
+  /** Frames of this tick, written together by `flushStaged` (only while the stream is accepting). */
+  private staged: Queued[] = [];
+  private stagedChars = 0;
+  private flushScheduled = false;
   private waitingDrain = false;
   private writeTimer: NodeJS.Timeout | undefined;
   /** Ids of frames handed to the stream since it last drained (their write has begun). */
@@ -48,8 +56,14 @@ export class WriteQueue {
   push(data: string, id?: string): boolean {
     if (this.failed || this.closed) return false;
     if (!this.waitingDrain && this.queue.length === 0) {
-      // Fast path: nothing waiting, hand the frame straight to the stream (no queue bookkeeping).
-      this.write(data, id);
+      // Fast path: nothing waiting for the child; stage the frame for this tick's single write.
+      this.staged.push({ data, bytes: 0, id });
+      this.stagedChars += data.length;
+      if (this.stagedChars >= WRITE_BATCH_BYTES) this.flushStaged();
+      else if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        queueMicrotask(this.flushStaged);
+      }
       return true;
     }
     const bytes = Buffer.byteLength(data);
@@ -72,6 +86,12 @@ export class WriteQueue {
    * (it cannot be withdrawn); `done`: it was already delivered or never existed.
    */
   withdraw(id: string): 'queued' | 'writing' | 'done' {
+    const j = this.staged.findIndex((q) => q.id === id);
+    if (j >= 0) {
+      const [q] = this.staged.splice(j, 1);
+      this.stagedChars -= q!.data.length;
+      return 'queued';
+    }
     const i = this.queue.findIndex((q) => q.id === id);
     if (i >= 0) {
       const [q] = this.queue.splice(i, 1);
@@ -91,9 +111,24 @@ export class WriteQueue {
     this.closed = true;
     this.queue.length = 0;
     this.queuedBytes = 0;
+    this.staged = [];
+    this.stagedChars = 0;
     if (this.writeTimer) clearTimeout(this.writeTimer);
     this.stream.off('drain', this.onDrain);
   }
+
+  /** Writes this tick's staged frames as one chunk. */
+  private readonly flushStaged = (): void => {
+    this.flushScheduled = false;
+    const batch = this.staged;
+    if (batch.length === 0 || this.closed || this.failed) return;
+    this.staged = [];
+    this.stagedChars = 0;
+    if (batch.length === 1) return this.write(batch[0]!.data, batch[0]!.id);
+    let data = '';
+    for (const q of batch) data += q.data;
+    this.write(data, undefined, batch);
+  };
 
   private flush(): void {
     while (!this.waitingDrain && this.queue.length > 0 && !this.closed) {
@@ -103,7 +138,7 @@ export class WriteQueue {
     }
   }
 
-  private write(data: string, id: string | undefined): void {
+  private write(data: string, id: string | undefined, batch?: Queued[]): void {
     let ok: boolean;
     try {
       ok = this.stream.write(data);
@@ -113,6 +148,7 @@ export class WriteQueue {
     if (ok) return;
     // The stream buffered it: this frame's write has begun and lasts until 'drain'.
     if (id) this.inFlight.add(id);
+    if (batch) for (const q of batch) if (q.id) this.inFlight.add(q.id);
     this.waitingDrain = true;
     this.writeTimer = setTimeout(
       () => this.fail(`write timeout: a frame was not accepted within ${(this.options.writeTimeoutMs ?? WRITE_TIMEOUT_MS) / 1000}s`),

@@ -16,11 +16,51 @@ function stuckStream() {
   return { s, written, drain: () => cb?.() };
 }
 
+/** The end of the current tick: staged frames have been written. */
+const endOfTick = () => new Promise<void>((r) => queueMicrotask(r));
+
 describe('WriteQueue', () => {
+  it('frames of one tick leave in one write, in order; a staged frame can still be withdrawn', async () => {
+    const written: string[] = [];
+    const s = new Writable({
+      write(chunk: Buffer, _enc, callback) {
+        written.push(String(chunk));
+        callback();
+      },
+    });
+    const q = new WriteQueue(s, { onFail: () => undefined });
+    for (const f of ['a', 'b', 'c', 'd']) q.push(`${f}\n`, f);
+    expect(written).toEqual([]);
+    expect(q.withdraw('c')).toBe('queued');
+    await endOfTick();
+    expect(written).toEqual(['a\nb\nd\n']);
+    q.push('e\n', 'e');
+    await endOfTick();
+    expect(written).toEqual(['a\nb\nd\n', 'e\n']);
+    q.close();
+  });
+
+  it('a burst past the batch size is written at once, not held to the end of the tick', () => {
+    const written: string[] = [];
+    const s = new Writable({
+      write(chunk: Buffer, _enc, callback) {
+        written.push(String(chunk));
+        callback();
+      },
+    });
+    const q = new WriteQueue(s, { onFail: () => undefined });
+    const frame = 'x'.repeat(16 * 1024) + '\n';
+    for (let i = 0; i < 4; i++) q.push(frame);
+    expect(written).toHaveLength(1);
+    expect(written[0]!.length).toBe(4 * frame.length);
+    q.close();
+  });
+
   it('keeps order; a queued frame can be withdrawn, one being written cannot', async () => {
     const { s, written, drain } = stuckStream();
     const q = new WriteQueue(s, { onFail: () => undefined });
     q.push('a\n', 'a');
+    await endOfTick();
     q.push('b\n', 'b');
     q.push('c\n', 'c');
     expect(written).toEqual(['a\n']);
@@ -33,21 +73,24 @@ describe('WriteQueue', () => {
     q.close();
   });
 
-  it('overflow of the frame bound fails once, never drops silently', () => {
+  it('overflow of the frame bound fails once, never drops silently', async () => {
     const { s } = stuckStream();
     const fails: string[] = [];
     const q = new WriteQueue(s, { maxFrames: 3, onFail: (r) => fails.push(r) });
+    q.push('first\n');
+    await endOfTick(); // its write has begun and does not drain: what follows waits in the bounded queue
     for (let i = 0; i < 6; i++) q.push(`${i}\n`);
     expect(fails).toHaveLength(1);
     expect(fails[0]).toMatch(/outbound queue overflow \(3 frames, 6 bytes queued; limits 3 frames/);
     expect(q.push('x\n')).toBe(false);
   });
 
-  it('the byte bound counts too', () => {
+  it('the byte bound counts too', async () => {
     const { s } = stuckStream();
     const fails: string[] = [];
     const q = new WriteQueue(s, { maxBytes: 10, onFail: (r) => fails.push(r) });
     q.push('first\n');
+    await endOfTick();
     q.push('0123456789\n');
     expect(fails[0]).toMatch(/overflow/);
   });
