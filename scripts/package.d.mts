@@ -4,7 +4,9 @@ export const BUNDLE_LIMIT_BYTES: number;
 export function extensionManifest(): { name: string; version: string; [k: string]: unknown };
 /** The files vsce would package from `dir` (default: the repository), .vscodeignore applied. */
 export function packagedFiles(dir?: string): string[];
-/** Throws unless the files are clean (no source map, the bundle present and, for a release, within the limit). */
+/** What a package must hold: the bundle, and the SDK and TypeScript transform (dist/sdk/…) "New Extension…" copies. */
+export const REQUIRED_FILES: string[];
+/** Throws unless the files are clean (no source map, REQUIRED_FILES present and, for a release, the bundle within the limit). */
 export function checkPackageFiles(o?: { production?: boolean; files?: string[]; bundle?: string }): { files: string[]; bytes: number };
 export function buildExtension(o?: { production?: boolean }): void;
 export function packageVsix(o?: { out?: string; production?: boolean }): string;

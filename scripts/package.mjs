@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cleanNpmEnv } from './npmEnv.mjs';
+import { SDK_FILES, TS_TRANSFORM_FILE } from './sdk.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -29,14 +30,18 @@ export function packagedFiles(dir = ROOT) {
   return out.split('\n').map((l) => l.trim()).filter(Boolean);
 }
 
+/** What a package must hold: the bundle, and the SDK and TypeScript transform "New Extension…" (TypeScript) copies. */
+export const REQUIRED_FILES = ['dist/extension.js', ...[...SDK_FILES, TS_TRANSFORM_FILE].map((f) => `dist/sdk/${f}`)];
+
 /**
- * Throws unless the files about to be packaged are clean: no source map, dist/extension.js present and, for a
- * release build, at most BUNDLE_LIMIT_BYTES. Returns the list and the bundle's size.
+ * Throws unless the files about to be packaged are clean: no source map, every REQUIRED_FILES present and, for a
+ * release build, dist/extension.js at most BUNDLE_LIMIT_BYTES. Returns the list and the bundle's size.
  */
 export function checkPackageFiles({ production = true, files = packagedFiles(), bundle = path.join(ROOT, 'dist', 'extension.js') } = {}) {
   const maps = files.filter((f) => f.endsWith('.map'));
   if (maps.length > 0) throw new Error(`the package would contain source maps: ${maps.join(', ')} (see .vscodeignore)`);
-  if (!files.includes('dist/extension.js')) throw new Error(`the package would lack dist/extension.js: ${files.join(', ')}`);
+  const missing = REQUIRED_FILES.filter((f) => !files.includes(f));
+  if (missing.length > 0) throw new Error(`the package would lack ${missing.join(', ')}: ${files.join(', ')}`);
   const bytes = fs.statSync(bundle).size;
   if (production && bytes > BUNDLE_LIMIT_BYTES) {
     throw new Error(`dist/extension.js is ${bytes.toLocaleString('en-US')} bytes, over the ${BUNDLE_LIMIT_BYTES.toLocaleString('en-US')}-byte limit`);

@@ -6,6 +6,8 @@ export const DEBIAN_PACKAGES: string[];
 /** The environment of every npm that provisioning runs: clean of the outer npm's variables, `nodeBinDir` first on PATH. */
 export function npmInstallEnv(nodeBinDir?: string, extra?: Record<string, string>): Record<string, string>;
 export function toolsDir(): string;
+/** The provisioned Node's paths when it is already installed in the cache (installs nothing), else undefined. */
+export function installedNode(): { node: string; nodeBinDir: string; nodedir: string } | undefined;
 export function missingDebianPackages(wanted?: string[]): string[];
 export function provision(o?: { browser?: boolean }): Promise<{
   tools: string; node: string; nodeBinDir: string; nodedir: string; codeServer: string; codeServerVersion: string; chromium: string;

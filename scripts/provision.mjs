@@ -77,6 +77,11 @@ function checkNode(dir) {
   return p && versionOf(p.node, ['--version']).startsWith(`v${NODE_MAJOR}.`) ? p : undefined;
 }
 
+/** The provisioned Node's paths when it is already installed in the cache (installs nothing), else undefined. */
+export function installedNode() {
+  return checkNode(path.join(toolsDir(), `node${NODE_MAJOR}`));
+}
+
 function codeServerBin(dir) { return path.join(dir, 'node_modules', '.bin', 'code-server'); }
 
 function checkCodeServer(dir, nodeBinDir) {

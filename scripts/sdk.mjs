@@ -3,7 +3,9 @@
 // one ESM file, its declarations. The generated frames.ts must match the committed one (drift fails the build;
 // `node scripts/sdk.mjs --write` regenerates it). The build is copied to dist/sdk/ (what "Zut: New Extension…"
 // and `zut-host new --lang ts` put into a new extension) and to the SDK example (examples/…/sdk-demo/sdk/).
-// API: `sdkFrameTypes()`, `buildSdk({ write })`, `SDK_FILES`.
+// dist/sdk/ also gets the TypeScript transform a new TypeScript extension runs its .ts files through
+// (TS_TRANSFORM_FILE: sucrase's `typescript` transform, one minified ES module with its licence).
+// API: `sdkFrameTypes()`, `buildSdk({ write })`, `bundleTsTransform(outFile)`, `SDK_FILES`, `TS_TRANSFORM_FILE`.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +18,8 @@ export const SDK_DIR = path.join(ROOT, 'packages', 'sdk');
 const FRAMES_TS = path.join(SDK_DIR, 'src', 'frames.ts');
 /** What a new TypeScript extension gets in its `sdk/` folder. */
 export const SDK_FILES = ['index.js', 'index.d.ts', 'types.d.ts', 'frames.d.ts'];
+/** The TypeScript transform a new TypeScript extension gets beside the SDK (in `sdk/`), built into dist/sdk. */
+export const TS_TRANSFORM_FILE = 'sucrase.js';
 /** Copies of the built SDK kept in the repository (checked for drift by test/unit/sdkTypes.test.ts). */
 export const SDK_COPIES = [path.join(ROOT, 'examples', 'workspace', '.zut', 'extensions', 'sdk-demo', 'sdk')];
 
@@ -55,6 +59,36 @@ export async function bundleSdkRuntime(outFile) {
   });
 }
 
+/** The licence of the transform's only bundled package, kept at the top of the bundle (MIT asks for it). */
+function sucraseBanner() {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules', 'sucrase', 'package.json'), 'utf8'));
+  const license = fs.readFileSync(path.join(ROOT, 'node_modules', 'sucrase', 'LICENSE'), 'utf8').trim();
+  return [
+    `// TypeScript → JavaScript for zut extensions: the npm package sucrase ${pkg.version}, its \`typescript\` transform`,
+    '// only, bundled by zut-vscode (scripts/tsTransform.entry.mjs). run.js loads .ts files through it; it checks no types.',
+    '/*!',
+    ` * sucrase ${pkg.version}, licence ${pkg.license}:`,
+    ...license.split('\n').map((l) => ` * ${l}`.trimEnd()),
+    ' */',
+  ].join('\n');
+}
+
+/**
+ * Bundles the TypeScript transform (sucrase's `typescript` transform, no dependencies at run time) into `outFile`:
+ * one minified ES module exporting `transformTypeScript(code, filePath)`. Throws when it pulls in a package other
+ * than sucrase (its licence would have to be carried too).
+ */
+export async function bundleTsTransform(outFile) {
+  const result = await esbuild.build({
+    entryPoints: [path.join(ROOT, 'scripts', 'tsTransform.entry.mjs')], outfile: outFile, bundle: true, platform: 'node',
+    format: 'esm', target: 'node20', minify: true, logLevel: 'warning', legalComments: 'none', metafile: true,
+    banner: { js: sucraseBanner() },
+  });
+  const packages = new Set(Object.keys(result.metafile.inputs).map((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean));
+  const others = [...packages].filter((p) => p !== 'sucrase');
+  if (others.length > 0) throw new Error(`the TypeScript transform bundles ${others.join(', ')} besides sucrase: carry their licences too`);
+}
+
 /**
  * Checks (or with `write`, rewrites) the generated frame types, builds packages/sdk/dist, and copies it to
  * dist/sdk and the example. Throws on drift.
@@ -74,6 +108,7 @@ export async function buildSdk({ write = false } = {}) {
     fs.mkdirSync(target, { recursive: true });
     for (const f of SDK_FILES) fs.copyFileSync(path.join(distDir, f), path.join(target, f));
   }
+  await bundleTsTransform(path.join(ROOT, 'dist', 'sdk', TS_TRANSFORM_FILE));
   return distDir;
 }
 

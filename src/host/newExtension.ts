@@ -19,7 +19,7 @@ export type NewExtensionLang = (typeof NEW_EXTENSION_LANGS)[number];
 
 /** Labels for pickers. */
 export const LANG_LABELS: Record<NewExtensionLang, string> = {
-  ts: 'TypeScript (zut SDK, typed JavaScript: no build step, Node 20+)',
+  ts: 'TypeScript (zut SDK; runs on Node 20.6+ with no build step or install)',
   python: 'Python 3 (standard library)',
   go: 'Go 1.19+ (standard library; built on start)',
   sh: 'POSIX shell (sh + sed/awk)',
@@ -29,13 +29,15 @@ const TEMPLATES: Record<NewExtensionLang, Template> = { ts: tsTemplate, python: 
 
 /** The SDK files a TypeScript extension gets in `sdk/` (built by scripts/sdk.mjs into dist/sdk). */
 export const SDK_FILES = ['index.js', 'index.d.ts', 'types.d.ts', 'frames.d.ts'] as const;
+/** The TypeScript transform its run.js loads .ts files through, also in dist/sdk and copied to `sdk/`. */
+export const TS_TRANSFORM_FILE = 'sucrase.js';
 
 export interface NewExtensionOptions {
   lang: NewExtensionLang;
   name: string;
   /** The extensions directory the new `<name>/` goes into (a project's `.zut/extensions`, `$ZUT_HOME/extensions`). */
   root: string;
-  /** Where the built SDK is (dist/sdk next to the bundle); required for `ts`. */
+  /** Where the built SDK and TypeScript transform are (dist/sdk next to the bundle); required for `ts`. */
   sdkDir?: string;
 }
 
@@ -84,7 +86,7 @@ export async function createNewExtension(o: NewExtensionOptions): Promise<NewExt
   const sdk: { from: string; to: string }[] = [];
   if (o.lang === 'ts') {
     if (!o.sdkDir) throw new Error('the TypeScript template needs the built SDK (sdkDir)');
-    for (const f of SDK_FILES) sdk.push({ from: path.join(o.sdkDir, f), to: path.join('sdk', f) });
+    for (const f of [...SDK_FILES, TS_TRANSFORM_FILE]) sdk.push({ from: path.join(o.sdkDir, f), to: path.join('sdk', f) });
     await Promise.all(sdk.map((s) => fs.access(s.from).catch(() => Promise.reject(new Error(`the zut SDK is missing: ${s.from} (build it with npm run build)`)))));
   }
   await fs.mkdir(path.dirname(dir), { recursive: true });

@@ -29,7 +29,7 @@ describe('release bundle', () => {
     const bytes = fs.statSync(path.join(out, 'extension.js')).size;
     expect(pkg.BUNDLE_LIMIT_BYTES).toBe(300_000);
     expect(bytes).toBeLessThanOrEqual(pkg.BUNDLE_LIMIT_BYTES);
-    expect(() => pkg.checkPackageFiles({ files: ['dist/extension.js'], bundle: path.join(out, 'extension.js') })).not.toThrow();
+    expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES, bundle: path.join(out, 'extension.js') })).not.toThrow();
   });
 
   it("keeps zod's English messages and leaves its other locales out", () => {
@@ -47,28 +47,33 @@ describe('release bundle', () => {
 });
 
 describe('package-time check', () => {
-  it('.vscodeignore packages the bundle, the MCP relay and the panel script, no source map, no CLI', () => {
+  it('.vscodeignore packages the bundle, the MCP relay, the panel script, the SDK and TypeScript transform, no source map, no CLI', () => {
     const dir = path.join(tmp, 'pkg');
     for (const f of ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'media/panel.css']) {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       fs.copyFileSync(path.join(pkg.ROOT, f), path.join(dir, f));
     }
-    const built = ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/media/panel.js', 'dist/media/panel.js.map'];
+    const sdk = pkg.REQUIRED_FILES.filter((f) => f.startsWith('dist/sdk/'));
+    expect(sdk).toContain('dist/sdk/sucrase.js');
+    const built = ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/media/panel.js', 'dist/media/panel.js.map', ...sdk];
     for (const f of built) {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       fs.writeFileSync(path.join(dir, f), '//');
     }
     const files = pkg.packagedFiles(dir);
-    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/extension.js', 'dist/mcp-relay.js', 'dist/media/panel.js']);
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/extension.js', 'dist/mcp-relay.js', 'dist/media/panel.js', ...sdk].sort());
+    expect(() => pkg.checkPackageFiles({ files, bundle: path.join(out, 'extension.js') })).not.toThrow();
   }, 30_000);
 
-  it('refuses a source map, a missing bundle, and a release bundle over the limit', () => {
+  it('refuses a source map, a missing bundle or SDK file, and a release bundle over the limit', () => {
     const big = path.join(tmp, 'big.js');
     fs.writeFileSync(big, Buffer.alloc(pkg.BUNDLE_LIMIT_BYTES + 1, 0x20));
-    expect(() => pkg.checkPackageFiles({ files: ['dist/extension.js', 'dist/extension.js.map'], bundle: big, production: false }))
+    expect(() => pkg.checkPackageFiles({ files: [...pkg.REQUIRED_FILES, 'dist/extension.js.map'], bundle: big, production: false }))
       .toThrow('the package would contain source maps: dist/extension.js.map');
     expect(() => pkg.checkPackageFiles({ files: ['package.json'], bundle: big })).toThrow(/would lack dist\/extension\.js/);
-    expect(() => pkg.checkPackageFiles({ files: ['dist/extension.js'], bundle: big })).toThrow(/300,001 bytes, over the 300,000-byte limit/);
-    expect(pkg.checkPackageFiles({ files: ['dist/extension.js'], bundle: big, production: false }).bytes).toBe(300_001);
+    expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES.filter((f) => f !== 'dist/sdk/sucrase.js'), bundle: big }))
+      .toThrow(/^the package would lack dist\/sdk\/sucrase\.js:/);
+    expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES, bundle: big })).toThrow(/300,001 bytes, over the 300,000-byte limit/);
+    expect(pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES, bundle: big, production: false }).bytes).toBe(300_001);
   });
 });

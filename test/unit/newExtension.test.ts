@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/host/manager';
 import { watchedFiles } from '../../src/host/manifestSignature';
-import { createNewExtension, NEW_EXTENSION_LANGS, newExtensionNameProblem, SDK_FILES } from '../../src/host/newExtension';
+import { createNewExtension, NEW_EXTENSION_LANGS, newExtensionNameProblem, SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/newExtension';
 import { cleanupTemps, RecordingUi, tempDir, zutHome } from './helpers/hostFixtures';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -26,11 +26,12 @@ function hasGo(): boolean {
 }
 
 beforeAll(async () => {
-  // The SDK as the build ships it (dist/sdk): the runtime bundle and its declarations.
+  // The SDK as the build ships it (dist/sdk): the runtime bundle, its declarations and the TypeScript transform.
   sdkDir = tempDir('zut-sdk-');
-  const { bundleSdkRuntime } = await import('../../scripts/sdk.mjs');
+  const { bundleSdkRuntime, bundleTsTransform } = await import('../../scripts/sdk.mjs');
   await bundleSdkRuntime(path.join(sdkDir, 'index.js'));
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'packages/sdk'), '--outDir', sdkDir]);
+  await bundleTsTransform(path.join(sdkDir, TS_TRANSFORM_FILE));
 }, 60_000);
 afterEach(async () => {
   await Promise.all(managers.splice(0).map((m) => m.stop()));
@@ -49,7 +50,7 @@ describe.each(NEW_EXTENSION_LANGS)('new %s extension', (lang) => {
     expect(fs.existsSync(made.mainFile)).toBe(true);
     // The file the author edits is one the watcher follows (saving it restarts the extension).
     expect(watchedFiles({ dir: made.dir, exec: manifest.exec, args: manifest.args })).toContain(made.mainFile);
-    if (lang === 'ts') for (const f of SDK_FILES) expect(made.files).toContain(`sdk/${f}`);
+    if (lang === 'ts') for (const f of [...SDK_FILES, TS_TRANSFORM_FILE]) expect(made.files).toContain(`sdk/${f}`);
     const { home } = zutHome();
     const m = new Manager({ folders: [project], zutHome: home, ui: new RecordingUi(), hostVersion: '0.0.0-test', autoRestart: false });
     managers.push(m);
