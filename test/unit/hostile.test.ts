@@ -16,24 +16,19 @@ import type { ConsentMode, WorkspaceChoices } from '../../src/host/consent';
 import { isAlive } from '../../src/host/escaped';
 import { MAX_COMMANDS_PER_EXT, MAX_STATUS_KEYS_PER_EXT, MAX_TOOLS_PER_EXT, MAX_WIDGET_LINES, MAX_WIDGETS_PER_EXT } from '../../src/host/limits';
 import { modelNames } from '../../src/host/chat/loop';
-import { Manager } from '../../src/host/manager';
 import type { WidgetSpec } from '../../src/host/hostUi';
-import { RecordingUi, cleanupTemps, tempDir, until, writeExt, zutHome } from './helpers/hostFixtures';
+import { RecordingUi, cleanupTemps, managerFixture, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
-const managers: Manager[] = [];
 afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  await stopManagers();
   cleanupTemps();
 });
 
+/** A project and zut home with one Manager over them (hostVersion 1.0.0, no auto-restart). */
 function setup(opts: Partial<ManagerOptions> = {}) {
-  const z = zutHome();
-  const project = tempDir('zut-hostile-');
-  const ui = new RecordingUi();
-  const m = new Manager({ folders: [project], zutHome: z.home, ui, hostVersion: '1.0.0', autoRestart: false, ...opts });
-  managers.push(m);
-  return { ...z, project, projectExts: path.join(project, '.zut', 'extensions'), ui, m };
+  const s = managerFixture({ hostVersion: '1.0.0', autoRestart: false, ...opts }, 'zut-hostile-');
+  return { ...s, m: s.make() };
 }
 
 const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;

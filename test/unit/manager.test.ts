@@ -5,25 +5,15 @@ import { CONTEXT_TRUNCATED_MARKER } from '../../src/host/intercept';
 import { Manager } from '../../src/host/manager';
 import type { ManagerOptions } from '../../src/host/api';
 import { RequestError } from '../../src/host/types';
-import { FIXTURES, RecordingUi, alive, cleanupTemps, nodeExt, tempDir, until, writeExt, zutHome } from './helpers/hostFixtures';
+import { FIXTURES, alive, cleanupTemps, managerFixture, nodeExt, stopManagers, until, writeExt } from './helpers/hostFixtures';
 
-const managers: Manager[] = [];
 afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  await stopManagers();
   cleanupTemps();
 });
 
-function setup(opts: Partial<ManagerOptions> = {}) {
-  const z = zutHome();
-  const project = tempDir('zut-project-');
-  const ui = new RecordingUi();
-  const make = (more: Partial<ManagerOptions> = {}) => {
-    const m = new Manager({ folders: [project], zutHome: z.home, ui, hostVersion: '9.9.9', provider: 'test-vendor', model: 'test-model', ...opts, ...more });
-    managers.push(m);
-    return m;
-  };
-  return { ...z, project, projectExts: path.join(project, '.zut', 'extensions'), ui, make };
-}
+/** A project and zut home; `make()` builds a Manager over them (hostVersion 9.9.9, provider and model set). */
+const setup = (opts: Partial<ManagerOptions> = {}) => managerFixture({ provider: 'test-vendor', model: 'test-model', ...opts });
 
 /** Tool `events` of a fixture returns what it received so far. */
 async function received(m: Manager, tool: string): Promise<Array<Record<string, unknown>>> {

@@ -2,7 +2,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { ManagerOptions } from '../../../src/host/api';
 import type { HostUi, NoteLevel, PanelRender, WidgetSpec } from '../../../src/host/hostUi';
+import { Manager } from '../../../src/host/manager';
 import type { PanelSpec } from '../../../src/protocol';
 
 export const FIXTURES = path.resolve(__dirname, '../../fixtures/host');
@@ -42,6 +44,30 @@ export function zutHome(): { home: string; exts: string } {
   const exts = path.join(home, 'extensions');
   fs.mkdirSync(exts, { recursive: true });
   return { home, exts };
+}
+
+const managers: Manager[] = [];
+
+/**
+ * A fresh project (`projectExts`: its `.zut/extensions`) and zut home (`exts`), a RecordingUi, and `make(options)`
+ * building a Manager over them with `defaults` then `options` (hostVersion 9.9.9 unless given). Every Manager made
+ * is stopped by `stopManagers()` (call it in afterEach).
+ */
+export function managerFixture(defaults: Partial<ManagerOptions> = {}, prefix = 'zut-project-') {
+  const z = zutHome();
+  const project = tempDir(prefix);
+  const ui = new RecordingUi();
+  const make = (more: Partial<ManagerOptions> = {}): Manager => {
+    const m = new Manager({ folders: [project], zutHome: z.home, ui, hostVersion: '9.9.9', ...defaults, ...more });
+    managers.push(m);
+    return m;
+  };
+  return { ...z, project, projectExts: path.join(project, '.zut', 'extensions'), ui, make };
+}
+
+/** Stops every Manager `managerFixture` made (and forgets them). */
+export async function stopManagers(): Promise<void> {
+  await Promise.all(managers.splice(0).map((m) => m.stop()));
 }
 
 export type UiCall = { method: string; ext: string; args: unknown[] };

@@ -1,5 +1,6 @@
-// UI: writing an extension in VS Code. "Zut: New Extension…" creates a TypeScript (SDK) extension that runs at
-// once: its command works from the palette; an edit saved in the editor restarts it with the new behaviour. A
+// UI: writing an extension in VS Code. "Zut: New Extension…" creates a TypeScript (SDK) extension (a real main.ts,
+// run by `node run.js main.ts` with nothing installed) that runs at once: its command works from the palette; an
+// edit of main.ts saved in the editor restarts it with the new behaviour. A
 // broken manifest shows up in the Problems panel (naming the log) and disappears once fixed.
 // Prints the time from "Zut: New Extension…" to the command's output appearing.
 import assert from 'node:assert/strict';
@@ -61,11 +62,12 @@ describe('authoring: New Extension, edit and save, Problems', () => {
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'New zut extension (3/3)' }).waitFor();
     await paletteRow(page, `Project: ${path.basename(folder)}`).click();
     // Its main file opens in the editor.
-    await page.locator('.tabs-container .tab', { hasText: 'main.js' }).waitFor();
-    // The command returns (and opens main.js) once the new extension was started.
-    console.log(`      time from "Zut: New Extension…" to its main.js open, the extension running: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await page.locator('.tabs-container .tab', { hasText: 'main.ts' }).waitFor();
+    // The command returns (and opens main.ts) once the new extension was started.
+    console.log(`      time from "Zut: New Extension…" to its main.ts open, the extension running: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const dir = path.join(folder, '.zut', 'extensions', 'hello-ui');
-    assert.ok(fs.existsSync(path.join(dir, 'sdk', 'index.d.ts')), 'the SDK and its types are in the new extension');
+    for (const f of ['sdk/index.d.ts', 'sdk/sucrase.js', 'run.js', 'tsconfig.json']) assert.ok(fs.existsSync(path.join(dir, f)), `${f} is in the new extension`);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(dir, 'extension.json'), 'utf8')).args, ['run.js', 'main.ts']);
 
     await commandUntil(page, 'hello-ui', 'Ada', 'Hello from hello-ui: Ada');
     const seconds = (Date.now() - started) / 1000;
@@ -73,7 +75,7 @@ describe('authoring: New Extension, edit and save, Problems', () => {
     await screenshot(page, 'authoring-new-extension');
 
     // Edit in the editor: replace "Hello from" with "Howdy from", save.
-    await page.locator('.tabs-container .tab', { hasText: 'main.js' }).click();
+    await page.locator('.tabs-container .tab', { hasText: 'main.ts' }).click();
     await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+H');
     const find = page.locator('.editor-instance .find-widget .find-part textarea, .editor-instance .find-widget .find-part input').first();
@@ -86,7 +88,7 @@ describe('authoring: New Extension, edit and save, Problems', () => {
     await page.keyboard.press('Escape');
     await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+S'); // (the web workbench may also have auto-saved it already)
-    await retry(async () => assert.match(fs.readFileSync(path.join(dir, 'main.js'), 'utf8'), /Howdy from hello-ui/), { timeout: 15_000, interval: 200 });
+    await retry(async () => assert.match(fs.readFileSync(path.join(dir, 'main.ts'), 'utf8'), /Howdy from hello-ui/), { timeout: 15_000, interval: 200 });
 
     await commandUntil(page, 'hello-ui', 'Bo', 'Howdy from hello-ui: Bo');
     await screenshot(page, 'authoring-edited');
