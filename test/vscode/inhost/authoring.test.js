@@ -1,5 +1,6 @@
 // In-host: writing an extension. The contributed JSON Schema validates extension.json in the editor (the JSON
-// language service reports a wrong type), "Zut: New Extension…" with arguments writes and starts an extension,
+// language service reports a wrong type), "Zut: New Extension…" with arguments writes and starts an extension (a
+// TypeScript one is checked by VS Code's TypeScript against the SDK's types),
 // and a broken manifest is a `zut` diagnostic on its extension.json (naming the log) until it is fixed.
 // Every test removes what it created (other suites share this extension host and workspace).
 'use strict';
@@ -72,6 +73,42 @@ suite('authoring: manifest schema, New Extension, Problems', () => {
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('zut.newExtension writes a TypeScript extension that runs; VS Code checks its main.ts against the SDK types', async () => {
+    const host = await api();
+    const made = await vscode.commands.executeCommand('zut.newExtension', { lang: 'ts', name: 'inhost-ts', where: 'project' });
+    try {
+      await eventually(() => (host.extensions().find((e) => e.name === 'inhost-ts') || {}).state === 'running', 'inhost-ts running');
+      assert.strictEqual((await host.invokeCommand('inhost-ts', 'Ada')).display, 'Hello from inhost-ts: Ada');
+      const editor = vscode.window.activeTextEditor;
+      assert.strictEqual(editor && editor.document.uri.fsPath, path.join(made.dir, 'main.ts'));
+      const doc = editor.document;
+      // Hover on `createExtension`: VS Code's TypeScript resolves it to the SDK's declaration (sdk/index.d.ts).
+      const line = doc.getText().split('\n').findIndex((l) => l.startsWith('const ext = createExtension('));
+      const hover = await eventually(async () => {
+        const h = await vscode.commands.executeCommand('vscode.executeHoverProvider', doc.uri, new vscode.Position(line, 'const ext = '.length + 2));
+        const text = (h || []).flatMap((x) => x.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+        return /ExtensionOptions/.test(text) && text;
+      }, 'a typed hover on createExtension', 45000);
+      assert.match(hover, /createExtension\(options: ExtensionOptions\): Extension/);
+      // A misuse of the SDK, typed in the editor (not saved): TypeScript's error on main.ts, against the SDK's types.
+      const start = doc.getText().split('\n').findIndex((l) => l.startsWith('await ext.start()'));
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(doc.uri, new vscode.Position(start, 0), "ext.notify(5, 'loud');\n");
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      const errors = await eventually(() => {
+        const d = vscode.languages.getDiagnostics(doc.uri).filter((x) => x.source === 'ts');
+        return d.length > 0 && d;
+      }, 'a TypeScript diagnostic on main.ts', 45000);
+      assert.ok(errors.every((d) => d.range.start.line === start), JSON.stringify(errors.map((d) => d.message)));
+      assert.match(errors[0].message, /Argument of type 'number' is not assignable to parameter of type 'string'/);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(made.dir, { recursive: true, force: true });
+      await vscode.commands.executeCommand('zut.reload');
     }
   });
 
