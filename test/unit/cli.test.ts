@@ -2,12 +2,12 @@
  * The headless CLI, end to end: the real bundle (built from src/cli.ts with esbuild) spawning real fixture
  * extensions (Node scripts written to a temp dir) through the Manager.
  */
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProcess, type Run } from './helpers/runProcess';
 
 let tmp: string;
 let cli: string;
@@ -85,22 +85,9 @@ async function fixture(dir: string, name: string, mode = 'normal'): Promise<stri
   return dir;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 function run(args: string[], cwd = tmp): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ZUT_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ZUT_HOME: home } });
 }
 
 function alive(pid: number): boolean {

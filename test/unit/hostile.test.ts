@@ -6,7 +6,6 @@
  * extension keeps its own, and a project extension whose manifest or executable changes asks for consent again.
  * Each case prints one "[hostile]" line with what the host did, its memory figure and its time to a clean state.
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -18,6 +17,7 @@ import { MAX_COMMANDS_PER_EXT, MAX_STATUS_KEYS_PER_EXT, MAX_TOOLS_PER_EXT, MAX_W
 import { modelNames } from '../../src/host/chat/loop';
 import type { WidgetSpec } from '../../src/host/hostUi';
 import { RecordingUi, cleanupTemps, managerFixture, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
+import { runProcess, type Run } from './helpers/runProcess';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
 afterEach(async () => {
@@ -142,18 +142,10 @@ describe('hostile: escaped processes', () => {
 });
 
 /** Builds src/cli.ts (as esbuild.mjs does) into a temp file and runs it. */
-async function runCli(args: string[], zutHomeDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+async function runCli(args: string[], zutHomeDir: string): Promise<Run> {
   const out = path.join(tempDir('zut-cli-'), 'cli.js');
   await esbuild.build({ entryPoints: [path.join(__dirname, '../../src/cli.ts')], outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [out, ...args], { env: { ...process.env, ZUT_HOME: zutHomeDir }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(process.execPath, [out, ...args], { env: { ...process.env, ZUT_HOME: zutHomeDir } });
 }
 
 describe('careless: slow starts', () => {

@@ -6,7 +6,7 @@
  * the new behaviour after the restart the watcher asks for; TypeScript-only syntax runs; a type error is reported by
  * `tsc` against the SDK's types (tsconfig.json) but does not stop the extension; a syntax error names the file.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -15,6 +15,7 @@ import { Manager } from '../../src/host/manager';
 import { watchedFiles } from '../../src/host/manifestSignature';
 import { SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/newExtension';
 import { cleanupTemps, RecordingUi, tempDir } from './helpers/hostFixtures';
+import { runProcess, type Run } from './helpers/runProcess';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -26,23 +27,10 @@ const managers: Manager[] = [];
 /** The Node binaries to run extensions with: `{ label, binDir }` (put first on PATH: the manifest's exec is `node`). */
 const nodes: { label: string; binDir: string }[] = [{ label: `Node ${process.version} (this one)`, binDir: path.dirname(process.execPath) }];
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 function run(args: string[], o: { cwd?: string; binDir?: string } = {}): Promise<Run> {
   const env = { ...process.env, ZUT_HOME: home, PATH: `${o.binDir ?? nodes[0]!.binDir}${path.delimiter}${process.env.PATH ?? ''}` };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: o.cwd ?? tmp, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(process.execPath, [cli, ...args], { cwd: o.cwd ?? tmp, env });
 }
 
 /** `tsc -p dir`: '' when it type-checks, else its report. */

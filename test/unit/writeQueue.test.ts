@@ -16,18 +16,24 @@ function stuckStream() {
   return { s, written, drain: () => cb?.() };
 }
 
+/** A stream that accepts every chunk at once and records each write. */
+function acceptingStream() {
+  const written: string[] = [];
+  const s = new Writable({
+    write(chunk: Buffer, _enc, callback) {
+      written.push(String(chunk));
+      callback();
+    },
+  });
+  return { s, written };
+}
+
 /** The end of the current tick: staged frames have been written. */
 const endOfTick = () => new Promise<void>((r) => queueMicrotask(r));
 
 describe('WriteQueue', () => {
   it('frames of one tick leave in one write, in order; a staged frame can still be withdrawn', async () => {
-    const written: string[] = [];
-    const s = new Writable({
-      write(chunk: Buffer, _enc, callback) {
-        written.push(String(chunk));
-        callback();
-      },
-    });
+    const { s, written } = acceptingStream();
     const q = new WriteQueue(s, { onFail: () => undefined });
     for (const f of ['a', 'b', 'c', 'd']) q.push(`${f}\n`, f);
     expect(written).toEqual([]);
@@ -41,13 +47,7 @@ describe('WriteQueue', () => {
   });
 
   it('a burst past the batch size is written at once, not held to the end of the tick', () => {
-    const written: string[] = [];
-    const s = new Writable({
-      write(chunk: Buffer, _enc, callback) {
-        written.push(String(chunk));
-        callback();
-      },
-    });
+    const { s, written } = acceptingStream();
     const q = new WriteQueue(s, { onFail: () => undefined });
     const frame = 'x'.repeat(16 * 1024) + '\n';
     for (let i = 0; i < 4; i++) q.push(frame);

@@ -1,0 +1,22 @@
+/** Runs a process to its end and collects its output (CLI tests). */
+import { spawn } from 'node:child_process';
+
+/** A finished process: exit code (null after a signal) and everything it printed. */
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `node script args…` (or any `command`) with stdin closed; resolves when it has exited and its pipes closed. */
+export function runProcess(command: string, args: string[], o: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: o.cwd, env: o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
