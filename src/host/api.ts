@@ -2,11 +2,12 @@
  * The public face of the host Manager: what the VS Code adapters, the `@zut` chat loop, the CLI and the
  * benchmarks program against. `Manager` (manager.ts) implements it.
  */
-import type { CommandResponseFromExt, InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
+import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type { CapLimits } from './caps';
 import type { ConsentOptions } from './consent';
 import type { HostUi } from './hostUi';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
+import type { CommandReply } from './protocols/types';
 import type { Event } from './lifecycle';
 import type { CommandInfo, ExtensionInfo, ToolInfo, ToolResult } from './types';
 
@@ -133,7 +134,7 @@ export interface ExtensionHost {
   allTools(): ToolInfo[];
 
   /** `command_invoked` → `command_response` (30 s). Name is matched case-insensitively. */
-  invokeCommand(name: string, args: string): Promise<CommandResponseFromExt & { ext: string }>;
+  invokeCommand(name: string, args: string): Promise<CommandReply & { ext: string }>;
   /**
    * The one guarded tool path (invoke.ts): `tool_call` event, interception chain, the call, `details` filed under
    * `options.session`. Every caller (chat, palette, CLI, MCP) uses this; a block is an `isError` result.

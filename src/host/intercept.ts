@@ -2,8 +2,8 @@
  * The interception chain: extensions are consulted serially in load order; the first `block` wins; rewrites
  * (`modified_args`, `replace_text`) chain; `turn_start` contexts are joined and capped.
  */
-import type { EventInterceptResponseFromExt } from '../protocol';
 import type { AssistantMessageDecision, ToolCallDecision, TurnStartDecision } from './api';
+import type { InterceptPayload, InterceptReply } from './protocols/types';
 
 import { CONTEXT_CAP_BYTES } from './limits';
 
@@ -13,7 +13,7 @@ export const CONTEXT_TRUNCATED_MARKER = '[extension context truncated]';
 /** One interceptor: asks its extension and resolves with the response, or undefined for "allow" (timeout, crash). */
 export interface Interceptor {
   ext: string;
-  ask(payload: Record<string, unknown>): Promise<EventInterceptResponseFromExt | undefined>;
+  ask(payload: InterceptPayload): Promise<InterceptReply | undefined>;
   /** Reports a problem with a response (e.g. `modified_args` not an object). */
   diagnostic(message: string): void;
 }

@@ -2,7 +2,7 @@
  * The Manager: discovers extensions, supervises one child each, keeps the command/tool registries, fans
  * events out, runs the interception chain, keeps session state, and reloads. VS Code-free.
  */
-import type { CommandResponseFromExt, EventInterceptResponseFromExt, InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
+import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type {
   AssistantMessageDecision,
   CallToolOptions,
@@ -16,7 +16,6 @@ import type {
   TurnStartDecision,
 } from './api';
 import { DEFAULT_CAPS } from './caps';
-import { nextRequestId } from './connection';
 import { discover } from './discovery';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
 import { Gatekeeper } from './gates';
@@ -27,6 +26,7 @@ import { changedExtensions, manifestSignature } from './manifestSignature';
 import { globalExtensionsDir, logPathFor, projectExtensionsDir } from './paths';
 import { SerialQueue } from './serialQueue';
 import { buildIndex, type RegistryIndex } from './registry';
+import type { CommandReply, HostInfo, InterceptPayload } from './protocols';
 import { NO_BRANCH, SessionStateStore } from './state';
 import { DEFAULT_RESTART_POLICY, ExtensionSupervisor, type RestartPolicy } from './supervisor';
 import { RequestError, type CommandInfo, type ExtensionInfo, type ToolInfo, type ToolResult } from './types';
@@ -192,13 +192,13 @@ export class Manager implements ExtensionHost {
     return {
       ui: this.options.ui,
       logPath: logPathFor(this.options.zutHome, name),
-      helloAck: (s: ExtensionSupervisor) => ({
-        zut_version: this.options.hostVersion,
+      hostInfo: (s: ExtensionSupervisor): HostInfo => ({
+        hostVersion: this.options.hostVersion,
         provider: this.provider,
         model: this.model,
         cwd: s.disc.folder ?? this.options.folders[0] ?? process.cwd(),
-        extension_dir: s.disc.dir,
-        data_dir: s.disc.dir,
+        extensionDir: s.disc.dir,
+        dataDir: s.disc.dir,
         ...(this.helloSession ? { session: this.helloSession } : {}),
       }),
       timeouts: this.options.helloTimeoutMs ? { helloMs: this.options.helloTimeoutMs } : {},
@@ -362,16 +362,15 @@ export class Manager implements ExtensionHost {
 
   // ------------------------------------------------------------------ requests
 
-  async invokeCommand(name: string, args: string): Promise<CommandResponseFromExt & { ext: string }> {
+  async invokeCommand(name: string, args: string): Promise<CommandReply & { ext: string }> {
     const owner = this.index.commandOwner.get(name.replace(/^\//, '').toLowerCase());
     const s = owner && this.find(owner.ext);
     if (!owner || !s?.conn) throw new RequestError('unknown', `unknown command /${name}`);
-    const id = nextRequestId();
     const reply = await s.conn.request(
-      { type: 'command_invoked', id, name: owner.name, args: args.trim() },
+      { kind: 'command', name: owner.name, args: args.trim() },
       { timeoutMs: this.options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS, what: `extension ${s.name}: command /${owner.name}` },
     );
-    return { ...(reply as CommandResponseFromExt), ext: s.name };
+    return { ...reply, ext: s.name };
   }
 
   invokeTool(name: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult> {
@@ -382,13 +381,11 @@ export class Manager implements ExtensionHost {
     const owner = this.index.toolOwner.get(name.toLowerCase());
     const s = owner && this.find(owner.ext);
     if (!owner || !s?.conn) throw new RequestError('unknown', `unknown tool ${name}`);
-    const id = nextRequestId();
     const timeoutMs = owner.tool.interactive ? undefined : (options.timeoutMs ?? this.options.toolTimeoutMs ?? TOOL_TIMEOUT_MS);
     const reply = await s.conn.request(
-      { type: 'tool_call', id, name: owner.tool.name, args: args ?? {} },
+      { kind: 'tool', name: owner.tool.name, args: args ?? {} },
       { timeoutMs, signal: options.signal, what: `extension ${s.name}: tool ${owner.tool.name}`, sendCancel: true },
     );
-    if (reply.type !== 'tool_result') throw new RequestError('unknown', `unexpected reply ${reply.type}`);
     if (reply.activate_tools?.length) {
       for (const t of reply.activate_tools) if (this.index.toolOwner.has(t.toLowerCase())) this.activated.add(t.toLowerCase());
       this.changed();
@@ -406,7 +403,7 @@ export class Manager implements ExtensionHost {
 
   emit(event: LifecycleEvent): void {
     for (const s of this.sups) {
-      if (s.live && s.events.has(event.event)) s.conn!.send({ type: 'event', ...event } as never);
+      if (s.live && s.events.has(event.event)) s.conn!.notify({ kind: 'event', event });
     }
   }
 
@@ -414,7 +411,7 @@ export class Manager implements ExtensionHost {
     for (const s of this.sups) {
       if (!s.live || !s.events.has(event)) continue;
       const state = this.store.get(session.id, s.name);
-      s.conn!.send({ type: 'event', event, session, ...(state !== undefined ? { state } : {}) });
+      s.conn!.notify({ kind: 'event', event: { event, session, ...(state !== undefined ? { state } : {}) } });
     }
   }
 
@@ -424,15 +421,14 @@ export class Manager implements ExtensionHost {
       .map((s) => ({
         ext: s.name,
         diagnostic: (m: string) => s.diagnostic(m),
-        ask: async (payload: Record<string, unknown>) => {
+        ask: async (payload: InterceptPayload) => {
           const conn = s.conn;
           if (!conn) return undefined;
           try {
-            const r = await conn.request(
-              { type: 'event_intercept', id: nextRequestId(), ...payload } as never,
+            return await conn.request(
+              { kind: 'intercept', payload },
               { timeoutMs: this.options.interceptTimeoutMs ?? INTERCEPT_TIMEOUT_MS, what: `extension ${s.name}: ${event} interception` },
             );
-            return r as EventInterceptResponseFromExt;
           } catch (e) {
             if (e instanceof RequestError && e.kind === 'timeout') s.diagnostic(`${event} interception timed out: allowed`);
             return undefined; // timeout, crash or stop: allow
@@ -480,15 +476,15 @@ export class Manager implements ExtensionHost {
   // ------------------------------------------------------------------ panels and tracing
 
   panelKey(ext: string, panelId: string, key: PanelKeyName, text?: string): void {
-    this.find(ext)?.conn?.send({ type: 'panel_key', panel_id: panelId, key, ...(text !== undefined ? { text } : {}) });
+    this.find(ext)?.conn?.notify({ kind: 'panelKey', panelId, key, ...(text !== undefined ? { text } : {}) });
   }
 
   panelResize(ext: string, panelId: string, columns: number, rows: number): void {
-    this.find(ext)?.conn?.send({ type: 'panel_resize', panel_id: panelId, width: columns, height: rows });
+    this.find(ext)?.conn?.notify({ kind: 'panelResize', panelId, columns, rows });
   }
 
   panelClosed(ext: string, panelId: string): void {
-    this.find(ext)?.conn?.send({ type: 'panel_close', panel_id: panelId });
+    this.find(ext)?.conn?.notify({ kind: 'panelClosed', panelId });
   }
 
   setTrace(level: TraceLevel): void {

@@ -2,11 +2,12 @@
  * The table of requests awaiting a reply on one connection: correlation id → the waiting promise, its deadline
  * and its abort listener. Every entry settles exactly once: reply, timeout, cancellation, or failure of all.
  */
-import type { ExtFrame } from '../protocol';
 import { RequestError } from './types';
 
 interface Pending {
-  resolve(frame: ExtFrame): void;
+  resolve(value: unknown): void;
+  /** Maps the reply body to the caller's value (the protocol's `decodeReply`); may throw `RequestError`. */
+  decode?: (body: unknown) => unknown;
   reject(err: RequestError): void;
   what: string;
   sendCancel?: boolean;
@@ -49,10 +50,15 @@ export class PendingRequests {
     return this.map.size;
   }
 
-  /** Registers a request; one record per request, no per-request closures except the abort listener. */
-  add(id: string, opts: RequestOptions): Promise<ExtFrame> {
+  /**
+   * Registers a request; one record per request, no per-request closures except the abort listener. `decode` maps
+   * the reply body when it arrives (a throw rejects the request).
+   */
+  add<T = unknown>(id: string, opts: RequestOptions, decode?: (body: unknown) => T): Promise<T> {
     let p!: Pending;
-    const promise = new Promise<ExtFrame>((resolve, reject) => (p = { resolve, reject, what: opts.what, sendCancel: opts.sendCancel }));
+    const promise = new Promise<T>((resolve, reject) => {
+      p = { resolve: resolve as (v: unknown) => void, reject, what: opts.what, sendCancel: opts.sendCancel, decode };
+    });
     this.map.set(id, p);
     if (opts.signal) {
       p.signal = opts.signal;
@@ -68,10 +74,18 @@ export class PendingRequests {
   }
 
   /** Settles the request with this id with its reply. False for late or unknown ids (ignored). */
-  resolve(id: string, frame: ExtFrame): boolean {
+  resolve(id: string, body: unknown): boolean {
     const p = this.take(id);
-    p?.resolve(frame);
-    return !!p;
+    if (!p) return false;
+    if (!p.decode) p.resolve(body);
+    else {
+      try {
+        p.resolve(p.decode(body));
+      } catch (e) {
+        p.reject(e instanceof RequestError ? e : new RequestError('unknown', `${p.what}: ${(e as Error).message}`));
+      }
+    }
+    return true;
   }
 
   /** Rejects one request (e.g. its frame could not be queued). */

@@ -3,7 +3,7 @@
  * the restart policy (like the LSP client's: up to 4 automatic restarts, none after the 5th crash within
  * 3 minutes; an exit after `shutdown` is not a crash). Spontaneous frames are handed to the HostUi port.
  */
-import { INTERCEPTABLE_EVENTS, isInterceptable, type ExtFrame, type HelloAckFromHost, type InterceptableEvent } from '../protocol';
+import type { InterceptableEvent } from '../protocol';
 import type { ExtensionLogLine, TraceLevel } from './api';
 import { ExtensionCaps, type CapLimits } from './caps';
 import { Connection, type ConnectionTimeouts } from './connection';
@@ -12,6 +12,7 @@ import { normaliseSchema, RESERVED_TOOL_NAMES, type Registrant, type RegisteredC
 import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS, RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from './limits';
 import type { Gate } from './consent';
 import type { DiscoveredExtension, ExtensionState, Manifest } from './types';
+import { familyFor, type ExtNotice, type HostInfo } from './protocols';
 
 /** The restart policy as data. */
 export interface RestartPolicy {
@@ -24,7 +25,7 @@ export const DEFAULT_RESTART_POLICY: RestartPolicy = { maxCrashes: RESTART_MAX_C
 export interface SupervisorDeps {
   ui: HostUi;
   logPath: string;
-  helloAck(sup: ExtensionSupervisor): Omit<HelloAckFromHost, 'type' | 'protocol_version'>;
+  hostInfo(sup: ExtensionSupervisor): HostInfo;
   timeouts: Partial<ConnectionTimeouts>;
   autoRestart(): boolean;
   trace(): TraceLevel;
@@ -36,8 +37,6 @@ export interface SupervisorDeps {
   fail(kind: 'load' | 'crash' | 'gave-up', message: string): void;
   log(line: ExtensionLogLine): void;
 }
-
-const typeAndId = /"type"\s*:\s*"([^"]*)"(?:.*?"id"\s*:\s*"([^"]*)")?/;
 
 export class ExtensionSupervisor implements Registrant {
   state: ExtensionState;
@@ -149,8 +148,9 @@ export class ExtensionSupervisor implements Registrant {
       args: m.args,
       logPath: this.deps.logPath,
       timeouts: this.deps.timeouts,
-      helloAck: () => this.deps.helloAck(this),
-      onFrame: (f) => this.onFrame(f),
+      family: familyFor(this.disc),
+      hostInfo: () => this.deps.hostInfo(this),
+      onNotice: (n) => this.onNotice(n),
       onDiagnostic: (d) => this.diagnostic(d),
       onStderr: (line) => this.deps.log({ ext: this.name, kind: 'stderr', text: line }),
       onTrace: (dir, line) => this.trace(dir, line),
@@ -178,11 +178,7 @@ export class ExtensionSupervisor implements Registrant {
   private trace(dir: 'in' | 'out', line: string): void {
     const level = this.deps.trace();
     if (level === 'off') return;
-    let text = line;
-    if (level === 'messages') {
-      const m = typeAndId.exec(line.slice(0, 512));
-      text = m ? (m[2] ? `${m[1]} #${m[2]}` : m[1]!) : '(frame)';
-    }
+    const text = level === 'messages' ? (this.conn?.summarize(line) ?? '(frame)') : line;
     this.deps.log({ ext: this.name, kind: dir, text });
   }
 
@@ -227,7 +223,7 @@ export class ExtensionSupervisor implements Registrant {
     this.deps.changed();
   }
 
-  private onFrame(f: ExtFrame): void {
+  private onNotice(f: ExtNotice): void {
     const ui = this.deps.ui;
     const ext = this.name;
     switch (f.type) {
@@ -252,8 +248,9 @@ export class ExtensionSupervisor implements Registrant {
       case 'subscribe':
         for (const e of f.events) this.events.add(e);
         for (const e of f.intercept) {
-          if (isInterceptable(e)) this.intercepts.add(e);
-          else this.diagnostic(`subscribe: event "${e}" cannot be intercepted (only ${INTERCEPTABLE_EVENTS.join(', ')})`);
+          const interceptable = this.conn?.interceptable ?? new Set<string>();
+          if (interceptable.has(e)) this.intercepts.add(e as InterceptableEvent);
+          else this.diagnostic(`subscribe: event "${e}" cannot be intercepted (only ${[...interceptable].join(', ')})`);
         }
         return this.deps.changed();
       case 'notify':
@@ -290,8 +287,6 @@ export class ExtensionSupervisor implements Registrant {
         return ui.panelRender(ext, { panel_id: f.panel_id, title: f.title, lines: f.lines, footer: f.footer });
       case 'panel_close':
         return ui.panelClose(ext, f.panel_id);
-      default:
-        return; // shutdown_ack and stray replies need no action
     }
   }
 }

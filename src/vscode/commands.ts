@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { HostUi } from '../host/hostUi';
 import type { Event } from '../host/lifecycle';
-import type { CommandResponseFromExt } from '../protocol';
+import type { CommandReply as HostCommandReply } from '../host/protocols/types';
 import { zutDocuments } from './documents';
 import { isMultiLine } from '../ui-model/notesModel';
 import { escapeIcons, escapeNotificationLinks } from '../ui-model/statusModel';
@@ -22,7 +22,7 @@ export type CommandsUi = Pick<HostUi, 'display' | 'openPanel'> & { onDidSubmitSl
 export type InsertTarget = 'editor' | 'chat';
 
 /** A command's reply as returned by the VS Code commands (tests and keybinding users can inspect it). */
-export type CommandReply = CommandResponseFromExt & { ext: string };
+export type CommandReply = HostCommandReply & { ext: string };
 
 /**
  * Registers `zut.runCommand`, the dynamic `zut.command.<name>` commands and the `submit_slash` handler.

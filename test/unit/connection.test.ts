@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Connection, type ConnectionOptions } from '../../src/host/connection';
-import type { ExtFrame } from '../../src/protocol';
+import type { ExtNotice } from '../../src/host/protocols';
 import { RequestError } from '../../src/host/types';
 import { FIXTURES, NODE_FIXTURE, alive, cleanupTemps, tempDir, until } from './helpers/hostFixtures';
 
@@ -14,15 +14,15 @@ afterEach(async () => {
 
 function make(opts: Partial<ConnectionOptions> & { name: string; exec: string; args?: string[] }) {
   const dir = tempDir('zut-conn-');
-  const frames: ExtFrame[] = [];
+  const frames: ExtNotice[] = [];
   const diagnostics: string[] = [];
   const stderr: string[] = [];
   const c = new Connection({
     dir,
     args: [],
     logPath: path.join(dir, 'logs', `ext-${opts.name}.log`),
-    helloAck: () => ({ zut_version: '0.1.0', provider: 'p', model: 'm', cwd: dir, extension_dir: dir, data_dir: dir }),
-    onFrame: (f) => frames.push(f),
+    hostInfo: () => ({ hostVersion: '0.1.0', provider: 'p', model: 'm', cwd: dir, extensionDir: dir, dataDir: dir }),
+    onNotice: (f) => frames.push(f),
     onDiagnostic: (d) => diagnostics.push(d),
     onStderr: (l) => stderr.push(l),
     ...opts,
@@ -112,8 +112,8 @@ describe('transport', () => {
     expect(diagnostics.join('\n')).toContain('tool_result frame is missing required field "id"');
     expect(diagnostics.join('\n')).toContain('invalid JSON');
     expect(diagnostics.join('\n')).toContain('unknown frame type "frobnicate"');
-    const r = await c.request({ type: 'tool_call', id: 'x1', name: 't', args: { a: 1 } }, { what: 'tool t', timeoutMs: 5000 });
-    expect(r.type).toBe('tool_result');
+    const r = await c.request({ kind: 'tool', name: 't', args: { a: 1 } }, { id: 'x1', what: 'tool t', timeoutMs: 5000 });
+    expect(Array.isArray(r.content)).toBe(true);
   });
 
   it('a 5 MiB line disconnects that extension (an error, bounded memory)', async () => {
@@ -131,7 +131,7 @@ describe('transport', () => {
     const big = 'y'.repeat(64 * 1024);
     const results: Promise<unknown>[] = [];
     for (let i = 0; i < 300; i++) {
-      results.push(c.request({ type: 'tool_call', id: `q${i}`, name: 't', args: { big } }, { what: 'tool t' }).catch((e: RequestError) => e));
+      results.push(c.request({ kind: 'tool', name: 't', args: { big } }, { id: `q${i}`, what: 'tool t' }).catch((e: RequestError) => e));
     }
     const settled = await Promise.all(results);
     expect(settled.map((e) => (e instanceof RequestError ? e.kind : String(e))).filter((k) => k !== "crashed")).toEqual([]);
@@ -143,7 +143,7 @@ describe('transport', () => {
   it('a crash during a tool call fails the pending call at once', async () => {
     const { c } = make(node({ name: 'crashy', tools: [{ name: 'boom', mode: 'crash' }] }));
     await c.start();
-    const err = await c.request({ type: 'tool_call', id: 'c1', name: 'boom', args: {} }, { what: 'tool boom', timeoutMs: 60_000 }).catch((e: unknown) => e);
+    const err = await c.request({ kind: 'tool', name: 'boom', args: {} }, { id: 'c1', what: 'tool boom', timeoutMs: 60_000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RequestError);
     expect((err as RequestError).kind).toBe('crashed');
     expect((err as RequestError).message).toMatch(/crashy exited: exit status 3 \(stderr log: /);
@@ -154,9 +154,9 @@ describe('transport', () => {
     const inbound: string[] = [];
     const { c, frames } = make({ ...node({ name: 'late', tools: [{ name: 's', mode: 'slow' }] }), tracing: () => true, onTrace: (dir, line) => dir === 'in' && inbound.push(line) });
     await c.start();
-    await expect(c.request({ type: 'tool_call', id: 'l1', name: 's', args: { ms: 300 } }, { what: 'tool s', timeoutMs: 50 })).rejects.toThrow(/timed out/);
+    await expect(c.request({ kind: 'tool', name: 's', args: { ms: 300 } }, { id: 'l1', what: 'tool s', timeoutMs: 50 })).rejects.toThrow(/timed out/);
     await until(() => inbound.some((l) => l.includes('"tool_result"') && l.includes('"l1"')), 10_000, 'the late tool_result to arrive');
-    expect(frames.filter((f) => f.type === 'tool_result')).toHaveLength(0);
+    expect(frames.filter((f) => (f.type as string) === 'tool_result')).toHaveLength(0);
     expect(c.alive).toBe(true);
     expect(c.pendingCount).toBe(0);
   });

@@ -1,0 +1,45 @@
+/**
+ * The timers of a connection's start: the handshake deadline (`hello` within `zut.startTimeoutSeconds`), then the
+ * registration window, which ends at `ready`, after `autoReadyMs` without a frame (auto-ready), or after
+ * `readyGraceMs` at the latest (ready-timeout).
+ */
+import type { ReadyMode } from './types';
+
+export interface StartTimeouts {
+  helloMs: number;
+  autoReadyMs: number;
+  readyGraceMs: number;
+}
+
+export class StartClock {
+  private handshakeTimer: NodeJS.Timeout | undefined;
+  private quietTimer: NodeJS.Timeout | undefined;
+  private graceTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly t: StartTimeouts,
+    private readonly on: { handshakeTimeout(): void; windowClosed(mode: Exclude<ReadyMode, 'ready'>): void },
+  ) {}
+
+  /** Arms the handshake deadline. */
+  awaitHandshake(): void {
+    this.handshakeTimer = setTimeout(() => this.on.handshakeTimeout(), this.t.helloMs);
+  }
+
+  /** The handshake is done: the registration window opens. */
+  openWindow(): void {
+    if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
+    this.graceTimer = setTimeout(() => this.on.windowClosed('ready-timeout'), this.t.readyGraceMs);
+    this.activity();
+  }
+
+  /** A frame arrived during the window: the quiet period starts again. */
+  activity(): void {
+    if (this.quietTimer) clearTimeout(this.quietTimer);
+    this.quietTimer = setTimeout(() => this.on.windowClosed('auto-ready'), this.t.autoReadyMs);
+  }
+
+  clear(): void {
+    for (const t of [this.handshakeTimer, this.quietTimer, this.graceTimer]) if (t) clearTimeout(t);
+  }
+}
