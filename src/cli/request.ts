@@ -8,6 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ExtensionHost } from '../host/api';
 import { sanitizeText } from '../host/doctor';
+import { planResponse } from '../ui-model/commandModel';
 import { EXIT, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
 import { parseKeys, parseKeysFile, type KeyPress } from './keys';
 import { CliUi, PanelNeedsKeys } from './ui';
@@ -75,6 +76,11 @@ async function withPanels(p: Parsed, timeoutMs: number, request: (host: Extensio
   );
 }
 
+/** A session of its own for one CLI run. */
+function cliSession(p: Parsed): { id: string; cwd: string } {
+  return { id: `zut-host-${randomUUID()}`, cwd: path.resolve(p.values.cwd ?? process.cwd()) };
+}
+
 export async function command(p: Parsed): Promise<number> {
   const [, name, ...rest] = p.positionals;
   if (!name) throw new UsageError('command needs a NAME');
@@ -85,11 +91,17 @@ export async function command(p: Parsed): Promise<number> {
       return EXIT.error;
     }
     const response = await host.invokeCommand(name, rest.join(' ').trim());
-    await write(process.stdout, JSON.stringify(response, null, 2) + '\n');
+    // zot's tool_prompt: the tool runs through the guarded path (there is no model here: the prompt is printed).
+    const plan = planResponse(response);
+    const toolResult =
+      plan.action.kind === 'tool_prompt'
+        ? await host.invokeTool(plan.action.tool, plan.action.args, { session: cliSession(p), origin: 'cli', answersPanels: ui.hasKeys })
+        : undefined;
+    await write(process.stdout, JSON.stringify(toolResult ? { ...response, tool_result: toolResult } : response, null, 2) + '\n');
     if (response.error) await write(process.stderr, sanitizeText(`zut-host: /${name}: ${response.error}`) + '\n');
     // A panel in the response opens like a spontaneous one (keys, or a failure without them).
     if (response.open_panel) ui.openPanel(response.ext, response.open_panel);
-    return response.action === 'error' || (response.error ?? '') !== '' ? EXIT.error : EXIT.ok;
+    return response.action === 'error' || (response.error ?? '') !== '' || toolResult?.isError ? EXIT.error : EXIT.ok;
   });
 }
 
@@ -119,8 +131,7 @@ export async function tool(p: Parsed): Promise<number> {
       return EXIT.error;
     }
     // The one guarded tool path (event, guards, call), in a session of its own.
-    const session = { id: `zut-host-${randomUUID()}`, cwd: path.resolve(p.values.cwd ?? process.cwd()) };
-    const result = await host.invokeTool(name, args, { session, origin: 'cli', answersPanels: ui.hasKeys });
+    const result = await host.invokeTool(name, args, { session: cliSession(p), origin: 'cli', answersPanels: ui.hasKeys });
     await write(process.stdout, JSON.stringify(result, null, 2) + '\n');
     return result.isError ? EXIT.error : EXIT.ok;
   });

@@ -6,6 +6,7 @@ import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protoc
 import type { CapLimits } from './caps';
 import type { ConsentOptions } from './consent';
 import type { HostUi } from './hostUi';
+import type { BeforeAgentStart } from './intercept';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
 import type { CommandReply } from './protocols/types';
 import type { Event } from './lifecycle';
@@ -27,6 +28,8 @@ export interface CallToolOptions {
   timeoutMs?: number;
   /** The caller's session branch: `details` are filed under its id (none: the no-session branch). */
   session?: SessionContext;
+  /** Names of the tool calls this one is nested in (zot's `call_tool` chain rules). */
+  chain?: readonly string[];
 }
 
 /** A lifecycle event without `type` (and without `state`, which the Manager fills in per receiver). */
@@ -41,6 +44,10 @@ export interface LifecycleEvent {
   tool_preview?: string;
   text?: string;
   session?: SessionContext;
+  /** zot's `tool_result` event: how the call ended, whether it ran, and its result. */
+  status?: string;
+  executed?: boolean;
+  result?: { content: unknown[]; is_error: boolean };
 }
 
 /** Who blocked, and why. */
@@ -147,12 +154,17 @@ export interface ExtensionHost {
   callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
 
   /** Whether any running extension intercepts this event (the chat loop streams text only when none does). */
-  hasInterceptors(event: InterceptableEvent): boolean;
+  hasInterceptors(event: InterceptableEvent | 'before_agent_start'): boolean;
   /** Fan a lifecycle event out to its subscribers (in order per extension). */
   emit(event: LifecycleEvent): void;
   interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown }): Promise<ToolCallDecision>;
   interceptTurnStart(step: number): Promise<TurnStartDecision>;
   interceptAssistantMessage(text: string): Promise<AssistantMessageDecision>;
+  /**
+   * zot's `before_agent_start`: the system prompt after every interceptor's replacement (intercept.ts), the same
+   * for the same session, model and base prompt until extensions are (re)loaded.
+   */
+  interceptBeforeAgentStart(e: Omit<BeforeAgentStart, 'agent_run_id'>): Promise<string>;
 
   /**
    * The session branch announced in `hello_ack` to extensions that start later (the latest one opened); a forked

@@ -28,6 +28,8 @@ export interface DoctorEntry {
   diagnostics: string[];
   logPath: string;
   error?: string;
+  /** The wire protocol when it is not zut's v2 (`zot`: zot-extensions.md v1). */
+  protocol?: string;
 }
 
 /** A load error as the Manager reports it (`LoadReport.errors`). */
@@ -100,6 +102,7 @@ export function buildDoctorReport(extensions: ExtensionInfo[], errors: DoctorErr
       diagnostics: [...x.diagnostics],
       logPath: x.logPath,
       ...(x.error !== undefined && { error: x.error }),
+      ...(x.protocol !== undefined && x.protocol !== 'zut' && { protocol: x.protocol }),
     })),
     errors: errors.filter((e) => !shown.has(`${e.ext}\0${e.message}`)).map((e) => ({ ext: e.ext, message: e.message })),
   };
@@ -143,6 +146,7 @@ export function doctorText(report: DoctorReport): string {
     const version = e.version ? ` ${e.version}` : '';
     out.push(`${e.name}${version} [${e.scope}] ${e.status}`);
     out.push(`  dir: ${e.dir}`);
+    if (e.protocol) out.push(`  protocol: ${e.protocol}`);
     if (e.shadowedBy) out.push(`  shadowed by: ${e.shadowedBy}`);
     if (e.error) out.push(`  error: ${block(e.error, '    ')}`);
     for (const d of e.diagnostics) out.push(`  warning: ${block(d, '    ')}`);

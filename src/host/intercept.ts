@@ -5,7 +5,7 @@
 import type { AssistantMessageDecision, ToolCallDecision, TurnStartDecision } from './api';
 import type { InterceptPayload, InterceptReply } from './protocols/types';
 
-import { CONTEXT_CAP_BYTES } from './limits';
+import { CONTEXT_CAP_BYTES, SYSTEM_PROMPT_MAX_BYTES } from './limits';
 
 export { CONTEXT_CAP_BYTES };
 export const CONTEXT_TRUNCATED_MARKER = '[extension context truncated]';
@@ -60,6 +60,35 @@ export async function chainAssistantMessage(chain: Interceptor[], text: string):
     if (r.replace_text !== undefined && r.replace_text !== '') current = r.replace_text;
   }
   return { text: current };
+}
+
+/** zot's `before_agent_start` request (zot-extensions.md: System prompt replacement), without `event`. */
+export interface BeforeAgentStart {
+  session_id: string;
+  agent_run_id: string;
+  cwd: string;
+  provider: string;
+  model: string;
+  /** The complete current system prompt. */
+  system_prompt: string;
+}
+
+/**
+ * `before_agent_start`: each interceptor, in load order, sees the previous one's result and may replace it
+ * exactly (`""` removes it; omitted keeps it). A non-string or over-long (1 MiB) value keeps the prompt, with a
+ * diagnostic; a timeout or crash keeps it too. Never blocks.
+ */
+export async function chainBeforeAgentStart(chain: Interceptor[], e: BeforeAgentStart): Promise<string> {
+  let prompt = e.system_prompt;
+  for (const i of chain) {
+    const r = await i.ask({ event: 'before_agent_start', ...e, system_prompt: prompt });
+    const next = r?.system_prompt as unknown;
+    if (next === undefined || next === null) continue;
+    if (typeof next !== 'string') i.diagnostic('before_agent_start: system_prompt must be a string; the prompt is kept');
+    else if (Buffer.byteLength(next) > SYSTEM_PROMPT_MAX_BYTES) i.diagnostic(`before_agent_start: system_prompt exceeds ${SYSTEM_PROMPT_MAX_BYTES} bytes; the prompt is kept`);
+    else prompt = next;
+  }
+  return prompt;
 }
 
 /** Caps joined context at 16 KiB (UTF-8), cutting on a character boundary and ending with the marker. */

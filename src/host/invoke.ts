@@ -14,7 +14,7 @@ import { RequestError, type ToolInfo, type ToolResult } from './types';
  * the headless ones (`cli`, `mcp`) reject them with a tool error, as zut's print/RPC hosts do (spec: Interactive
  * tools).
  */
-export type ToolOrigin = 'chat' | 'palette' | 'agent' | 'cli' | 'mcp';
+export type ToolOrigin = 'chat' | 'palette' | 'agent' | 'cli' | 'mcp' | 'extension';
 
 /** Origins that cannot show an interactive tool's panel. */
 export const HEADLESS_ORIGINS: ReadonlySet<ToolOrigin> = new Set<ToolOrigin>(['cli', 'mcp']);
@@ -41,6 +41,8 @@ export interface InvokeToolOptions {
   onStart?: () => void;
   /** The headless caller answers panels itself (`zut-host tool --keys`): an interactive tool may run. */
   answersPanels?: boolean;
+  /** Names of the tool calls this one is nested in (zot's `call_tool` chain rules; see extRequests.ts). */
+  chain?: readonly string[];
 }
 
 /** A result of the guarded path: a blocked call is an `isError` result naming the guard (`blocked` says who). */
@@ -76,6 +78,37 @@ export async function invokeTool(host: ToolCallPort, name: string, args: unknown
   const toolId = o.toolId ?? randomUUID();
   const input = args ?? {};
   host.emit({ event: 'tool_call', tool_id: toolId, tool_name: toolName, tool_args: input });
+  let effective: unknown = input;
+  let executed = false;
+  const outcome = (status: ToolOutcomeStatus, result: { content: ToolResult['content']; isError: boolean }) =>
+    host.emit({ event: 'tool_result', tool_id: toolId, tool_name: toolName, tool_args: effective, status, executed, result: { content: result.content, is_error: result.isError } });
+  try {
+    const r = await guardedCall(host, tool, toolName, toolId, input, signal, o, (args) => ((effective = args), (executed = true)));
+    outcome(r.blocked ? 'blocked' : r.isError ? 'failed' : 'completed', r);
+    return r;
+  } catch (e) {
+    const kind = e instanceof RequestError ? e.kind : 'unknown';
+    const status = kind === 'timeout' ? 'timed_out' : kind === 'cancelled' ? 'cancelled' : 'failed';
+    outcome(status, { content: [{ type: 'text', text: e instanceof Error ? e.message : String(e) }], isError: true });
+    throw e;
+  }
+}
+
+/** How a call ended, in the `tool_result` event (zot-extensions.md: Tool outcomes). */
+type ToolOutcomeStatus = 'completed' | 'failed' | 'blocked' | 'cancelled' | 'timed_out';
+
+/** The guards, then the call. `started` gets the effective arguments right before the call starts. */
+async function guardedCall(
+  host: ToolCallPort,
+  tool: ToolInfo | undefined,
+  toolName: string,
+  toolId: string,
+  input: unknown,
+  signal: AbortSignal,
+  o: InvokeToolOptions,
+  started: (args: unknown) => void,
+): Promise<InvokeResult> {
+  const cancelled = () => new RequestError('cancelled', `tool ${toolName}: cancelled`);
   const decision = await host.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input });
   if (decision.blocked) {
     const ext = tool?.ext ?? 'zut';
@@ -90,7 +123,8 @@ export async function invokeTool(host: ToolCallPort, name: string, args: unknown
       isError: true,
     };
   }
+  started(decision.args);
   o.onStart?.();
   if (o.run) return o.run(decision.args, signal);
-  return host.callTool(toolName, decision.args, { signal, timeoutMs: o.timeoutMs, session: o.session });
+  return host.callTool(toolName, decision.args, { signal, timeoutMs: o.timeoutMs, session: o.session, chain: o.chain });
 }

@@ -136,3 +136,14 @@ export const MAX_MCP_SESSIONS = 500;
 
 /** The longest name "New Extension…" / `zut-host new` accepts (a directory, a log file and a command name). Ours. */
 export const NEW_EXTENSION_NAME_MAX = 48;
+
+// ------------------------------------------------------------------ zot extensions (zot-extensions.md)
+
+/** A zot extension's `call_tool` ends after this (the guards and the call included). Spec (zot: "60 seconds"). */
+export const CALL_TOOL_TIMEOUT_MS = 60_000;
+/** A `call_tool` result is cut to this many bytes of text and image data (`truncated: true`). Spec (zot: 256 KiB). */
+export const CALL_TOOL_RESULT_MAX_BYTES = 256 * 1024;
+/** At most this many tool calls in one `call_tool` chain, the original call included. Spec (zot: "at most four"). */
+export const CALL_TOOL_MAX_CHAIN = 4;
+/** `before_agent_start`: a `system_prompt` reply longer than this (UTF-8 bytes) is ignored. Spec (zot: 1 MiB). */
+export const SYSTEM_PROMPT_MAX_BYTES = 1024 * 1024;

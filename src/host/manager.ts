@@ -2,6 +2,7 @@
  * The Manager: discovers extensions, supervises one child each, keeps the command/tool registries, fans
  * events out, runs the interception chain, keeps session state, and reloads. VS Code-free.
  */
+import { randomUUID } from 'node:crypto';
 import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type {
   AssistantMessageDecision,
@@ -17,9 +18,10 @@ import type {
 } from './api';
 import { DEFAULT_CAPS } from './caps';
 import { discover } from './discovery';
+import { ExtensionRequests } from './extRequests';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
 import { Gatekeeper } from './gates';
-import { chainAssistantMessage, chainToolCall, chainTurnStart, type Interceptor } from './intercept';
+import { chainAssistantMessage, chainBeforeAgentStart, chainToolCall, chainTurnStart, type BeforeAgentStart, type Interceptor } from './intercept';
 import { Emitter } from './lifecycle';
 import { readManifest, setManifestEnabled } from './manifest';
 import { changedExtensions, manifestSignature } from './manifestSignature';
@@ -65,6 +67,13 @@ export class Manager implements ExtensionHost {
   readonly onDidRequestConsent = this.consentEmitter.event;
   /** A start or reload finished (whoever asked for it). */
   readonly onDidLoad = this.loadEmitter.event;
+  /** zot's `call_tool` and its chains (extRequests.ts). */
+  private readonly requests = new ExtensionRequests({
+    ui: () => this.options.ui,
+    allTools: () => this.allTools(),
+    invokeTool: (name, args, o) => this.invokeTool(name, args, o),
+    session: () => this.helloSession ?? { id: NO_BRANCH },
+  });
   private readonly gates = new Gatekeeper({
     options: () => this.options,
     find: (name) => this.find(name),
@@ -102,6 +111,7 @@ export class Manager implements ExtensionHost {
 
   private async loaded(what: 'start' | 'reload', p: Promise<LoadReport>): Promise<LoadReport> {
     const report = await p;
+    this.prompts.clear();
     this.report = report;
     this.loadEmitter.fire({ what, report });
     return report;
@@ -209,6 +219,7 @@ export class Manager implements ExtensionHost {
       changed: () => this.changed(),
       fail: (kind: 'load' | 'crash' | 'gave-up', message: string) => this.failEmitter.fire({ ext: name, message, kind }),
       log: (line: ExtensionLogLine) => this.logEmitter.fire(line),
+      requests: this.requests,
     };
   }
 
@@ -341,6 +352,7 @@ export class Manager implements ExtensionHost {
       startingSince: s.startingSince,
       fingerprint: s.fingerprint,
       disabledInWorkspace: s.gate === 'workspace-disabled',
+      ...(s.protocol ? { protocol: s.protocol } : {}),
     }));
   }
 
@@ -356,7 +368,7 @@ export class Manager implements ExtensionHost {
     return this.index.tools.filter((t) => t.active);
   }
 
-  hasInterceptors(event: InterceptableEvent): boolean {
+  hasInterceptors(event: InterceptableEvent | 'before_agent_start'): boolean {
     return this.sups.some((s) => s.live && s.intercepts.has(event));
   }
 
@@ -382,10 +394,14 @@ export class Manager implements ExtensionHost {
     const s = owner && this.find(owner.ext);
     if (!owner || !s?.conn) throw new RequestError('unknown', `unknown tool ${name}`);
     const timeoutMs = owner.tool.interactive ? undefined : (options.timeoutMs ?? this.options.toolTimeoutMs ?? TOOL_TIMEOUT_MS);
-    const reply = await s.conn.request(
+    // A zot extension may call tools back with this call as `parent_id` (extRequests.ts): known while it runs.
+    const id = s.conn.hello?.protocol === 'zot' ? s.conn.nextRequestId() : undefined;
+    const release = id && this.requests.track(s.name, id, [...(options.chain ?? []), owner.tool.name], options.signal);
+    const req = s.conn.request(
       { kind: 'tool', name: owner.tool.name, args: args ?? {} },
-      { timeoutMs, signal: options.signal, what: `extension ${s.name}: tool ${owner.tool.name}`, sendCancel: true },
+      { id, timeoutMs, signal: options.signal, what: `extension ${s.name}: tool ${owner.tool.name}`, sendCancel: true },
     );
+    const reply = release ? await req.finally(release) : await req;
     if (reply.activate_tools?.length) {
       for (const t of reply.activate_tools) if (this.index.toolOwner.has(t.toLowerCase())) this.activated.add(t.toLowerCase());
       this.changed();
@@ -415,7 +431,7 @@ export class Manager implements ExtensionHost {
     }
   }
 
-  private chain(event: InterceptableEvent): Interceptor[] {
+  private chain(event: string): Interceptor[] {
     return this.sups
       .filter((s) => s.live && s.intercepts.has(event))
       .map((s) => ({
@@ -447,6 +463,17 @@ export class Manager implements ExtensionHost {
 
   interceptAssistantMessage(text: string): Promise<AssistantMessageDecision> {
     return chainAssistantMessage(this.chain('assistant_message'), text);
+  }
+
+  /** Results of `before_agent_start` by request (session, model, base prompt): stable until a (re)load. */
+  private readonly prompts = new Map<string, Promise<string>>();
+
+  interceptBeforeAgentStart(e: Omit<BeforeAgentStart, 'agent_run_id'>): Promise<string> {
+    if (!this.hasInterceptors('before_agent_start')) return Promise.resolve(e.system_prompt);
+    const key = JSON.stringify([e.session_id, e.provider, e.model, e.cwd, e.system_prompt]);
+    let p = this.prompts.get(key);
+    if (!p) this.prompts.set(key, (p = chainBeforeAgentStart(this.chain('before_agent_start'), { ...e, agent_run_id: randomUUID() })));
+    return p;
   }
 
   // ------------------------------------------------------------------ session and state

@@ -3,7 +3,6 @@
  * the restart policy (like the LSP client's: up to 4 automatic restarts, none after the 5th crash within
  * 3 minutes; an exit after `shutdown` is not a crash). Spontaneous frames are handed to the HostUi port.
  */
-import type { InterceptableEvent } from '../protocol';
 import type { ExtensionLogLine, TraceLevel } from './api';
 import { ExtensionCaps, type CapLimits } from './caps';
 import { Connection, type ConnectionTimeouts } from './connection';
@@ -12,7 +11,8 @@ import { normaliseSchema, RESERVED_TOOL_NAMES, type Registrant, type RegisteredC
 import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS, RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from './limits';
 import type { Gate } from './consent';
 import type { DiscoveredExtension, ExtensionState, Manifest } from './types';
-import { familyFor, type ExtNotice, type HostInfo } from './protocols';
+import { familyFor, type ExtNotice, type HostInfo, type ProtocolName } from './protocols';
+import type { ExtensionRequests } from './extRequests';
 
 /** The restart policy as data. */
 export interface RestartPolicy {
@@ -36,6 +36,8 @@ export interface SupervisorDeps {
   changed(): void;
   fail(kind: 'load' | 'crash' | 'gave-up', message: string): void;
   log(line: ExtensionLogLine): void;
+  /** Requests the extension makes of the host (zot's `call_tool`): extRequests.ts. */
+  requests: Pick<ExtensionRequests, 'handle' | 'cancel' | 'closed'>;
 }
 
 export class ExtensionSupervisor implements Registrant {
@@ -44,7 +46,8 @@ export class ExtensionSupervisor implements Registrant {
   readonly commands = new Map<string, RegisteredCommand>();
   readonly tools = new Map<string, RegisteredTool>();
   readonly events = new Set<string>();
-  readonly intercepts = new Set<InterceptableEvent>();
+  /** Events it intercepts (its protocol's interceptable ones: zot adds `before_agent_start`). */
+  readonly intercepts = new Set<string>();
   diagnostics: string[];
   error: string | undefined;
   restarts = 0;
@@ -84,6 +87,8 @@ export class ExtensionSupervisor implements Registrant {
   gate: Gate | undefined;
   /** Stopped by the user (Stop): the watcher does not restart it. */
   userStopped = false;
+  /** The wire protocol of its last handshake. */
+  protocol: ProtocolName | undefined;
   /** Its content fingerprint when consent applies. */
   fingerprint: string | undefined;
 
@@ -151,6 +156,8 @@ export class ExtensionSupervisor implements Registrant {
       family: familyFor(this.disc),
       hostInfo: () => this.deps.hostInfo(this),
       onNotice: (n) => this.onNotice(n),
+      onRequest: (id, method, params) => this.deps.requests.handle(this.name, conn, id, method, params),
+      onCancel: (id) => this.deps.requests.cancel(this.name, id),
       onDiagnostic: (d) => this.diagnostic(d),
       onStderr: (line) => this.deps.log({ ext: this.name, kind: 'stderr', text: line }),
       onTrace: (dir, line) => this.trace(dir, line),
@@ -170,6 +177,7 @@ export class ExtensionSupervisor implements Registrant {
     }
     this.error = undefined;
     this.startingSince = undefined;
+    this.protocol = conn.hello?.protocol;
     this.state = 'running';
     conn.onExit((exit) => this.onExit(conn, exit.expected, exit.message));
     this.deps.changed();
@@ -185,6 +193,7 @@ export class ExtensionSupervisor implements Registrant {
   private onExit(conn: Connection, expected: boolean, message: string): void {
     if (this.conn !== conn) return;
     this.conn = undefined;
+    this.deps.requests.closed(this.name);
     this.deps.ui.clearExtension(this.name);
     if (expected) {
       this.state = 'stopped';
@@ -249,7 +258,7 @@ export class ExtensionSupervisor implements Registrant {
         for (const e of f.events) this.events.add(e);
         for (const e of f.intercept) {
           const interceptable = this.conn?.interceptable ?? new Set<string>();
-          if (interceptable.has(e)) this.intercepts.add(e as InterceptableEvent);
+          if (interceptable.has(e)) this.intercepts.add(e);
           else this.diagnostic(`subscribe: event "${e}" cannot be intercepted (only ${[...interceptable].join(', ')})`);
         }
         return this.deps.changed();

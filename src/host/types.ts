@@ -132,6 +132,8 @@ export interface ExtensionInfo {
   fingerprint?: string;
   /** Disabled by the workspace-local choice ("Disable (Workspace)"), not by its manifest. */
   disabledInWorkspace?: boolean;
+  /** The wire protocol it spoke at its last handshake (`zut` v2, `zot` v1, `e`); undefined before one. */
+  protocol?: 'zut' | 'zot' | 'e';
 }
 
 /** A `tool_result`, attributed to its extension. */

@@ -3,7 +3,8 @@
  * the mapping of a `command_response` onto what the editor should do, and the ids of the per-command
  * VS Code commands.
  */
-import type { CommandResponseFromExt, PanelSpec } from '../protocol';
+import type { CommandReply } from '../host/protocols/types';
+import type { PanelSpec } from '../protocol';
 import type { CommandInfo } from '../host/types';
 
 /** A quick-pick row for one zut command. `label` is `/name`; the extension name is the detail. */
@@ -43,14 +44,16 @@ export function commandIdFor(name: string): string {
 /** What to do with a `command_response`. */
 export type ResponseAction =
   | { kind: 'prompt'; prompt: string }
+  /** zot's `tool_prompt`: run `tool` with `args` through the guarded path, then the prompt, the pair recorded. */
+  | { kind: 'tool_prompt'; prompt: string; tool: string; args: Record<string, unknown> }
   | { kind: 'insert'; text: string }
   | { kind: 'display'; text: string }
   | { kind: 'open_panel'; panel: PanelSpec }
   | { kind: 'none'; reason?: string };
 
 /** The fields of a `command_response` that decide what happens. */
-export type ResponseFields = Pick<CommandResponseFromExt, 'action'> &
-  Partial<Pick<CommandResponseFromExt, 'prompt' | 'insert' | 'display' | 'open_panel' | 'error'>>;
+export type ResponseFields = Pick<CommandReply, 'action'> &
+  Partial<Pick<CommandReply, 'prompt' | 'insert' | 'display' | 'open_panel' | 'error' | 'tool_name' | 'tool_args'>>;
 
 export interface ResponsePlan {
   action: ResponseAction;
@@ -76,6 +79,12 @@ export function planResponse(response: ResponseFields): ResponsePlan {
         return response.open_panel
           ? { kind: 'open_panel', panel: response.open_panel }
           : { kind: 'none', reason: 'open_panel without a panel' };
+      case 'tool_prompt': {
+        const args = response.tool_args ?? {};
+        if (!response.tool_name) return { kind: 'none', reason: 'tool_prompt without tool_name' };
+        if (args === null || typeof args !== 'object' || Array.isArray(args)) return { kind: 'none', reason: 'tool_prompt: tool_args must be a JSON object' };
+        return { kind: 'tool_prompt', prompt: response.prompt ?? '', tool: response.tool_name, args: args as Record<string, unknown> };
+      }
       case 'noop':
         return { kind: 'none' };
       default:

@@ -10,6 +10,7 @@ import type { ExtensionHost } from '../host/api';
 import type { HostUi } from '../host/hostUi';
 import type { Event } from '../host/lifecycle';
 import type { CommandReply as HostCommandReply } from '../host/protocols/types';
+import { PALETTE_SESSION } from './callTool';
 import { zutDocuments } from './documents';
 import { isMultiLine } from '../ui-model/notesModel';
 import { escapeIcons, escapeNotificationLinks } from '../ui-model/statusModel';
@@ -153,6 +154,19 @@ export class CommandRunner {
       case 'prompt':
         await vscode.commands.executeCommand('workbench.action.chat.open', { query: promptQuery(action.prompt) });
         return;
+      case 'tool_prompt': {
+        // zot's tool_prompt outside a chat turn: the tool runs through the guarded path and its output is shown;
+        // the prompt then opens in chat. (In `@zut` the call and result are recorded for the model.)
+        const r = await this.host.invokeTool(action.tool, action.args, { session: PALETTE_SESSION, origin: 'palette' }).catch((e: unknown) => ({
+          ext: reply.ext,
+          isError: true,
+          content: [{ type: 'text', text: e instanceof Error ? e.message : String(e) }],
+        }));
+        const text = r.content.map((b) => b.text ?? `[${b.type}]`).join('\n');
+        this.ui.display(r.ext, `${action.tool}${r.isError ? ' (error)' : ''}: ${text}`);
+        if (action.prompt.trim()) await vscode.commands.executeCommand('workbench.action.chat.open', { query: promptQuery(action.prompt) });
+        return;
+      }
       case 'insert':
         await insertText(action.text, target);
         return;

@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import type { ExtensionHost } from '../host/api';
-import type { HostUi, NoteLevel, PanelRender, WidgetSpec } from '../host/hostUi';
+import type { EditorTool, EditorToolResult, HostUi, NoteLevel, PanelRender, WidgetSpec } from '../host/hostUi';
+import { editorTools, invokeEditorTool } from './editorTools';
 import { Disposable, Emitter, type Event } from '../host/lifecycle';
 import type { PanelSpec } from '../protocol/frames';
 import { NotesSurface, type NoteEvent } from './notes';
@@ -145,6 +146,14 @@ export class VsCodeHostUi extends Disposable implements HostUi {
 
   panelClose(ext: string, panelId: string): void {
     this.panels.close(ext, panelId);
+  }
+
+  editorTools(): readonly EditorTool[] {
+    return editorTools();
+  }
+
+  invokeEditorTool(name: string, args: unknown, signal: AbortSignal): Promise<EditorToolResult> {
+    return invokeEditorTool(name, args, signal);
   }
 
   clearExtension(ext: string): void {

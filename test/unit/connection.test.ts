@@ -59,9 +59,16 @@ describe('handshake', () => {
     await expect(c.start()).rejects.toThrow(/^first frame must be hello \(got "notify"; stderr log: /);
   });
 
-  it('protocol_version 1 is refused', async () => {
-    const { c, logPath } = make(node({ name: 'old', protocol: 1 }));
-    await expect(c.start()).rejects.toThrow(`unsupported extension protocol version 1 (want 2; stderr log: ${logPath})`);
+  it('an unknown protocol_version is refused', async () => {
+    const { c, logPath } = make(node({ name: 'future', protocol: 3 }));
+    await expect(c.start()).rejects.toThrow(`unsupported extension protocol version 3 (want 2, or 1 for a zot extension; stderr log: ${logPath})`);
+  });
+
+  it('protocol_version 1 is zot v1 (issue 13): accepted, with zot\'s hello_ack', async () => {
+    const { c } = make(node({ name: 'old', protocol: 1 }));
+    await c.start();
+    expect(c.hello).toMatchObject({ protocol: 'zot', protocolVersion: 1, name: 'old' });
+    expect(c.interceptable.has('before_agent_start')).toBe(true);
   });
 
   it('hello name must match the manifest', async () => {

@@ -3,6 +3,7 @@
  * assistant_message interception → tool calls through the host) until the model stops calling tools, a round cap, a
  * block, a model error or the user's Stop. The VS Code adapter only converts parts and renders what `LoopSink` gets.
  */
+import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../../protocol';
 import type { ExtensionHost } from '../api';
 import { assignModelNames, type ToolNameMap } from '../toolNames';
@@ -65,6 +66,11 @@ export interface LoopOptions {
   signal: AbortSignal;
   /** This conversation's branch: tool `details` are filed under it. */
   session: SessionContext;
+  /**
+   * zot's `tool_prompt`: this tool runs (the guarded path) after the prompt and before the first model call; the
+   * call and its result are recorded in the turn, so the model sees them.
+   */
+  toolFirst?: { name: string; args: Record<string, unknown> };
   /**
    * Whether assistant text may be streamed as it arrives. Default: only when no extension intercepts
    * `assistant_message` (text a guard may block or rewrite is held back until the interception chain answered).
@@ -139,6 +145,15 @@ export async function runLoop(o: LoopOptions): Promise<LoopResult> {
   const turn: ChatMessage[] = [{ role: 'user', parts: [{ kind: 'text', text: o.prompt }] }];
   let rounds = 0;
   const done = (stop: LoopStop): LoopResult => ({ messages: turn, stop, rounds });
+  host.emit({ event: 'user_prompt_submit', text: o.prompt });
+  if (o.toolFirst) {
+    const names = modelNames(host, o.localTools);
+    const name = names.toModel(o.toolFirst.name) ?? o.toolFirst.name;
+    const call = { kind: 'toolCall' as const, callId: `zut-tool-prompt-${randomUUID()}`, name, input: o.toolFirst.args };
+    turn.push({ role: 'assistant', parts: [call] });
+    turn.push({ role: 'user', parts: [await runToolCall(o, local, names, call)] });
+    if (signal.aborted) return done('cancelled');
+  }
 
   for (let step = 1; ; step++) {
     if (signal.aborted) return done('cancelled');

@@ -10,10 +10,11 @@ import type { NoteLevel } from '../../host/hostUi';
 import type { Event } from '../../host/lifecycle';
 import type { PanelSpec } from '../../protocol';
 import { helpText, historyToMessages, lastTurnMeta } from '../../host/chat/conversation';
-import { runLoop, type LoopResult } from '../../host/chat/loop';
+import { runLoop, type LoopOptions, type LoopResult } from '../../host/chat/loop';
 import type { ChatMessage } from '../../host/chat/model';
 import { applySession, SessionTracker, storeMessages, type TurnMeta } from '../../host/chat/sessions';
-import { activeSkills, skillTool, skillsPreamble } from '../../host/chat/skills';
+import { activeSkills, skillTool } from '../../host/chat/skills';
+import { systemPreamble } from '../../host/chat/systemPrompt';
 import { parseSlash, planResponse, responseErrorMessage } from '../../ui-model/commandModel';
 import { readSettings } from '../../ui-model/settings';
 import { toHistory, PARTICIPANT_ID } from './history';
@@ -151,7 +152,7 @@ class ZutChat {
     this.active.push(sink);
     let messages: ChatMessage[] = [];
     try {
-      const runTurn = async (prompt: string): Promise<LoopResult> => {
+      const runTurn = async (prompt: string, toolFirst?: LoopOptions['toolFirst']): Promise<LoopResult> => {
         const settings = readSettings((k) => vscode.workspace.getConfiguration('zut').get(k)).settings;
         const skills = activeSkills(host);
         const skill = skillTool(skills);
@@ -161,12 +162,18 @@ class ZutChat {
           sink,
           history: historyToMessages(history),
           prompt,
-          preamble: skillsPreamble(skills),
+          preamble: await systemPreamble(host, skills, {
+            session_id: session.context.id,
+            cwd: session.context.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '',
+            provider: request.model.vendor,
+            model: request.model.id,
+          }),
           localTools: skill ? [skill] : [],
           maxRounds: settings.chatMaxRounds,
           toolTimeoutMs: settings.toolTimeoutSeconds * 1000,
           signal: abort.signal,
           session: session.context,
+          toolFirst,
         });
       };
       const slash = parseSlash(request.prompt, request.command);
@@ -200,7 +207,7 @@ class ZutChat {
     name: string,
     args: string,
     sink: ChatSink,
-    runTurn: (prompt: string) => Promise<LoopResult>,
+    runTurn: (prompt: string, toolFirst?: LoopOptions['toolFirst']) => Promise<LoopResult>,
   ): Promise<ChatMessage[]> {
     const { host } = this;
     const lower = name.toLowerCase();
@@ -229,6 +236,8 @@ class ZutChat {
     switch (action.kind) {
       case 'prompt':
         return (await runTurn(action.prompt)).messages;
+      case 'tool_prompt':
+        return (await runTurn(action.prompt, { name: action.tool, args: action.args })).messages;
       case 'display':
         sink.code(action.text);
         return [];

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ManagerOptions } from '../../../src/host/api';
-import type { HostUi, NoteLevel, PanelRender, WidgetSpec } from '../../../src/host/hostUi';
+import type { EditorTool, EditorToolResult, HostUi, NoteLevel, PanelRender, WidgetSpec } from '../../../src/host/hostUi';
 import { Manager } from '../../../src/host/manager';
 import type { PanelSpec } from '../../../src/protocol';
 
@@ -94,6 +94,16 @@ export class RecordingUi implements HostUi {
   panelRender(ext: string, r: PanelRender): void { this.rec('panelRender', ext, r); }
   panelClose(ext: string, id: string): void { this.rec('panelClose', ext, id); }
   clearExtension(ext: string): void { this.rec('clearExtension', ext); }
+  /** The editor's tools this UI pretends to have (VS Code's `vscode.lm.tools`), and how they answer. */
+  editor: { tools: EditorTool[]; run(name: string, args: unknown): EditorToolResult } = {
+    tools: [],
+    run: (name) => ({ content: [{ type: 'text', text: `no editor tool ${name}` }], isError: true }),
+  };
+  editorTools(): readonly EditorTool[] { return this.editor.tools; }
+  invokeEditorTool(name: string, args: unknown, _signal: AbortSignal): Promise<EditorToolResult> {
+    this.rec('invokeEditorTool', 'editor', name, args);
+    return Promise.resolve(this.editor.run(name, args));
+  }
 }
 
 /** Polls until `fn` returns truthy (tests wait on events, they don't time them). */

@@ -1,0 +1,152 @@
+/**
+ * Requests an extension makes of the host (protocols/types.ts, ExtMessage `request`). zot's `call_tool` runs a
+ * tool through the one guarded tool path (`invokeTool`: event, guards, call) with zot's rules
+ * (zot-extensions.md, `call_tool`): other extensions' zut/zot tools by name, else one of the editor's own tools
+ * (HostUi `editorTools`, VS Code's `vscode.lm.tools`), else an error result; a 60 s deadline; `call_tool_cancel`;
+ * results bounded to 256 KiB; chains through `parent_id` (the host's `tool_call` id) of at most four calls without
+ * a repeated name; no call without `parent_id` while a host-invoked tool of that extension runs. Every request
+ * gets an answer: a result or an error, never silence. Methods the host does not know are answered with an error.
+ */
+import * as z from 'zod';
+import type { SessionContext } from '../protocol';
+import { boundContent } from './boundContent';
+import type { HostUi } from './hostUi';
+import type { InvokeResult, InvokeToolOptions } from './invoke';
+import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from './limits';
+import type { ExtRequestId, HostResponse } from './protocols/types';
+import { RequestError, type ToolInfo } from './types';
+
+/** `call_tool` params (CallToolParams in protocols/types.ts), checked at the boundary. */
+const CallToolParams = z.object({
+  name: z.string().min(1),
+  args: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {}),
+  parent_id: z.string().min(1).nullish().transform((v) => v ?? undefined),
+});
+
+/** What the request handlers need of the host (the Manager). */
+export interface ExtRequestHost {
+  ui(): HostUi;
+  allTools(): ToolInfo[];
+  invokeTool(name: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult>;
+  /** The session branch a call from an extension files its `details` under. */
+  session(): SessionContext;
+}
+
+/** Where to send the answer: the requesting extension's live connection. */
+export interface Responder {
+  respond(id: ExtRequestId, response: HostResponse): boolean;
+}
+
+/** A host-invoked tool call running in an extension: its chain (names, outermost first) and its cancellation. */
+interface ActiveCall {
+  chain: readonly string[];
+  signal?: AbortSignal;
+}
+
+export class ExtensionRequests {
+  /** Host → extension tool calls in flight, per extension (lower-case name) and call id. */
+  private readonly active = new Map<string, Map<string, ActiveCall>>();
+  /** The extensions' own `call_tool` requests in flight, per extension and request id. */
+  private readonly inflight = new Map<string, Map<ExtRequestId, AbortController>>();
+
+  constructor(private readonly host: ExtRequestHost) {}
+
+  /** A host-invoked tool call `id` of `ext` started (its `chain` includes its own name); returns its end. */
+  track(ext: string, id: string, chain: readonly string[], signal?: AbortSignal): () => void {
+    const key = ext.toLowerCase();
+    let calls = this.active.get(key);
+    if (!calls) this.active.set(key, (calls = new Map()));
+    calls.set(id, { chain, signal });
+    return () => {
+      calls.delete(id);
+      if (calls.size === 0 && this.active.get(key) === calls) this.active.delete(key);
+    };
+  }
+
+  /** One request from `ext`; the answer goes to `to`. */
+  handle(ext: string, to: Responder, id: ExtRequestId, method: string, params: unknown): void {
+    if (method !== 'call_tool') {
+      to.respond(id, { kind: 'error', message: `${method}: not supported by zut-vscode` });
+      return;
+    }
+    void this.callTool(ext, to, id, params);
+  }
+
+  /** `call_tool_cancel`: ends that request (its answer is an error result saying so). */
+  cancel(ext: string, id: ExtRequestId): void {
+    this.inflight.get(ext.toLowerCase())?.get(id)?.abort();
+  }
+
+  /** The extension is gone: its own requests end. */
+  closed(ext: string): void {
+    const key = ext.toLowerCase();
+    for (const c of this.inflight.get(key)?.values() ?? []) c.abort();
+    this.inflight.delete(key);
+    this.active.delete(key);
+  }
+
+  private async callTool(ext: string, to: Responder, id: ExtRequestId, params: unknown): Promise<void> {
+    const fail = (message: string) => void to.respond(id, { kind: 'error', message: `call_tool: ${message}` });
+    const p = CallToolParams.safeParse(params);
+    if (!p.success) {
+      const issue = p.error.issues[0];
+      return fail(`invalid request: ${issue?.path.map(String).join('.') || '(params)'}: ${issue?.message ?? 'invalid'}`);
+    }
+    const { name, args, parent_id } = p.data;
+    const key = ext.toLowerCase();
+    let parent: ActiveCall | undefined;
+    if (parent_id !== undefined) {
+      parent = this.active.get(key)?.get(parent_id);
+      if (!parent) return fail(`unknown or expired parent_id "${parent_id}"`);
+    } else if (this.active.get(key)?.size) {
+      return fail(`refused without parent_id while a tool of ${ext} is running (set parent_id to that tool_call's id)`);
+    }
+    const chain = parent?.chain ?? [];
+    if (chain.some((n) => n.toLowerCase() === name.toLowerCase())) return fail(`tool ${name} is already in this chain (${[...chain, name].join(' → ')})`);
+    if (chain.length + 1 > CALL_TOOL_MAX_CHAIN) return fail(`at most ${CALL_TOOL_MAX_CHAIN} tool calls in one chain (${[...chain, name].join(' → ')})`);
+
+    const zut = this.host.allTools().find((t) => t.name.toLowerCase() === name.toLowerCase());
+    const editor = zut ? undefined : this.host.ui().editorTools().find((t) => t.name === name);
+    if (!zut && !editor) return fail(`unknown tool ${name}`);
+
+    const abort = new AbortController();
+    let mine = this.inflight.get(key);
+    if (!mine) this.inflight.set(key, (mine = new Map()));
+    mine.set(id, abort);
+    let timedOut = false;
+    const timer = setTimeout(() => ((timedOut = true), abort.abort()), CALL_TOOL_TIMEOUT_MS);
+    const onParentAbort = () => abort.abort();
+    parent?.signal?.addEventListener('abort', onParentAbort, { once: true });
+    try {
+      const result = await this.host.invokeTool(name, args, {
+        session: this.host.session(),
+        origin: 'extension',
+        signal: abort.signal,
+        timeoutMs: CALL_TOOL_TIMEOUT_MS,
+        chain,
+        ...(editor ? { run: (a: unknown, signal: AbortSignal) => this.runEditorTool(name, a, signal) } : {}),
+      });
+      const bounded = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
+      to.respond(id, { kind: 'tool', name: zut?.name ?? name, content: bounded.content, isError: result.isError, truncated: bounded.truncated });
+    } catch (e) {
+      if (timedOut) fail(`tool ${name} timed out after ${CALL_TOOL_TIMEOUT_MS / 1000}s`);
+      else fail(e instanceof RequestError && e.kind === 'cancelled' ? `tool ${name} was cancelled` : (e as Error).message);
+    } finally {
+      clearTimeout(timer);
+      parent?.signal?.removeEventListener('abort', onParentAbort);
+      mine.delete(id);
+      if (mine.size === 0 && this.inflight.get(key) === mine) this.inflight.delete(key);
+    }
+  }
+
+  /** One of the editor's own tools, as a host-implemented tool of the guarded path. */
+  private async runEditorTool(name: string, args: unknown, signal: AbortSignal) {
+    try {
+      const r = await this.host.ui().invokeEditorTool(name, args, signal);
+      return { ext: 'vscode', content: r.content, isError: r.isError };
+    } catch (e) {
+      if (signal.aborted) throw new RequestError('cancelled', `tool ${name}: cancelled`);
+      return { ext: 'vscode', content: [{ type: 'text', text: `tool ${name} failed: ${(e as Error).message}` }], isError: true };
+    }
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Zod schemas for what zot's extension protocol v1 (zot-extensions.md) has beyond zut's v2 frames: a `hello`
+ * without `protocol_version`, `call_tool` / `call_tool_cancel` from the extension, the `tool_prompt` fields of a
+ * `command_response`, and `system_prompt` in an `event_intercept_response` (`before_agent_start`).
+ * Everything else zot sends is a zut frame (frames.ts).
+ */
+import * as z from 'zod';
+import { CommandResponseFromExt, EventInterceptResponseFromExt, JsonValue } from './frames';
+
+/** zot's protocol version. */
+export const ZOT_PROTOCOL_VERSION = 1;
+
+/** A zot `hello`: `protocol_version` absent or 1. */
+export const ZotHelloFromExt = z.object({
+  type: z.literal('hello'),
+  protocol_version: z.number().int().optional(),
+  name: z.string(),
+  version: z.string().optional(),
+  capabilities: z.array(z.string()).nullish().transform((v) => v ?? []),
+});
+export type ZotHelloFromExt = z.infer<typeof ZotHelloFromExt>;
+
+/** `call_tool`: the extension asks the host to run a tool (by name, JSON-object args). */
+export const CallToolFromExt = z.object({
+  type: z.literal('call_tool'),
+  id: z.string().min(1),
+  name: z.string().min(1),
+  args: z.record(z.string(), JsonValue).nullish().transform((v) => v ?? {}),
+  parent_id: z.string().optional(),
+});
+export type CallToolFromExt = z.infer<typeof CallToolFromExt>;
+
+/** `call_tool_cancel`: withdraws the extension's `call_tool` with that id. */
+export const CallToolCancelFromExt = z.object({ type: z.literal('call_tool_cancel'), id: z.string().min(1) });
+
+/** zot's `command_response`: zut's plus `tool_prompt`'s `tool_name` and `tool_args`. */
+export const ZotCommandResponseFromExt = CommandResponseFromExt.extend({
+  tool_name: z.string().optional(),
+  tool_args: JsonValue.optional(),
+});
+
+/** zot's `event_intercept_response`: zut's plus `system_prompt` (`before_agent_start`). */
+export const ZotEventInterceptResponseFromExt = EventInterceptResponseFromExt.extend({
+  system_prompt: JsonValue.optional(),
+});
