@@ -1,0 +1,91 @@
+/**
+ * zot extensions (protocol v1) through the headless CLI, end to end: the real bundle (src/cli.ts built with esbuild)
+ * spawning the zot fixtures of test/fixtures/zot (Node and Python) given with `--ext`.
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ZOT = path.resolve(__dirname, '../fixtures/zot');
+const EXTS = ['--ext', path.join(ZOT, 'zot-node'), '--ext', path.join(ZOT, 'zot-py')];
+let tmp: string;
+let cli: string;
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp, env: { ...process.env, ZUT_HOME: path.join(tmp, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-zotcli-')));
+  cli = path.join(tmp, 'cli.js');
+  await esbuild.build({
+    entryPoints: [path.join(__dirname, '../../src/cli.ts')],
+    outfile: cli,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+});
+afterAll(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+describe('zut-host with zot extensions', () => {
+  it('doctor: both zot fixtures are ok, marked protocol zot, with their commands and tools', async () => {
+    const r = await run(['doctor', ...EXTS, '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { errors: unknown[]; extensions: Array<Record<string, unknown>> };
+    expect(report.errors).toEqual([]);
+    const byName = Object.fromEntries(report.extensions.map((e) => [e.name, e]));
+    expect(byName['zot-node']).toMatchObject({ status: 'ok', protocol: 'zot', scope: 'explicit', interceptions: ['before_agent_start'] });
+    expect(byName['zot-py']).toMatchObject({ status: 'ok', protocol: 'zot', version: '0.2.0', commands: expect.arrayContaining([{ name: 'pyhello', description: 'say hi (python)', active: true }]) });
+    const text = await run(['doctor', ...EXTS]);
+    expect(text.stdout).toContain('zot-py 0.2.0 [explicit] ok\n  dir: ');
+    expect(text.stdout).toContain('  protocol: zot\n');
+  });
+
+  it('tool: a zot tool through the guarded path; a zot tool that calls another extension\'s tool', async () => {
+    const upper = await run(['tool', ...EXTS, 'py_upper', '{"text":"cli"}']);
+    expect(upper.code).toBe(0);
+    expect(JSON.parse(upper.stdout)).toMatchObject({ ext: 'zot-py', isError: false, content: [{ type: 'text', text: 'CLI' }] });
+    const chain = await run(['tool', ...EXTS, 'zchain', '{"tool":"py_upper","args":{"text":"nested"}}']);
+    expect(chain.code).toBe(0);
+    expect(JSON.parse(chain.stdout)).toMatchObject({ ext: 'zot-node', content: [{ type: 'text', text: 'chain: NESTED' }] });
+  });
+
+  it('command: call_tool from a command; tool_prompt runs its tool and prints the result beside the prompt', async () => {
+    const relay = await run(['command', ...EXTS, 'pyask', 'zforecast {"city":"Graz"}']);
+    expect(relay.code).toBe(0);
+    expect(JSON.parse(JSON.parse(relay.stdout).display as string)).toEqual({ name: 'zforecast', is_error: false, text: 'Graz: 16°C, fog' });
+    const tp = await run(['command', ...EXTS, 'zshortcut', 'quiet please']);
+    expect(tp.code).toBe(0);
+    expect(JSON.parse(tp.stdout)).toMatchObject({
+      ext: 'zot-node',
+      action: 'tool_prompt',
+      prompt: 'and summarise it',
+      tool_name: 'py_upper',
+      tool_args: { text: 'quiet please' },
+      tool_result: { ext: 'zot-py', isError: false, content: [{ type: 'text', text: 'QUIET PLEASE' }] },
+    });
+  });
+
+  it('command: an unknown tool in call_tool is an error result, not a hang', async () => {
+    const r = await run(['command', ...EXTS, 'zrelay', 'nope {}']);
+    expect(r.code).toBe(0); // the command itself answered (display)
+    expect(JSON.parse(JSON.parse(r.stdout).display as string)).toMatchObject({ is_error: true, text: 'call_tool: unknown tool nope' });
+  });
+});
