@@ -6,7 +6,9 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
 import { Manager } from '../../src/host/manager';
+import { runLoop } from '../../src/host/chat/loop';
 import { systemPreamble } from '../../src/host/chat/systemPrompt';
+import { RecordingSink, ScriptedModel, text } from '../fixtures/chat/helpers';
 import { RecordingUi, cleanupTemps, nodeExt, tempDir, until, zutHome } from './helpers/hostFixtures';
 
 const ZOT = path.resolve(__dirname, '../fixtures/zot');
@@ -148,5 +150,31 @@ describe('zot v1 through the Manager', () => {
     await eventually(async () => ((await display(m, 'pyseen')).cancels as string[]).length === 1, 5000, 'py_slow to get tool_cancel');
     const r = await m.invokeTool('py_upper', { text: 'still' }, { session: { id: 's' }, origin: 'cli' });
     expect(r.content[0]!.text).toBe('STILL');
+  });
+});
+
+describe('zot in the @zut loop', () => {
+  it('tool_prompt: the tool runs through the guarded path first; the model sees prompt, call and result, in that order', async () => {
+    const { m } = await start();
+    const reply = await m.invokeCommand('pyhello', 'ada');
+    const model = new ScriptedModel([[text('Hello, ADA.')]]);
+    const sink = new RecordingSink();
+    const r = await runLoop({
+      host: m, model, sink, history: [], prompt: reply.prompt!, maxRounds: 4, signal: new AbortController().signal, session: { id: 'chat-z' },
+      toolFirst: { name: reply.tool_name!, args: reply.tool_args as Record<string, unknown> },
+    });
+    expect(r.stop).toBe('end_turn');
+    const [first] = model.requests;
+    expect(first!.messages.map((msg) => [msg.role, msg.parts.map((p) => p.kind)])).toEqual([
+      ['user', ['text']],
+      ['assistant', ['toolCall']],
+      ['user', ['toolResult']],
+    ]);
+    expect(first!.messages[1]!.parts[0]).toMatchObject({ kind: 'toolCall', name: 'py_upper', input: { text: 'ada' } });
+    expect(first!.messages[2]!.parts[0]).toMatchObject({ kind: 'toolResult', isError: false, content: [{ kind: 'text', text: 'ADA' }] });
+    // The user saw the call run, and zot-node heard the prompt (user_prompt_submit).
+    expect(sink.finished.map((o) => [o.name, o.status])).toEqual([['py_upper', 'ok']]);
+    const seen = (await display(m, 'zseen')) as { events: Array<Record<string, unknown>> };
+    expect(seen.events.find((e) => e.event === 'user_prompt_submit')).toMatchObject({ text: 'Greet me very briefly.' });
   });
 });
