@@ -7,23 +7,16 @@
  * `ready`, 250 ms of silence, or the 3 s grace) → `ready` → `stopping` (after `stop()`) → `exited`. A failed
  * handshake kills the child and rejects `start()` once it is reaped.
  */
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { LineDecoder, MAX_FRAME_BYTES } from '../protocol';
-import { TextLineSplitter, killGroup, openLog, spawnChild } from './child';
-import { watchChild } from './childEvents';
+import { ChildLink } from './childLink';
 import { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type ConnectionTimeouts } from './connectionTypes';
-import { killEscaped, stdioLinks } from './escaped';
 import { Emitter } from './lifecycle';
+import { TORN_WRITE_GRACE_MS } from './limits';
 import { PendingRequests, type Abandoned, type RequestOptions } from './pending';
 import { zutFamily } from './protocols/hello';
 import type * as P from './protocols/types';
 import { summarizeFrameLine } from './protocols/v2';
 import { StartClock } from './startClock';
 import { RequestError, type ReadyMode } from './types';
-import { TORN_WRITE_GRACE_MS } from './limits';
-import { WriteQueue } from './writeQueue';
-
-export { nextRequestId } from './protocols/v2';
 
 export { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type ConnectionTimeouts } from './connectionTypes';
 
@@ -32,8 +25,7 @@ const NO_EVENTS: ReadonlySet<string> = new Set();
 type Phase = 'spawning' | 'handshake' | 'registering' | 'ready' | 'stopping' | 'exited';
 
 export class Connection {
-  private child: ChildProcessWithoutNullStreams | undefined;
-  private queue: WriteQueue | undefined;
+  private link: ChildLink | undefined;
   private readonly pending = new PendingRequests((a) => this.abandoned(a));
   private readonly timeouts: ConnectionTimeouts;
   private readonly exitEmitter = new Emitter<ConnectionExit>();
@@ -44,15 +36,8 @@ export class Connection {
   private protocol: P.ExtensionProtocol | undefined;
   private readonly clock: StartClock;
   private settleStart: ((error?: string) => void) | undefined;
-  private resolveFinished!: () => void;
-  private readonly finished = new Promise<void>((r) => (this.resolveFinished = r));
-  private log: ReturnType<typeof openLog> | undefined;
   /** A transport failure's message, reported as the exit's. */
   private fatalMessage: string | undefined;
-  /** The child's stdio links, to find escaped processes after the group kill (escaped.ts). */
-  private stdio: string[] = [];
-  /** Pids of escaped processes ended after the last exit (for diagnostics and tests). */
-  escaped: number[] = [];
 
   /** Who the extension is, once the handshake is done. */
   hello: P.ExtensionHello | undefined;
@@ -69,7 +54,12 @@ export class Connection {
   }
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.link?.pid;
+  }
+
+  /** Pids of escaped processes ended after the exit (for diagnostics and tests). */
+  get escaped(): number[] {
+    return this.link?.escaped ?? [];
   }
 
   get pendingCount(): number {
@@ -77,7 +67,7 @@ export class Connection {
   }
 
   get alive(): boolean {
-    return !!this.child && this.phase !== 'exited';
+    return !!this.link && this.phase !== 'exited';
   }
 
   /** Events the extension may intercept in its protocol (empty before the handshake). */
@@ -100,12 +90,6 @@ export class Connection {
    */
   start(): Promise<void> {
     const o = this.options;
-    this.log = openLog(o);
-    if (this.log.error) o.onDiagnostic(this.log.error);
-    const child = spawnChild(o);
-    this.child = child;
-    this.stdio = stdioLinks(child.pid);
-    this.queue = new WriteQueue(child.stdin, { ...o.queue, writeTimeoutMs: this.timeouts.writeMs, onFail: (reason) => this.fatal(reason) });
     const started = new Promise<void>((resolve, reject) => {
       this.settleStart = (error) => {
         this.settleStart = undefined;
@@ -114,24 +98,13 @@ export class Connection {
         else reject(new Error(error));
       };
     });
-    const limit = o.maxFrameBytes ?? MAX_FRAME_BYTES;
-    const decoder = new LineDecoder(limit);
-    const stderr = new TextLineSplitter();
-    watchChild(child, o.exec, {
-      onStdout: (chunk) => {
-        for (const d of decoder.push(chunk)) {
-          if ('overflow' in d) {
-            if (this.starting) this.failStart(`frame exceeds the ${limit}-byte limit (${this.logSuffix()})`);
-            else this.fatal(`frame exceeds the ${limit}-byte limit (over-long line)`);
-            return;
-          }
-          this.onLine(d.line);
-        }
+    this.link = new ChildLink({ ...o, writeTimeoutMs: this.timeouts.writeMs }, {
+      onLine: (line) => this.onLine(line),
+      onOverflow: (limit) => {
+        if (this.starting) this.failStart(`frame exceeds the ${limit}-byte limit (${this.logSuffix()})`);
+        else this.fatal(`frame exceeds the ${limit}-byte limit (over-long line)`);
       },
-      onStderr: (chunk) => {
-        this.log?.write(chunk);
-        stderr.push(chunk, (l) => o.onStderr(l));
-      },
+      onStderr: (line) => o.onStderr(line),
       onEofWithoutExit: () => {
         if (this.phase === 'ready') this.fatal('stdout closed (EOF)');
       },
@@ -142,10 +115,9 @@ export class Connection {
         if (wasStarting) this.settleStart?.(msg);
       },
       onError: (detail) => this.failStart(`${detail} (${this.logSuffix()})`),
-      onExit: (how) => {
-        stderr.flush((l) => o.onStderr(l));
-        this.onChildExit(how);
-      },
+      onExit: (how) => this.onChildExit(how),
+      onWriteFail: (reason) => this.fatal(reason),
+      onDiagnostic: (message) => o.onDiagnostic(message),
     });
     this.enterHandshake();
     return started;
@@ -214,7 +186,7 @@ export class Connection {
     this.phase = 'stopping';
     this.exitExpected = true;
     this.clock.clear();
-    killGroup(this.child?.pid, 'SIGKILL');
+    this.link?.kill('SIGKILL');
     void this.waitExit().then(() => this.settleStart?.(message));
   }
 
@@ -255,9 +227,9 @@ export class Connection {
   }
 
   private write(line: string, id?: string): boolean {
-    if (!this.queue || this.phase === 'exited') return false;
+    if (!this.link || this.phase === 'exited') return false;
     if (this.options.tracing?.()) this.options.onTrace?.('out', line.slice(0, -1));
-    return this.queue.push(line, id);
+    return this.link.write(line, id);
   }
 
   /** Sends a one-way message. False when it could not be queued (gone, overflow) or the protocol has no such message. */
@@ -302,11 +274,11 @@ export class Connection {
 
   /** A request timed out or was cancelled: withdraw it if still queued, else the protocol's cancel. */
   private abandoned({ id, sendCancel }: Abandoned): void {
-    const where = this.queue?.withdraw(id) ?? 'done';
+    const where = this.link?.withdraw(id) ?? 'done';
     if (where === 'writing') {
       // A torn frame cannot be withdrawn: allow it a moment to finish, then give up on the transport.
       setTimeout(() => {
-        if (this.queue?.isWriting(id)) this.fatal(`write of an abandoned request did not finish within ${TORN_WRITE_GRACE_MS}ms`);
+        if (this.link?.isWriting(id)) this.fatal(`write of an abandoned request did not finish within ${TORN_WRITE_GRACE_MS}ms`);
       }, TORN_WRITE_GRACE_MS);
     }
     if (where !== 'queued' && sendCancel) this.notify({ kind: 'cancel', id });
@@ -316,26 +288,27 @@ export class Connection {
 
   /** shutdown → up to 2 s for exit → SIGTERM to the group → 1 s → SIGKILL to the group. */
   async stop(): Promise<void> {
-    if (!this.child || this.phase === 'exited') return;
+    const link = this.link;
+    if (!link || this.phase === 'exited') return;
     if (this.phase === 'ready') this.phase = 'stopping';
     this.exitExpected = true;
     this.pending.failAll('stopped', `extension ${this.options.name} was stopped`);
     this.notify({ kind: 'shutdown' });
-    if (await this.exitWithin(this.timeouts.shutdownGraceMs)) return;
-    killGroup(this.child.pid, 'SIGTERM');
-    if (await this.exitWithin(this.timeouts.killGraceMs)) return;
-    killGroup(this.child.pid, 'SIGKILL');
-    await this.waitExit();
+    if (await link.exitWithin(this.timeouts.shutdownGraceMs)) return;
+    link.kill('SIGTERM');
+    if (await link.exitWithin(this.timeouts.killGraceMs)) return;
+    link.kill('SIGKILL');
+    await link.waitExit();
   }
 
   /** A transport error after the handshake: the extension is disconnected (killed) and reported as crashed. */
   private fatal(reason: string): void {
-    if (this.phase === 'exited' || !this.child) return;
+    if (this.phase === 'exited' || !this.link) return;
     this.options.onDiagnostic(reason);
     const message = `disconnected: ${reason} (${this.logSuffix()})`;
     this.pending.failAll('crashed', `extension ${this.options.name} ${message}`);
     this.fatalMessage = message;
-    killGroup(this.child.pid, 'SIGKILL');
+    this.link.kill('SIGKILL');
   }
 
   private finish(expected: boolean, message: string): void {
@@ -344,33 +317,13 @@ export class Connection {
     this.clock.clear();
     const msg = this.fatalMessage ?? message;
     this.pending.failAll(expected ? 'stopped' : 'crashed', `extension ${this.options.name} ${msg}`);
-    this.queue?.close();
-    this.log?.close();
-    // Grandchildren left in the group are reaped with it: zero orphans.
-    killGroup(this.child?.pid, 'SIGKILL');
-    this.child?.stdin.destroy();
+    this.link?.close(this.timeouts.killGraceMs, (m) => this.options.onDiagnostic(m));
     this.exitEmitter.fire({ expected: expected && !this.fatalMessage, message: msg });
     this.exitEmitter.dispose();
-    // Descendants that left the group but still hold our stdio: ended too before the connection counts as finished.
-    void killEscaped(this.stdio, this.timeouts.killGraceMs)
-      .then((pids) => {
-        this.escaped = pids;
-        if (pids.length > 0) this.options.onDiagnostic(`ended ${pids.length} escaped process(es) still holding its stdio: ${pids.join(', ')}`);
-      })
-      .catch(() => undefined)
-      .finally(() => this.resolveFinished());
   }
 
-  /** Resolves once the child is gone and the connection has finished. */
+  /** Resolves once the child is gone and the connection has finished (escaped processes ended too). */
   waitExit(): Promise<void> {
-    return this.child ? this.finished : Promise.resolve();
-  }
-
-  private async exitWithin(ms: number): Promise<boolean> {
-    let t: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((r) => (t = setTimeout(() => r(false), ms)));
-    const done = await Promise.race([this.waitExit().then(() => true), timeout]);
-    if (t) clearTimeout(t);
-    return done;
+    return this.link ? this.link.waitExit() : Promise.resolve();
   }
 }
