@@ -2,7 +2,6 @@
  * The Manager: discovers extensions, supervises one child each, keeps the command/tool registries, fans
  * events out, runs the interception chain, keeps session state, and reloads. VS Code-free.
  */
-import { randomUUID } from 'node:crypto';
 import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type {
   AssistantMessageDecision,
@@ -21,14 +20,15 @@ import { discover } from './discovery';
 import { ExtensionRequests } from './extRequests';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
 import { Gatekeeper } from './gates';
-import { chainAssistantMessage, chainBeforeAgentStart, chainToolCall, chainTurnStart, type BeforeAgentStart, type Interceptor } from './intercept';
+import { chainAssistantMessage, chainToolCall, chainTurnStart, type BeforeAgentStart, type Interceptor } from './intercept';
+import { SystemPrompts, interceptorsOf } from './interceptors';
 import { Emitter } from './lifecycle';
 import { readManifest, setManifestEnabled } from './manifest';
 import { changedExtensions, manifestSignature } from './manifestSignature';
 import { globalExtensionsDir, logPathFor, projectExtensionsDir } from './paths';
 import { SerialQueue } from './serialQueue';
 import { buildIndex, type RegistryIndex } from './registry';
-import type { CommandReply, HostInfo, InterceptPayload } from './protocols';
+import type { CommandReply, HostInfo } from './protocols';
 import { NO_BRANCH, SessionStateStore } from './state';
 import { DEFAULT_RESTART_POLICY, ExtensionSupervisor, type RestartPolicy } from './supervisor';
 import { RequestError, type CommandInfo, type ExtensionInfo, type ToolInfo, type ToolResult } from './types';
@@ -432,25 +432,7 @@ export class Manager implements ExtensionHost {
   }
 
   private chain(event: string): Interceptor[] {
-    return this.sups
-      .filter((s) => s.live && s.intercepts.has(event))
-      .map((s) => ({
-        ext: s.name,
-        diagnostic: (m: string) => s.diagnostic(m),
-        ask: async (payload: InterceptPayload) => {
-          const conn = s.conn;
-          if (!conn) return undefined;
-          try {
-            return await conn.request(
-              { kind: 'intercept', payload },
-              { timeoutMs: this.options.interceptTimeoutMs ?? INTERCEPT_TIMEOUT_MS, what: `extension ${s.name}: ${event} interception` },
-            );
-          } catch (e) {
-            if (e instanceof RequestError && e.kind === 'timeout') s.diagnostic(`${event} interception timed out: allowed`);
-            return undefined; // timeout, crash or stop: allow
-          }
-        },
-      }));
+    return interceptorsOf(this.sups, event, this.options.interceptTimeoutMs ?? INTERCEPT_TIMEOUT_MS);
   }
 
   interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown }): Promise<ToolCallDecision> {
@@ -465,15 +447,12 @@ export class Manager implements ExtensionHost {
     return chainAssistantMessage(this.chain('assistant_message'), text);
   }
 
-  /** Results of `before_agent_start` by request (session, model, base prompt): stable until a (re)load. */
-  private readonly prompts = new Map<string, Promise<string>>();
+  /** `before_agent_start` results: stable for a request until a (re)load. */
+  private readonly prompts = new SystemPrompts();
 
   interceptBeforeAgentStart(e: Omit<BeforeAgentStart, 'agent_run_id'>): Promise<string> {
     if (!this.hasInterceptors('before_agent_start')) return Promise.resolve(e.system_prompt);
-    const key = JSON.stringify([e.session_id, e.provider, e.model, e.cwd, e.system_prompt]);
-    let p = this.prompts.get(key);
-    if (!p) this.prompts.set(key, (p = chainBeforeAgentStart(this.chain('before_agent_start'), { ...e, agent_run_id: randomUUID() })));
-    return p;
+    return this.prompts.get(e, () => this.chain('before_agent_start'));
   }
 
   // ------------------------------------------------------------------ session and state
