@@ -2,28 +2,20 @@
  * zot extensions (protocol v1) through the headless CLI, end to end: the real bundle (src/cli.ts built with esbuild)
  * spawning the zot fixtures of test/fixtures/zot (Node and Python) given with `--ext`.
  */
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProcess, type Run } from './helpers/runProcess';
 
 const ZOT = path.resolve(__dirname, '../fixtures/zot');
 const EXTS = ['--ext', path.join(ZOT, 'zot-node'), '--ext', path.join(ZOT, 'zot-py')];
 let tmp: string;
 let cli: string;
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp, env: { ...process.env, ZUT_HOME: path.join(tmp, 'home') }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[]): Promise<Run> {
+  return runProcess(process.execPath, [cli, ...args], { cwd: tmp, env: { ...process.env, ZUT_HOME: path.join(tmp, 'home') } });
 }
 
 beforeAll(async () => {
