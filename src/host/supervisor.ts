@@ -13,6 +13,7 @@ import type { Gate } from './consent';
 import type { DiscoveredExtension, ExtensionState, Manifest } from './types';
 import { familyFor, type ExtNotice, type HostInfo, type ProtocolName } from './protocols';
 import type { ExtensionRequests } from './extRequests';
+import { ZOT_EVENTS_NEVER_SENT } from './protocols/zot';
 
 /** The restart policy as data. */
 export interface RestartPolicy {
@@ -254,14 +255,17 @@ export class ExtensionSupervisor implements Registrant {
           ...(f.annotations ? { annotations: f.annotations } : {}),
         });
         return this.deps.changed();
-      case 'subscribe':
+      case 'subscribe': {
         for (const e of f.events) this.events.add(e);
+        const never = this.conn?.hello?.protocol === 'zot' ? f.events.filter((e) => ZOT_EVENTS_NEVER_SENT.has(e)) : [];
+        if (never.length > 0) this.diagnostic(`subscribe: ${never.join(', ')} never happen in VS Code's @zut: not sent`);
         for (const e of f.intercept) {
           const interceptable = this.conn?.interceptable ?? new Set<string>();
           if (interceptable.has(e)) this.intercepts.add(e);
           else this.diagnostic(`subscribe: event "${e}" cannot be intercepted (only ${[...interceptable].join(', ')})`);
         }
         return this.deps.changed();
+      }
       case 'notify':
         return ui.notify(ext, noteLevel(f.level), f.message);
       case 'clear_notes':

@@ -16,7 +16,8 @@
  * 3. **Running.** Each line → `decode` → one {@link ExtMessage}: a `reply` the Connection correlates by its `id`
  *    (a string key: the adapter maps it to its wire id, e.g. e's numbers), a one-way `notice` in the host's
  *    vocabulary, a `request` the host answers with `encodeResponse` (zot's `call_tool`, e's `ui.select`), a
- *    `cancel` of such a request, `ready`, or a `diagnostic` for a line that is not usable.
+ *    `cancel` of such a request, a `signal` (a one-way message of the protocol's own, e.g. e's `tool.update`),
+ *    `ready`, or a `diagnostic` for a line that is not usable.
  *    Host → extension: `nextId` + `encodeRequest` for requests with a reply (`decodeReply` checks and maps the
  *    reply body), `encodeNotice` for one-way messages (undefined: this protocol has no such message; nothing is
  *    sent), `encodeResponse` to answer the extension's own requests.
@@ -170,6 +171,11 @@ export type ExtMessage =
   | { kind: 'request'; id: ExtRequestId; method: string; params: unknown }
   /** The extension withdrew its request `id` (zot's `call_tool_cancel`). */
   | { kind: 'cancel'; id: ExtRequestId }
+  /**
+   * A one-way message of the protocol's own that has no zut shape (e's `tool.update` progress): handled by name
+   * where the host knows it, else a diagnostic.
+   */
+  | { kind: 'signal'; method: string; params: unknown }
   /** Registration is complete (zut/zot `ready`). */
   | { kind: 'ready' }
   /** Nothing to do (a stray `hello`, `shutdown_ack`). */

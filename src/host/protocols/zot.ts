@@ -17,6 +17,14 @@ import { FrameProtocol, decodeFrameValue, parseJsonLine } from './v2';
 /** What the host tells a zot extension it supports (`hello_ack.capabilities`). */
 export const ZOT_HOST_CAPABILITIES = ['call_tool'];
 
+/**
+ * zot lifecycle events that have no moment in VS Code's `@zut` (no confirmation dialog, no compaction, no swarm, no
+ * session end): a subscription to them is accepted and named in a diagnostic; they are never sent.
+ */
+export const ZOT_EVENTS_NEVER_SENT: ReadonlySet<string> = new Set([
+  'session_end', 'tool_confirmation_requested', 'permission_decision', 'pre_compact', 'post_compact', 'subagent_start', 'subagent_stop',
+]);
+
 /** Events a zot extension may intercept (zot-extensions.md: Interceptable events). */
 export const ZOT_INTERCEPTABLE: ReadonlySet<string> = new Set(['tool_call', 'turn_start', 'assistant_message', 'before_agent_start']);
 
