@@ -44,6 +44,8 @@ export interface LifecycleEvent {
   tool_preview?: string;
   text?: string;
   session?: SessionContext;
+  /** The zot extension whose `call_tool` made this call (zot's `origin_extension`). */
+  origin_extension?: string;
   /** zot's `tool_result` event: how the call ended, whether it ran, and its result. */
   status?: string;
   executed?: boolean;
@@ -157,7 +159,8 @@ export interface ExtensionHost {
   hasInterceptors(event: InterceptableEvent | 'before_agent_start'): boolean;
   /** Fan a lifecycle event out to its subscribers (in order per extension). */
   emit(event: LifecycleEvent): void;
-  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown }): Promise<ToolCallDecision>;
+  /** `origin_extension`: the zot extension whose `call_tool` this is (zot's guards see who asked). */
+  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string }): Promise<ToolCallDecision>;
   interceptTurnStart(step: number): Promise<TurnStartDecision>;
   interceptAssistantMessage(text: string): Promise<AssistantMessageDecision>;
   /**

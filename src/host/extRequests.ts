@@ -124,6 +124,7 @@ export class ExtensionRequests {
         signal: abort.signal,
         timeoutMs: CALL_TOOL_TIMEOUT_MS,
         chain,
+        originExtension: ext,
         ...(editor ? { run: (a: unknown, signal: AbortSignal) => this.runEditorTool(name, a, signal) } : {}),
       });
       const bounded = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);

@@ -24,11 +24,11 @@ function isJsonObject(v: unknown): v is Record<string, unknown> {
 
 export async function chainToolCall(
   chain: Interceptor[],
-  e: { tool_id: string; tool_name: string; tool_args: unknown },
+  e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string },
 ): Promise<ToolCallDecision> {
   let args = e.tool_args;
   for (const i of chain) {
-    const r = await i.ask({ event: 'tool_call', tool_id: e.tool_id, tool_name: e.tool_name, tool_args: args });
+    const r = await i.ask({ event: 'tool_call', tool_id: e.tool_id, tool_name: e.tool_name, tool_args: args, ...(e.origin_extension !== undefined ? { origin_extension: e.origin_extension } : {}) });
     if (!r) continue;
     if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` }, args };
     if (r.modified_args !== undefined && r.modified_args !== null) {

@@ -43,6 +43,8 @@ export interface InvokeToolOptions {
   answersPanels?: boolean;
   /** Names of the tool calls this one is nested in (zot's `call_tool` chain rules; see extRequests.ts). */
   chain?: readonly string[];
+  /** The extension whose `call_tool` this is: `origin_extension` in the events and the interception. */
+  originExtension?: string;
 }
 
 /** A result of the guarded path: a blocked call is an `isError` result naming the guard (`blocked` says who). */
@@ -54,7 +56,7 @@ export interface InvokeResult extends ToolResult {
 export interface ToolCallPort {
   allTools(): ToolInfo[];
   emit(event: LifecycleEvent): void;
-  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown }): Promise<ToolCallDecision>;
+  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string }): Promise<ToolCallDecision>;
   callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
 }
 
@@ -77,11 +79,12 @@ export async function invokeTool(host: ToolCallPort, name: string, args: unknown
 
   const toolId = o.toolId ?? randomUUID();
   const input = args ?? {};
-  host.emit({ event: 'tool_call', tool_id: toolId, tool_name: toolName, tool_args: input });
+  const origin = o.originExtension !== undefined ? { origin_extension: o.originExtension } : {};
+  host.emit({ event: 'tool_call', tool_id: toolId, tool_name: toolName, tool_args: input, ...origin });
   let effective: unknown = input;
   let executed = false;
   const outcome = (status: ToolOutcomeStatus, result: { content: ToolResult['content']; isError: boolean }) =>
-    host.emit({ event: 'tool_result', tool_id: toolId, tool_name: toolName, tool_args: effective, status, executed, result: { content: result.content, is_error: result.isError } });
+    host.emit({ event: 'tool_result', tool_id: toolId, tool_name: toolName, tool_args: effective, status, executed, result: { content: result.content, is_error: result.isError }, ...origin });
   try {
     const r = await guardedCall(host, tool, toolName, toolId, input, signal, o, (args) => ((effective = args), (executed = true)));
     outcome(r.blocked ? 'blocked' : r.isError ? 'failed' : 'completed', r);
@@ -109,7 +112,8 @@ async function guardedCall(
   started: (args: unknown) => void,
 ): Promise<InvokeResult> {
   const cancelled = () => new RequestError('cancelled', `tool ${toolName}: cancelled`);
-  const decision = await host.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input });
+  const origin = o.originExtension !== undefined ? { origin_extension: o.originExtension } : {};
+  const decision = await host.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input, ...origin });
   if (decision.blocked) {
     const ext = tool?.ext ?? 'zut';
     return { ext, content: [{ type: 'text', text: blockedText(decision.blocked) }], isError: true, blocked: decision.blocked };

@@ -435,7 +435,7 @@ export class Manager implements ExtensionHost {
     return interceptorsOf(this.sups, event, this.options.interceptTimeoutMs ?? INTERCEPT_TIMEOUT_MS);
   }
 
-  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown }): Promise<ToolCallDecision> {
+  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string }): Promise<ToolCallDecision> {
     return chainToolCall(this.chain('tool_call'), e);
   }
 

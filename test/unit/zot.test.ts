@@ -86,8 +86,8 @@ describe('zot v1 through the Manager', () => {
     const seen = (await display(m, 'zseen')) as { events: Array<Record<string, unknown>> };
     const call = seen.events.find((e) => e.event === 'tool_call' && e.tool_name === 'py_upper');
     const result = seen.events.find((e) => e.event === 'tool_result' && e.tool_name === 'py_upper');
-    expect(call).toMatchObject({ tool_args: { text: 'from node' }, cwd: expect.any(String), sequence: expect.any(Number) });
-    expect(result).toMatchObject({ status: 'completed', executed: true, result: { is_error: false, content: [{ type: 'text', text: 'FROM NODE' }] } });
+    expect(call).toMatchObject({ tool_args: { text: 'from node' }, origin_extension: 'zot-node', cwd: expect.any(String), sequence: expect.any(Number) });
+    expect(result).toMatchObject({ status: 'completed', executed: true, origin_extension: 'zot-node', result: { is_error: false, content: [{ type: 'text', text: 'FROM NODE' }] } });
   });
 
   it('a zut guard blocks a call_tool like any other call', async () => {
