@@ -1,0 +1,67 @@
+// In-host: zot extensions (protocol v1; test/fixtures/zot, loaded through zut.extensionPaths) in a real VS Code:
+// `tool_prompt` from `@zut /command` runs its tool before the model turn and the model sees call and result;
+// `before_agent_start` replaces the @zut system prompt; `call_tool` reaches one of VS Code's own tools
+// (vscode.lm.invokeTool: `zutTest_echo` of the scripted-model test extension).
+'use strict';
+const assert = require('assert');
+const path = require('path');
+const vscode = require('vscode');
+const { eventually } = require('./util');
+
+const MODEL = { vendor: 'zut-test', id: 'scripted' };
+const ZOT = path.resolve(__dirname, '../../fixtures/zot');
+const modelRequests = () => vscode.commands.executeCommand('zutTest.requests');
+const recent = () => vscode.commands.executeCommand('zut.chat.recentResponses');
+
+async function ask(query) {
+  const before = (await modelRequests()).length;
+  const seen = new Set(await recent());
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@zut ${query}`, modelSelector: MODEL });
+  const response = await eventually(async () => (await recent()).find((r) => !seen.has(r)), `the @zut response to "${query}"`, 30000);
+  return { response, requests: (await modelRequests()).slice(before) };
+}
+
+suite('zot extensions in VS Code', function () {
+  let host;
+  const config = () => vscode.workspace.getConfiguration('zut');
+
+  suiteSetup(async function () {
+    const scripted = vscode.extensions.getExtension('zut-test.scripted-model');
+    await scripted.activate();
+    host = (await vscode.extensions.getExtension('zut.zut-vscode').activate()).host;
+    await config().update('extensionPaths', [path.join(ZOT, 'zot-node'), path.join(ZOT, 'zot-py')], vscode.ConfigurationTarget.Global);
+    await eventually(() => ['zot-node', 'zot-py'].every((n) => host.extensions().some((e) => e.name === n && e.state === 'running')), 'both zot fixtures running', 60000);
+  });
+
+  suiteTeardown(async function () {
+    await config().update('extensionPaths', undefined, vscode.ConfigurationTarget.Global);
+    await eventually(() => !host.extensions().some((e) => e.name === 'zot-node' || e.name === 'zot-py'), 'the zot fixtures gone', 60000);
+  });
+
+  test('they speak zot v1', () => {
+    const node = host.extensions().find((e) => e.name === 'zot-node');
+    assert.strictEqual(node.protocol, 'zot');
+    assert.deepStrictEqual(node.interceptions, ['before_agent_start']);
+  });
+
+  test('@zut /zshortcut: tool_prompt runs py_upper first; the model sees prompt, call and result; the system prompt is zot-node\'s', async () => {
+    const { requests } = await ask('/zshortcut quiet please');
+    assert.strictEqual(requests.length, 1, JSON.stringify(requests, null, 1));
+    const msgs = requests[0].messages;
+    assert.match(msgs[0].parts[0].value, /\[zot-node\] Answer in English\./, 'before_agent_start replaced the preamble');
+    const tail = msgs.slice(-3);
+    // The workspace's guard adds its turn_start context to the last message of each request (after the result).
+    assert.deepStrictEqual(tail.map((m) => [m.role, m.parts[0].type]), [['user', 'text'], ['assistant', 'toolCall'], ['user', 'toolResult']]);
+    assert.ok(tail[2].parts.slice(1).every((p) => p.type === 'text' && p.value.includes('[guard]')), JSON.stringify(tail[2].parts));
+    assert.strictEqual(tail[0].parts[0].value, 'and summarise it');
+    assert.strictEqual(tail[1].parts[0].name, 'py_upper');
+    assert.deepStrictEqual(tail[1].parts[0].input, { text: 'quiet please' });
+    assert.strictEqual(tail[2].parts[0].content[0].value, 'QUIET PLEASE');
+  });
+
+  test('call_tool reaches a VS Code tool through vscode.lm.invokeTool (after the guards)', async () => {
+    assert.ok(vscode.lm.tools.some((t) => t.name === 'zutTest_echo'), 'the test tool is registered');
+    const r = await host.invokeCommand('zrelay', 'zutTest_echo {"a":1}');
+    assert.deepStrictEqual(JSON.parse(r.display), { name: 'zutTest_echo', is_error: false, text: 'vscode echo: {"a":1}', truncated: false });
+  });
+});
