@@ -49,7 +49,7 @@ export interface LifecycleEvent {
   /** zot's `tool_result` event: how the call ended, whether it ran, and its result. */
   status?: string;
   executed?: boolean;
-  result?: { content: unknown[]; is_error: boolean };
+  result?: { content: unknown[]; is_error: boolean; truncated?: boolean };
 }
 
 /** Who blocked, and why. */

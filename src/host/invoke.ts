@@ -7,6 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';
 import type { Blocked, CallToolOptions, ToolCallDecision, LifecycleEvent } from './api';
+import { boundContent } from './boundContent';
+import { CALL_TOOL_RESULT_MAX_BYTES } from './limits';
 import { RequestError, type ToolInfo, type ToolResult } from './types';
 
 /**
@@ -83,8 +85,11 @@ export async function invokeTool(host: ToolCallPort, name: string, args: unknown
   host.emit({ event: 'tool_call', tool_id: toolId, tool_name: toolName, tool_args: input, ...origin });
   let effective: unknown = input;
   let executed = false;
-  const outcome = (status: ToolOutcomeStatus, result: { content: ToolResult['content']; isError: boolean }) =>
-    host.emit({ event: 'tool_result', tool_id: toolId, tool_name: toolName, tool_args: effective, status, executed, result: { content: result.content, is_error: result.isError }, ...origin });
+  // zot's observation budget: the event's copy of the result is bounded (the call's own result is not).
+  const outcome = (status: ToolOutcomeStatus, result: { content: ToolResult['content']; isError: boolean }) => {
+    const { content, truncated } = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
+    host.emit({ event: 'tool_result', tool_id: toolId, tool_name: toolName, tool_args: effective, status, executed, result: { content, is_error: result.isError, ...(truncated ? { truncated } : {}) }, ...origin });
+  };
   try {
     const r = await guardedCall(host, tool, toolName, toolId, input, signal, o, (args) => ((effective = args), (executed = true)));
     outcome(r.blocked ? 'blocked' : r.isError ? 'failed' : 'completed', r);

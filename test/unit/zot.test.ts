@@ -134,6 +134,11 @@ describe('zot v1 through the Manager', () => {
     const r = await display(m, 'zrelay', `py_big {"bytes":${300 * 1024}}`);
     expect(r.truncated).toBe(true);
     expect((r.text as string).length).toBe(256 * 1024);
+    // The tool_result event's copy is bounded the same way (zot's observation budget).
+    const seen = (await display(m, 'zseen')) as { events: Array<{ event: string; tool_name?: string; result?: { truncated?: boolean; content: Array<{ text: string }> } }> };
+    const event = seen.events.find((e) => e.event === 'tool_result' && e.tool_name === 'py_big');
+    expect(event?.result?.truncated).toBe(true);
+    expect(event?.result?.content[0]!.text.length).toBe(256 * 1024);
   });
 
   it('before_agent_start replaces the @zut system prompt; the result is stable for the same request', async () => {
