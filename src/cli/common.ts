@@ -10,7 +10,7 @@ import { sanitizeText } from '../host/doctor';
 import type { HostUi } from '../host/hostUi';
 import { NullHostUi } from '../host/hostUi';
 import { Manager } from '../host/manager';
-import { resolveZutHome } from '../host/paths';
+import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/paths';
 
 export const VERSION = pkg.version;
 
@@ -34,7 +34,10 @@ export const USAGE = `usage:
   --lang LANG      new: ts (the zut TypeScript SDK), python, go or sh
   --dir DIR        new: the extensions directory to create NAME in. Default: <cwd>/.zut/extensions
   --verbose, -v    copy extensions' stderr to stderr
+  --no-zot         do not load zot extensions (.zot/extensions, $ZOT_HOME/extensions)
+  --no-e           do not load e extensions (.e/extensions, ~/.e/extensions)
   $ZUT_HOME        zut's home (global extensions, logs)
+  $ZOT_HOME        zot's home (default $XDG_STATE_HOME/zot, else the platform's, as for zut)
 `;
 
 export class UsageError extends Error {}
@@ -53,6 +56,8 @@ const OPTIONS = {
   lang: { type: 'string' },
   dir: { type: 'string' },
   verbose: { type: 'boolean', short: 'v' },
+  'no-zot': { type: 'boolean' },
+  'no-e': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -68,6 +73,8 @@ const ONLY: Record<string, readonly string[]> = {
   quiet: ['command', 'tool'],
   lang: ['new'],
   dir: ['new'],
+  'no-zot': ['doctor', 'command', 'tool', 'mcp'],
+  'no-e': ['doctor', 'command', 'tool', 'mcp'],
 };
 
 export function parse(argv: string[]) {
@@ -114,6 +121,8 @@ export async function withHost<T>(
     folders: [cwd],
     zutHome: resolveZutHome(),
     extensionPaths: (p.values.ext ?? []).map((d) => path.resolve(d)),
+    ...(!p.values['no-zot'] && { zot: { home: resolveZotHome() } }),
+    ...(!p.values['no-e'] && { e: { home: resolveEHome() } }),
     ui: extra.ui ?? new NullHostUi(),
     hostVersion: VERSION,
     provider: 'zut-host',

@@ -95,6 +95,10 @@ export interface ManagerOptions {
   extensionPaths?: string[];
   /** False: do not load `$ZUT_HOME/extensions` (logs still go to `<zutHome>/logs`). Default true. */
   globalExtensions?: boolean;
+  /** `zut.compat.zot`: also load zot extensions (`.zot/extensions`, `<home>/extensions`; home = `$ZOT_HOME`). */
+  zot?: { home: string };
+  /** `zut.compat.e`: also load e extensions (`.e/extensions`, `<home>/extensions`; home = `~/.e`). */
+  e?: { home: string };
   ui: HostUi;
   /** Sent as `hello_ack.zut_version`. */
   hostVersion: string;

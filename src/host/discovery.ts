@@ -14,13 +14,20 @@
  *   claims nothing (its name is only the directory's name).
  * - The same directory reached twice (an explicit path inside a search dir, a repeated workspace folder) is
  *   listed once, with the higher-priority scope.
+ *
+ * Sibling ecosystems (`zut.compat.zot`, `zut.compat.e`; issue 13), searched after all of zut's dirs so that a name
+ * present in two ecosystems is zut's and the other copy is `shadowed`: zot's `.zot/extensions/<dir>/` per folder,
+ * then `$ZOT_HOME/extensions/<dir>/` (the same `extension.json`), then e's `.e/extensions/` per folder and
+ * `~/.e/extensions/` (executables; discoverE.ts). Project-local copies of both are scope `project`: blocked in an
+ * untrusted workspace and subject to consent exactly like zut's.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MANIFEST_FILE, readManifest } from './manifest';
-import { globalExtensionsDir, projectExtensionsDir } from './paths';
+import { readEExtension, listEExtensions } from './discoverE';
+import { MANIFEST_FILE, readManifest, type ReadManifestResult } from './manifest';
+import { eProjectExtensionsDir, globalExtensionsDir, projectExtensionsDir, zotProjectExtensionsDir } from './paths';
 import { loadSkills } from './skills';
-import type { DiscoveredExtension, Scope } from './types';
+import type { DiscoveredExtension, Ecosystem, Scope } from './types';
 
 export interface DiscoverOptions {
   /** Workspace folders, in order (absolute). */
@@ -35,6 +42,10 @@ export interface DiscoverOptions {
   blockedScopes?: Scope[];
   /** False: skip `$ZUT_HOME/extensions` (`zut-host trace` runs just its `--ext`). Default true. */
   searchGlobal?: boolean;
+  /** Also read zot extensions (`zut.compat.zot`): `.zot/extensions` per folder and `<home>/extensions` ($ZOT_HOME). */
+  zot?: { home: string };
+  /** Also read e extensions (`zut.compat.e`): `.e/extensions` per folder and `<home>/extensions` (`~/.e`). */
+  e?: { home: string };
 }
 
 /** A directory to read, with where it came from. `rank` orders candidates: lower wins. */
@@ -45,9 +56,19 @@ interface Candidate {
   rank: number;
   /** Explicit paths must have a manifest; search-dir entries without one are skipped. */
   required: boolean;
+  ecosystem: Ecosystem;
 }
 
 const SCOPE_RANK: Record<Scope, number> = { explicit: 0, project: 1, global: 2 };
+const ECOSYSTEM_RANK: Record<Ecosystem, number> = { zut: 0, zot: 1, e: 2 };
+
+/**
+ * What names one extension in `shadowedBy` and in the same-directory check: its directory, or for an e extension
+ * its entry file (top-level e files share their directory).
+ */
+export function identity(ext: Pick<DiscoveredExtension, 'dir' | 'manifestPath' | 'ecosystem'>): string {
+  return ext.ecosystem === 'e' ? ext.manifestPath : ext.dir;
+}
 
 /** The subdirectories (or symlinks to directories) of an extensions dir, sorted, dot-dirs skipped. */
 async function listExtensionDirs(root: string): Promise<string[]> {
@@ -84,8 +105,15 @@ async function dirKey(dir: string): Promise<string> {
 }
 
 async function readCandidate(c: Candidate): Promise<DiscoveredExtension | undefined> {
+  if (c.ecosystem === 'e') return readECandidate(c);
   const manifestPath = path.join(c.dir, MANIFEST_FILE);
-  const base = { dir: c.dir, manifestPath, scope: c.scope, ...(c.folder !== undefined && { folder: c.folder }) };
+  const base = {
+    dir: c.dir,
+    manifestPath,
+    scope: c.scope,
+    ...(c.folder !== undefined && { folder: c.folder }),
+    ...(c.ecosystem !== 'zut' && { ecosystem: c.ecosystem }),
+  };
   if (!c.required) {
     try {
       await fs.lstat(manifestPath);
@@ -108,29 +136,54 @@ async function readCandidate(c: Candidate): Promise<DiscoveredExtension | undefi
   };
 }
 
+/** An e candidate: a top-level executable or a directory with an entry point (discoverE.ts). */
+async function readECandidate(c: Candidate): Promise<DiscoveredExtension | undefined> {
+  const r = await readEExtension(c.dir);
+  if (!r) return undefined;
+  const where = { scope: c.scope, ...(c.folder !== undefined && { folder: c.folder }), ecosystem: 'e' as const, eTarget: c.dir };
+  if (!r.ok) return { name: r.name, dir: r.dir, manifestPath: r.dir, ...where, status: 'error', error: r.error, diagnostics: [], skills: [] };
+  const { entry, manifest } = r;
+  return { name: entry.name, dir: entry.dir, manifestPath: entry.entry, ...where, manifest, status: 'enabled', diagnostics: [], skills: [] };
+}
+
+/**
+ * The manifest of a discovered extension, read again (a restart): `extension.json` for zut and zot, the entry
+ * point rules for e (the entry may have changed; an e extension is never `enabled: false`).
+ */
+export async function rereadManifest(ext: Pick<DiscoveredExtension, 'dir' | 'manifestPath' | 'ecosystem' | 'eTarget'>): Promise<ReadManifestResult> {
+  if (ext.ecosystem !== 'e') return readManifest(ext.dir);
+  const r = await readEExtension(ext.eTarget ?? ext.dir);
+  return r === undefined
+    ? { ok: false, error: `e extension ${ext.manifestPath} is gone` }
+    : r.ok
+      ? { ok: true, manifest: r.manifest, themeOnly: false, diagnostics: [] }
+      : { ok: false, error: r.error };
+}
+
 /**
  * Finds every extension in the search dirs and explicit paths, reads manifests and skills (in parallel) and
- * resolves name conflicts: explicit > project (folder order) > global; losers are `shadowed` with `shadowedBy`
- * set to the winner's directory. Result order: scope priority (explicit, project in folder order, global), then
- * name, then directory.
+ * resolves name conflicts: zut > zot > e, and within each explicit > project (folder order) > global; losers are
+ * `shadowed` with `shadowedBy` set to the winner's `identity`. Result order: ecosystem, scope priority (explicit,
+ * project in folder order, global), then name, then directory.
  */
 export async function discover(opts: DiscoverOptions): Promise<DiscoveredExtension[]> {
   const explicit = (opts.explicit ?? []).map((p) => path.resolve(p));
   const folders = opts.folders.map((f) => path.resolve(f));
-  const groups: Promise<Candidate[]>[] = [
-    Promise.resolve(explicit.map((dir, i) => ({ dir, scope: 'explicit' as const, rank: i, required: true }))),
+  const global = opts.searchGlobal !== false;
+  /** One ecosystem's search dirs: each folder's project dir in folder order, then the global dir. */
+  const ecosystem = (eco: Ecosystem, projectDir: (folder: string) => string, globalDir: string | undefined, list: (root: string) => Promise<string[]>) => [
     ...folders.map(async (folder, i) =>
-      (await listExtensionDirs(projectExtensionsDir(folder))).map((dir) => ({
-        dir,
-        scope: 'project' as const,
-        folder,
-        rank: 0x10000 * (i + 1),
-        required: false,
-      })),
+      (await list(projectDir(folder))).map((dir): Candidate => ({ dir, scope: 'project', folder, rank: 0x10000 * (i + 1), required: false, ecosystem: eco })),
     ),
-    (opts.searchGlobal === false ? Promise.resolve([] as string[]) : listExtensionDirs(globalExtensionsDir(opts.zutHome))).then((dirs) =>
-      dirs.map((dir) => ({ dir, scope: 'global' as const, rank: Number.MAX_SAFE_INTEGER, required: false })),
+    (globalDir === undefined ? Promise.resolve([] as string[]) : list(globalDir)).then((dirs) =>
+      dirs.map((dir): Candidate => ({ dir, scope: 'global', rank: Number.MAX_SAFE_INTEGER, required: false, ecosystem: eco })),
     ),
+  ];
+  const groups: Promise<Candidate[]>[] = [
+    Promise.resolve(explicit.map((dir, i): Candidate => ({ dir, scope: 'explicit', rank: i, required: true, ecosystem: 'zut' }))),
+    ...ecosystem('zut', projectExtensionsDir, global ? globalExtensionsDir(opts.zutHome) : undefined, listExtensionDirs),
+    ...(opts.zot ? ecosystem('zot', zotProjectExtensionsDir, global ? globalExtensionsDir(opts.zot.home) : undefined, listExtensionDirs) : []),
+    ...(opts.e ? ecosystem('e', eProjectExtensionsDir, global ? path.join(opts.e.home, 'extensions') : undefined, listEExtensions) : []),
   ];
   const candidates = (await Promise.all(groups)).flat();
 
@@ -142,27 +195,30 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoveredExtensi
   const read = await Promise.all(unique.map(async (c) => ({ c, ext: await readCandidate(c) })));
   const found = read.filter((r): r is { c: Candidate; ext: DiscoveredExtension } => r.ext !== undefined);
 
-  // Candidates are already in priority order (explicit in given order, folders in order, dirs sorted).
+  // Candidates are already in priority order (zut before zot before e; within each, explicit in given order,
+  // folders in order, dirs sorted).
   const winners = new Map<string, string>();
   const blocked = new Set(opts.blockedScopes ?? []);
   for (const { c, ext } of found) {
     if ((ext.status !== 'enabled' && ext.status !== 'theme-only') || blocked.has(c.scope)) continue;
     const winner = winners.get(ext.name);
-    if (winner === undefined) winners.set(ext.name, ext.dir);
+    if (winner === undefined) winners.set(ext.name, identity(ext));
     else {
       ext.status = 'shadowed';
       ext.shadowedBy = winner;
     }
   }
   for (const { c, ext } of found) {
-    const instead = blocked.has(c.scope) && ext.status === 'enabled' ? found.find((f) => f.ext.dir === winners.get(ext.name)) : undefined;
+    const instead = blocked.has(c.scope) && ext.status === 'enabled' ? found.find((f) => identity(f.ext) === winners.get(ext.name)) : undefined;
     if (instead) ext.diagnostics.push(`blocked by Workspace Trust: the ${instead.c.scope} extension ${instead.ext.dir} runs instead`);
   }
 
+  const ecoRank = (c: Candidate) => ECOSYSTEM_RANK[c.ecosystem];
   const groupRank = (c: Candidate) => (c.scope === 'explicit' ? 0 : c.scope === 'global' ? Number.MAX_SAFE_INTEGER : c.rank);
   return found
     .sort(
       (a, b) =>
+        ecoRank(a.c) - ecoRank(b.c) ||
         SCOPE_RANK[a.c.scope] - SCOPE_RANK[b.c.scope] ||
         groupRank(a.c) - groupRank(b.c) ||
         cmp(a.ext.name, b.ext.name) ||

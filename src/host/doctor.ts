@@ -12,7 +12,11 @@ export type DoctorStatus = 'ok' | 'warning' | 'error' | 'shadowed' | 'disabled' 
 export interface DoctorEntry {
   name: string;
   scope: Scope;
+  /** A sibling ecosystem's extension (`zot`, `e`); absent for zut's own. */
+  ecosystem?: NonNullable<ExtensionInfo['ecosystem']>;
   dir: string;
+  /** e only: its entry point (the program run; an e extension has no extension.json). */
+  entry?: string;
   version?: string;
   status: DoctorStatus;
   /** The Manager's state, for detail (`running`, `crashed`, `blocked`, …). */
@@ -83,7 +87,9 @@ export function buildDoctorReport(extensions: ExtensionInfo[], errors: DoctorErr
     extensions: extensions.map((x) => ({
       name: x.name,
       scope: x.scope,
+      ...(x.ecosystem !== undefined && { ecosystem: x.ecosystem }),
       dir: x.dir,
+      ...(x.ecosystem === 'e' && { entry: x.manifestPath }),
       ...(x.version !== undefined && { version: x.version }),
       status: doctorStatus(x),
       state: x.state,
@@ -144,9 +150,10 @@ export function doctorText(report: DoctorReport): string {
   if (report.extensions.length === 0) out.push('no extensions found');
   for (const e of report.extensions) {
     const version = e.version ? ` ${e.version}` : '';
-    out.push(`${e.name}${version} [${e.scope}] ${e.status}`);
+    out.push(`${e.name}${version} [${e.scope}${e.ecosystem ? `, ${e.ecosystem}` : ''}] ${e.status}`);
     out.push(`  dir: ${e.dir}`);
     if (e.protocol) out.push(`  protocol: ${e.protocol}`);
+    if (e.entry) out.push(`  entry: ${e.entry}`);
     if (e.shadowedBy) out.push(`  shadowed by: ${e.shadowedBy}`);
     if (e.error) out.push(`  error: ${block(e.error, '    ')}`);
     for (const d of e.diagnostics) out.push(`  warning: ${block(d, '    ')}`);
@@ -193,6 +200,8 @@ export function doctorMarkdown(report: DoctorReport): string {
   for (const e of report.extensions) {
     out.push(`## ${mdCode(e.name)} — ${e.status}`, '');
     out.push(`- Scope: ${e.scope}`);
+    if (e.ecosystem) out.push(`- Ecosystem: ${e.ecosystem}`);
+    if (e.entry) out.push(`- Entry point: ${mdCode(e.entry)}`);
     if (e.version) out.push(`- Version: ${mdCode(e.version)}`);
     out.push(`- Directory: ${mdCode(e.dir)}`);
     if (e.shadowedBy) out.push(`- Shadowed by: ${mdCode(e.shadowedBy)}`);

@@ -1,9 +1,12 @@
 /**
  * What holds an extension back, and the user's local choices: consent for project-local code and "Disable
  * (Workspace)" (decided by consent.ts, remembered in the workspace's choices), and Stop / Start. The Manager owns
- * the supervisors and runs each operation in its serial queue; this module does the work. No `vscode`.
+ * the supervisors and runs each operation in its serial queue; this module does the work. Choices are keyed by the
+ * extension's `identity` (its directory; an e extension's entry file, as top-level e files share a directory).
+ * No `vscode`.
  */
 import type { ManagerOptions } from './api';
+import { identity } from './discovery';
 import { contentFingerprint, decideGate, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
 import type { ExtensionSupervisor } from './supervisor';
 import type { ExtensionInfo } from './types';
@@ -27,7 +30,7 @@ export class Gatekeeper {
     s.fingerprint = needsConsent(s.disc.scope, consent.mode())
       ? await contentFingerprint({ ...s.disc, exec: s.disc.manifest.exec, args: s.disc.manifest.args })
       : undefined;
-    s.setGate(decideGate(s.disc, s.fingerprint, consent));
+    s.setGate(decideGate({ dir: identity(s.disc), scope: s.disc.scope }, s.fingerprint, consent));
   }
 
   /** When any of `among` now waits for consent: fires once with everything pending. */
@@ -51,7 +54,7 @@ export class Gatekeeper {
     const sups = names.map((n) => this.host.find(n)).filter((s): s is ExtensionSupervisor => !!s && s.disc.scope === 'project');
     for (const s of sups) {
       const fingerprint = await contentFingerprint({ ...s.disc, exec: s.disc.manifest?.exec, args: s.disc.manifest?.args });
-      await rememberConsent(consent.choices, s.disc.dir, { answer, fingerprint });
+      await rememberConsent(consent.choices, identity(s.disc), { answer, fingerprint });
       if (answer === 'deny') await s.stop();
       await this.applyGate(s);
     }
@@ -61,7 +64,7 @@ export class Gatekeeper {
   /** Forgets the answer for this extension: it stops and waits for consent again. */
   async revokeConsent(name: string): Promise<void> {
     const s = this.require(name);
-    await rememberConsent(this.requireConsent().choices, s.disc.dir, undefined);
+    await rememberConsent(this.requireConsent().choices, identity(s.disc), undefined);
     await s.stop();
     await this.applyGate(s);
   }
@@ -69,7 +72,7 @@ export class Gatekeeper {
   /** "Disable (Workspace)": a local choice kept in workspace state (the manifest is not touched). */
   async setDisabledInWorkspace(name: string, disabled: boolean): Promise<void> {
     const s = this.require(name);
-    await setDisabledInWorkspace(this.requireConsent().choices, s.disc.dir, disabled);
+    await setDisabledInWorkspace(this.requireConsent().choices, identity(s.disc), disabled);
     if (disabled) await s.stop();
     await this.applyGate(s);
     this.requestConsent([s]);

@@ -16,16 +16,16 @@ import type {
   TurnStartDecision,
 } from './api';
 import { DEFAULT_CAPS } from './caps';
-import { discover } from './discovery';
+import { discover, rereadManifest } from './discovery';
 import { ExtensionRequests } from './extRequests';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
 import { Gatekeeper } from './gates';
 import { chainAssistantMessage, chainToolCall, chainTurnStart, type BeforeAgentStart, type Interceptor } from './intercept';
 import { SystemPrompts, interceptorsOf } from './interceptors';
 import { Emitter } from './lifecycle';
-import { readManifest, setManifestEnabled } from './manifest';
+import { setManifestEnabled } from './manifest';
 import { changedExtensions, manifestSignature } from './manifestSignature';
-import { globalExtensionsDir, logPathFor, projectExtensionsDir } from './paths';
+import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from './paths';
 import { SerialQueue } from './serialQueue';
 import { buildIndex, type RegistryIndex } from './registry';
 import type { CommandReply, HostInfo } from './protocols';
@@ -143,7 +143,13 @@ export class Manager implements ExtensionHost {
   }
 
   private signature(): Promise<string> {
-    const roots = [...this.options.folders.map(projectExtensionsDir), globalExtensionsDir(this.options.zutHome)];
+    const { folders, zot, e } = this.options;
+    const roots = [
+      ...folders.map(projectExtensionsDir),
+      globalExtensionsDir(this.options.zutHome),
+      ...(zot ? [...folders.map(zotProjectExtensionsDir), globalExtensionsDir(zot.home)] : []),
+      ...(e ? [...folders.map(eProjectExtensionsDir), globalExtensionsDir(e.home)] : []),
+    ];
     return manifestSignature(roots, this.options.extensionPaths ?? []);
   }
 
@@ -182,6 +188,8 @@ export class Manager implements ExtensionHost {
       explicit: this.options.extensionPaths,
       blockedScopes: trusted ? [] : ['project', 'explicit'],
       searchGlobal: this.options.globalExtensions ?? true,
+      ...(this.options.zot && { zot: this.options.zot }),
+      ...(this.options.e && { e: this.options.e }),
     });
     this.sups = found.map((d) => new ExtensionSupervisor(d, this.deps(d.name), !trusted && d.scope !== 'global'));
     this.changed();
@@ -229,7 +237,7 @@ export class Manager implements ExtensionHost {
       const s = this.find(name);
       if (!s) throw new Error(`no extension named "${name}"`);
       await s.stop();
-      const m = await readManifest(s.disc.dir);
+      const m = await rereadManifest(s.disc);
       if (m.ok && m.manifest.name !== s.name) {
         // Renamed: it may now shadow or be shadowed by another extension; rediscover everything.
         await this.stopAll();
@@ -290,6 +298,7 @@ export class Manager implements ExtensionHost {
   async setEnabled(name: string, enabled: boolean): Promise<void> {
     const s = this.find(name);
     if (!s) throw new Error(`no extension named "${name}"`);
+    if (s.disc.ecosystem === 'e') throw new Error(`${s.name} is an e extension (${s.disc.manifestPath}): it has no manifest to enable or disable; use Disable (Workspace) or remove it`);
     await setManifestEnabled(s.disc.dir, enabled);
     await this.reload();
   }
@@ -329,6 +338,7 @@ export class Manager implements ExtensionHost {
       manifestPath: s.disc.manifestPath,
       scope: s.disc.scope,
       folder: s.disc.folder,
+      ...(s.disc.ecosystem && { ecosystem: s.disc.ecosystem }),
       version: s.disc.manifest?.version,
       description: s.disc.manifest?.description,
       language: s.disc.manifest?.language,

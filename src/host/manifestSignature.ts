@@ -44,12 +44,14 @@ export async function manifestSignature(roots: readonly string[], explicit: read
  */
 export function changedExtensions(
   paths: readonly string[],
-  extensions: readonly { name: string; dir: string; manifestPath: string; state: string }[],
+  extensions: readonly { name: string; dir: string; manifestPath: string; state: string; ecosystem?: string }[],
 ): { restart: Map<string, 'manifest' | 'executable'>; other: string[] } {
   const restart = new Map<string, 'manifest' | 'executable'>();
   const other: string[] = [];
+  // An e extension's `manifestPath` is its entry file, and a top-level one shares its directory: only that file counts.
+  const owns = (e: (typeof extensions)[number], p: string) => p === e.manifestPath || (e.ecosystem !== 'e' && p.startsWith(e.dir + path.sep));
   for (const p of paths) {
-    const ext = extensions.find((e) => e.state !== 'shadowed' && (p === e.manifestPath || p.startsWith(e.dir + path.sep)));
+    const ext = extensions.find((e) => e.state !== 'shadowed' && owns(e, p));
     if (!ext) other.push(p);
     else if (p === ext.manifestPath) restart.set(ext.name, 'manifest');
     else if (!restart.has(ext.name)) restart.set(ext.name, 'executable');

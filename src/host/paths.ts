@@ -26,21 +26,44 @@ export function resolveZutHome(
   platform: NodeJS.Platform = process.platform,
   homedir: string = os.homedir(),
 ): string {
+  return resolveStateHome('zut', env, platform, homedir);
+}
+
+/**
+ * Resolves `$ZOT_HOME` by the same rule as zut's (zot spec, "Layout & discovery"): `ZOT_HOME`, else
+ * `$XDG_STATE_HOME/zot`, else `~/Library/Application Support/zot` (macOS), `%LOCALAPPDATA%\zot` (Windows),
+ * `~/.local/state/zot` (elsewhere).
+ */
+export function resolveZotHome(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  homedir: string = os.homedir(),
+): string {
+  return resolveStateHome('zot', env, platform, homedir);
+}
+
+/** `$<APP>_HOME`, else `$XDG_STATE_HOME/<app>`, else the platform's state directory for `<app>`. */
+function resolveStateHome(app: 'zut' | 'zot', env: NodeJS.ProcessEnv, platform: NodeJS.Platform, homedir: string): string {
   const p = pathFor(platform);
-  const explicit = envValue(env, 'ZUT_HOME');
+  const explicit = envValue(env, `${app.toUpperCase()}_HOME`);
   if (explicit) return explicit;
   const xdg = envValue(env, 'XDG_STATE_HOME');
-  if (xdg) return p.join(xdg, 'zut');
+  if (xdg) return p.join(xdg, app);
   switch (platform) {
     case 'darwin':
-      return p.join(homedir, 'Library', 'Application Support', 'zut');
+      return p.join(homedir, 'Library', 'Application Support', app);
     case 'win32': {
       const local = envValue(env, 'LOCALAPPDATA');
-      return local ? p.join(local, 'zut') : p.join(homedir, 'AppData', 'Local', 'zut');
+      return local ? p.join(local, app) : p.join(homedir, 'AppData', 'Local', app);
     }
     default:
-      return p.join(homedir, '.local', 'state', 'zut');
+      return p.join(homedir, '.local', 'state', app);
   }
+}
+
+/** `~/.e`: e's home (e spec: extensions live in `~/.e/extensions/`, settings in `~/.e/settings.json`). */
+export function resolveEHome(homedir: string = os.homedir()): string {
+  return path.join(homedir, '.e');
 }
 
 /** `<zutHome>/extensions`: where `zut ext install` puts extensions (scope `global`). */
@@ -51,6 +74,20 @@ export function globalExtensionsDir(zutHome: string): string {
 /** `<folder>/.zut/extensions`: the project-local extensions of one workspace folder. */
 export function projectExtensionsDir(folder: string): string {
   return path.join(folder, '.zut', 'extensions');
+}
+
+/** `<folder>/.zot/extensions`: the project-local zot extensions of one workspace folder (zot spec). */
+export function zotProjectExtensionsDir(folder: string): string {
+  return path.join(folder, '.zot', 'extensions');
+}
+
+/**
+ * `<folder>/.e/extensions`: project-local e extensions. The e spec names only `~/.e/extensions/` and a package's
+ * `extensions/` directory; this mirrors the global layout inside the project (ours), so a repository can ship e
+ * extensions the way it ships `.zut/extensions` (and they are gated the same way).
+ */
+export function eProjectExtensionsDir(folder: string): string {
+  return path.join(folder, '.e', 'extensions');
 }
 
 /** `<zutHome>/logs`. */

@@ -146,6 +146,7 @@ export class ExtensionSupervisor implements Registrant {
     this.startingSince = Date.now();
     this.state = this.restarts > 0 ? 'restarting' : 'starting';
     this.deps.changed();
+    if (this.disc.ecosystem === 'e') return this.loadFailed('e extensions (JSON-RPC) are found but this host cannot run them yet');
     const conn = new Connection({
       name: this.name,
       version: m.version,
@@ -169,12 +170,7 @@ export class ExtensionSupervisor implements Registrant {
       await conn.start();
     } catch (e) {
       this.conn = undefined;
-      this.startingSince = undefined;
-      this.state = 'error';
-      this.error = `load ${this.name} (${this.disc.dir}): ${(e as Error).message}`;
-      this.deps.changed();
-      this.deps.fail('load', this.error);
-      return;
+      return this.loadFailed((e as Error).message);
     }
     this.error = undefined;
     this.startingSince = undefined;
@@ -182,6 +178,14 @@ export class ExtensionSupervisor implements Registrant {
     this.state = 'running';
     conn.onExit((exit) => this.onExit(conn, exit.expected, exit.message));
     this.deps.changed();
+  }
+
+  private loadFailed(message: string): void {
+    this.startingSince = undefined;
+    this.state = 'error';
+    this.error = `load ${this.name} (${this.disc.dir}): ${message}`;
+    this.deps.changed();
+    this.deps.fail('load', this.error);
   }
 
   private trace(dir: 'in' | 'out', line: string): void {

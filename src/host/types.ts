@@ -7,6 +7,12 @@ import type { ContentBlock, ToolAnnotations } from '../protocol';
 /** Where an extension was found. `explicit` = a one-run path (zut's `--ext`, the `zut.extensionPaths` setting). */
 export type Scope = 'project' | 'global' | 'explicit';
 
+/**
+ * Which host an extension was written for: zut (`.zut/extensions`, `$ZUT_HOME`), zot (`.zot/extensions`,
+ * `$ZOT_HOME`; the same manifest, protocol v1 or v2) or e (`~/.e/extensions`: an executable, JSON-RPC).
+ */
+export type Ecosystem = 'zut' | 'zot' | 'e';
+
 /** A parsed, validated `extension.json`. */
 export interface Manifest {
   name: string;
@@ -37,6 +43,10 @@ export interface DiscoveredExtension {
   scope: Scope;
   /** For project scope: the workspace folder it belongs to. */
   folder?: string;
+  /** A sibling ecosystem's extension (absent = zut). An `e` one speaks JSON-RPC; its `manifestPath` is its entry file. */
+  ecosystem?: Exclude<Ecosystem, 'zut'>;
+  /** e only: what discovery read (a top-level executable, or the extension's directory); read again on restart. */
+  eTarget?: string;
   manifest?: Manifest;
   /**
    * `enabled`: to be spawned; `disabled`: `enabled: false`; `shadowed`: another extension of that name won;
@@ -100,6 +110,8 @@ export interface ExtensionInfo {
   manifestPath: string;
   scope: Scope;
   folder?: string;
+  /** A sibling ecosystem's extension (absent = zut). */
+  ecosystem?: Exclude<Ecosystem, 'zut'>;
   version?: string;
   description?: string;
   language?: string;

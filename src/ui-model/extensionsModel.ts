@@ -66,7 +66,7 @@ const RESTARTABLE: ReadonlySet<ExtensionState> = new Set(['starting', 'running',
 
 /**
  * The context value of an extension row: `zutExt.<state>.<enabled|disabled|wsdisabled>.<scope>` then the flags
- * `.restartable`, `.allowed` (consent given, revocable), `.live` (has a process).
+ * `.restartable`, `.allowed` (consent given, revocable), `.live` (has a process), `.nomanifest` (an e extension).
  * package.json menus match it with `viewItem =~ /…/`.
  */
 export function extensionContextValue(info: ExtensionInfo): string {
@@ -77,6 +77,8 @@ export function extensionContextValue(info: ExtensionInfo): string {
     // Consent applies (project scope, mode "ask") and was given: it can be revoked.
     info.fingerprint !== undefined && info.state !== 'consent' && info.state !== 'denied' ? '.allowed' : '',
     info.pid !== undefined ? '.live' : '',
+    // An e extension is a bare executable: no extension.json to enable, disable or identify a removable directory by.
+    info.ecosystem === 'e' ? '.nomanifest' : '',
   ].join('');
   return `zutExt.${info.state}.${enabled}.${info.scope}${flags}`;
 }
@@ -90,6 +92,17 @@ export function stateText(info: ExtensionInfo, now: number = Date.now()): string
   return STATE_LABELS[info.state];
 }
 
+/** How a sibling ecosystem's extension is labelled (tooltip). */
+const ECOSYSTEM_LABELS: Record<NonNullable<ExtensionInfo['ecosystem']>, string> = {
+  zot: 'zot (extension.json; protocol v1 or v2)',
+  e: 'e (an executable speaking JSON-RPC)',
+};
+
+/** A row's id: scope and directory (an e extension's entry file: top-level e files share a directory). */
+function rowId(info: ExtensionInfo): string {
+  return `ext:${info.scope}:${info.ecosystem === 'e' ? info.manifestPath : info.dir}`;
+}
+
 /** The row of one extension. */
 export function extensionItem(info: ExtensionInfo, now: number = Date.now()): ItemModel {
   const state = stateText(info, now);
@@ -99,7 +112,9 @@ export function extensionItem(info: ExtensionInfo, now: number = Date.now()): It
     `${info.name}${version} — ${state}${restarts}`,
     info.description,
     `Scope: ${info.scope}${info.folder ? ` (${info.folder})` : ''}`,
+    info.ecosystem ? `Ecosystem: ${ECOSYSTEM_LABELS[info.ecosystem]}` : undefined,
     `Directory: ${info.dir}`,
+    info.ecosystem === 'e' ? `Entry point: ${info.manifestPath}` : undefined,
     `Log: ${info.logPath}`,
     info.shadowedBy ? `Shadowed by: ${info.shadowedBy}` : undefined,
     info.readyMode && info.readyMode !== 'ready' ? `Registration: ${info.readyMode}` : undefined,
@@ -108,9 +123,9 @@ export function extensionItem(info: ExtensionInfo, now: number = Date.now()): It
     .filter((l): l is string => l !== undefined && l !== '')
     .join('\n');
   return {
-    id: `ext:${info.scope}:${info.dir}`,
+    id: rowId(info),
     label: info.name,
-    description: `${state} · ${info.scope}${version}`,
+    description: `${state} · ${info.scope}${info.ecosystem ? ` · ${info.ecosystem}` : ''}${version}`,
     tooltip,
     icon: STATE_ICONS[info.state],
     contextValue: extensionContextValue(info),
@@ -120,7 +135,7 @@ export function extensionItem(info: ExtensionInfo, now: number = Date.now()): It
 
 /** The children of an extension row: groups for commands, tools and diagnostics, then the log. */
 export function extensionChildren(info: ExtensionInfo): ItemModel[] {
-  const base = `ext:${info.scope}:${info.dir}`;
+  const base = rowId(info);
   const out: ItemModel[] = [];
   if (info.state === 'blocked') {
     out.push({
@@ -177,7 +192,7 @@ export function extensionChildren(info: ExtensionInfo): ItemModel[] {
 
 /** The rows under one group of an extension (`commands`, `tools` or `diagnostics`). */
 export function groupChildren(info: ExtensionInfo, group: GroupKind, agentName: (t: ToolInfo) => string | undefined = () => undefined): ItemModel[] {
-  const base = `ext:${info.scope}:${info.dir}:${group}`;
+  const base = `${rowId(info)}:${group}`;
   switch (group) {
     case 'commands':
       return info.commands.map((c) => ({

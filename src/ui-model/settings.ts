@@ -33,6 +33,10 @@ export interface ZutSettings {
   startTimeoutSeconds: number;
   /** `zut.projectExtensions.consent` (application scope): `ask` per extension, or Workspace Trust alone. */
   consentMode: ConsentMode;
+  /** `zut.compat.zot`: also run zot extensions (`.zot/extensions`, `$ZOT_HOME/extensions`). */
+  compatZot: boolean;
+  /** `zut.compat.e`: also run e extensions (`.e/extensions`, `~/.e/extensions`). */
+  compatE: boolean;
 }
 
 /** Schema and default of each setting, keyed by its name under `zut.`. */
@@ -48,10 +52,12 @@ const fields = {
   'agentTools.exclude': { schema: z.array(z.string()), default: [] as string[] },
   startTimeoutSeconds: { schema: z.number().positive().max(86_400), default: DEFAULT_START_TIMEOUT_MS / 1000 },
   'projectExtensions.consent': { schema: z.enum(['ask', 'trustedWorkspace']), default: 'ask' as ConsentMode },
+  'compat.zot': { schema: z.boolean(), default: true },
+  'compat.e': { schema: z.boolean(), default: true },
 } as const;
 
 /** Settings whose change needs a reload: the discovery inputs (the Manager reads the others live). */
-export const RELOAD_KEYS = ['home', 'extensionPaths', 'projectExtensions.consent'] as const;
+export const RELOAD_KEYS = ['home', 'extensionPaths', 'projectExtensions.consent', 'compat.zot', 'compat.e'] as const;
 
 export interface SettingsRead {
   settings: ZutSettings;
@@ -92,6 +98,8 @@ export function readSettings(get: (key: string) => unknown): SettingsRead {
         .filter((n) => n !== ''),
       startTimeoutSeconds: pick('startTimeoutSeconds'),
       consentMode: pick('projectExtensions.consent'),
+      compatZot: pick('compat.zot'),
+      compatE: pick('compat.e'),
     },
     problems,
   };

@@ -11,7 +11,7 @@ import { Disposable } from '../host/lifecycle';
 import { WATCH_DEBOUNCE_MS } from '../host/limits';
 import { Manager } from '../host/manager';
 import { watchedFiles } from '../host/manifestSignature';
-import { globalExtensionsDir, resolveZutHome } from '../host/paths';
+import { globalExtensionsDir, resolveEHome, resolveZotHome, resolveZutHome } from '../host/paths';
 import { ExtensionOutput } from './output';
 import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from '../ui-model/settings';
 import { isWorkspaceTrusted, registerTrust } from './trust';
@@ -168,6 +168,8 @@ class HostRuntime extends Disposable implements HostControl {
     this.options.folders = folders;
     this.options.zutHome = effectiveZutHome(s.home, folders, () => resolveZutHome());
     this.options.extensionPaths = resolveExtensionPaths(s.extensionPaths, folders);
+    this.options.zot = s.compatZot ? { home: resolveZotHome() } : undefined;
+    this.options.e = s.compatE ? { home: resolveEHome() } : undefined;
     this.options.toolTimeoutMs = Math.round(s.toolTimeoutSeconds * 1000);
     this.options.autoRestart = s.autoRestart;
     this.options.trace = s.trace;
@@ -194,12 +196,22 @@ class HostRuntime extends Disposable implements HostControl {
   private rewatch(): void {
     this.watchers.forEach((w) => w.dispose());
     const globalDir = vscode.Uri.file(globalExtensionsDir(this.options.zutHome));
+    const { zot, e } = this.options;
+    const zotDir = zot && vscode.Uri.file(globalExtensionsDir(zot.home));
+    const eDir = e && vscode.Uri.file(globalExtensionsDir(e.home));
     const manifests: vscode.GlobPattern[] = [
       '**/.zut/extensions/*/extension.json',
       new vscode.RelativePattern(globalDir, '*/extension.json'),
       ...(this.options.extensionPaths ?? []).map((p) => new vscode.RelativePattern(vscode.Uri.file(p), 'extension.json')),
+      ...(zotDir ? ['**/.zot/extensions/*/extension.json', new vscode.RelativePattern(zotDir, '*/extension.json')] : []),
     ];
-    const dirs: vscode.GlobPattern[] = ['**/.zut/extensions/*', new vscode.RelativePattern(globalDir, '*')];
+    // e extensions have no manifest: their entries (top-level executables, directories) coming and going.
+    const dirs: vscode.GlobPattern[] = [
+      '**/.zut/extensions/*',
+      new vscode.RelativePattern(globalDir, '*'),
+      ...(zotDir ? ['**/.zot/extensions/*', new vscode.RelativePattern(zotDir, '*')] : []),
+      ...(eDir ? ['**/.e/extensions/*', new vscode.RelativePattern(eDir, '*')] : []),
+    ];
     const on = (u: vscode.Uri): void => this.manifestChanged(u);
     this.watchers = [
       ...manifests.flatMap((pattern) => {

@@ -19,6 +19,8 @@ describe('readSettings', () => {
       agentToolsExclude: [],
       startTimeoutSeconds: 60,
       consentMode: 'ask',
+      compatZot: true,
+      compatE: true,
     });
     expect(problems).toEqual([]);
   });
@@ -37,6 +39,8 @@ describe('readSettings', () => {
         'agentTools.exclude': [' secret_tool ', ''],
         startTimeoutSeconds: 11,
         'projectExtensions.consent': 'trustedWorkspace',
+        'compat.zot': false,
+        'compat.e': false,
       }),
     );
     expect(settings).toEqual({
@@ -51,6 +55,8 @@ describe('readSettings', () => {
       agentToolsExclude: ['secret_tool'],
       startTimeoutSeconds: 11,
       consentMode: 'trustedWorkspace',
+      compatZot: false,
+      compatE: false,
     });
     expect(problems).toEqual([]);
   });
@@ -71,6 +77,13 @@ describe('readSettings', () => {
     expect(problems).toHaveLength(8);
     expect(problems.find((p) => p.startsWith('zut.trace:'))).toContain('(using "off")');
     expect(problems.find((p) => p.startsWith('zut.chat.maxRounds:'))).toContain('(using 32)');
+  });
+
+  it('falls back to "on" for an invalid zut.compat.* value, and both are reload keys', () => {
+    const { settings, problems } = readSettings(getter({ 'compat.zot': 'no', 'compat.e': 0 }));
+    expect([settings.compatZot, settings.compatE]).toEqual([true, true]);
+    expect(problems.map((p) => p.split(':')[0])).toEqual(['zut.compat.zot', 'zut.compat.e']);
+    expect(RELOAD_KEYS).toEqual(expect.arrayContaining(['compat.zot', 'compat.e']));
   });
 
   it('treats null as unset', () => {

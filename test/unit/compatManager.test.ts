@@ -1,0 +1,138 @@
+/**
+ * zot and e extensions through the Manager (issue 13): the same trust and consent gates as zut's project
+ * extensions, shadowing by zut's copy shown in the doctor report and the Extensions view row.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ManagerOptions } from '../../src/host/api';
+import type { WorkspaceChoices } from '../../src/host/consent';
+import { buildDoctorReport, doctorText } from '../../src/host/doctor';
+import { Manager } from '../../src/host/manager';
+import { extensionContextValue, extensionItem } from '../../src/ui-model/extensionsModel';
+import { RecordingUi, cleanupTemps, tempDir, writeExt, zutHome } from './helpers/hostFixtures';
+
+const managers: Manager[] = [];
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  cleanupTemps();
+});
+
+class MemoryChoices implements WorkspaceChoices {
+  readonly values = new Map<string, unknown>();
+  get(k: string): unknown {
+    return this.values.get(k);
+  }
+  set(k: string, v: unknown): void {
+    if (v === undefined) this.values.delete(k);
+    else this.values.set(k, v);
+  }
+}
+
+/** A zot extension speaking protocol v2 (zot's v2 hello is zut's): runs on today's host. */
+function zotExt(root: string, name: string): string {
+  const script = `#!/bin/sh\nprintf '%s\\n' '{"type":"hello","protocol_version":2,"name":"${name}","version":"1.0.0","capabilities":[]}' '{"type":"ready"}'\nwhile IFS= read -r l; do case "$l" in *'"shutdown"'*) exit 0;; esac; done\n`;
+  return writeExt(root, name, { name, exec: './run.sh' }, { 'run.sh': script });
+}
+
+/** A top-level e extension file (never started by these tests: they check the gates that come first). */
+function eFile(root: string, file: string): string {
+  fs.mkdirSync(root, { recursive: true });
+  const p = path.join(root, file);
+  fs.writeFileSync(p, '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  return p;
+}
+
+function setup(opts: Partial<ManagerOptions> = {}) {
+  const z = zutHome();
+  const zot = tempDir('zot-home-');
+  const eHome = tempDir('e-home-');
+  const project = tempDir('zut-project-');
+  const m = new Manager({
+    folders: [project],
+    zutHome: z.home,
+    zot: { home: zot },
+    e: { home: eHome },
+    ui: new RecordingUi(),
+    hostVersion: '9.9.9',
+    ...opts,
+  });
+  managers.push(m);
+  const state = (name: string, eco?: string) => m.extensions().find((e) => e.name === name && e.ecosystem === eco)?.state;
+  return {
+    m,
+    state,
+    zutExts: z.exts,
+    zotExts: path.join(zot, 'extensions'),
+    eExts: path.join(eHome, 'extensions'),
+    projZot: path.join(project, '.zot', 'extensions'),
+    projE: path.join(project, '.e', 'extensions'),
+  };
+}
+
+describe('sibling ecosystems through the Manager', () => {
+  it('an untrusted workspace blocks project zot and e extensions; a global zot extension runs', async () => {
+    const s = setup({ isTrusted: () => false });
+    zotExt(s.projZot, 'localzot');
+    eFile(s.projE, 'locale.mjs');
+    zotExt(s.zotExts, 'globalzot');
+    await s.m.start();
+    expect([s.state('localzot', 'zot'), s.state('locale', 'e'), s.state('globalzot', 'zot')]).toEqual(['blocked', 'blocked', 'running']);
+    expect(s.m.extensions().find((e) => e.name === 'locale')!.pid).toBeUndefined();
+  });
+
+  it('consent "ask": project zot and e extensions wait (nothing spawned); each top-level e file is asked for on its own', async () => {
+    const choices = new MemoryChoices();
+    const s = setup({ consent: { mode: () => 'ask', choices } });
+    zotExt(s.projZot, 'pz');
+    eFile(s.projE, 'one.sh');
+    eFile(s.projE, 'two.sh');
+    zotExt(s.zotExts, 'gz');
+    const asked: string[][] = [];
+    s.m.onDidRequestConsent((infos) => asked.push(infos.map((i) => i.name)));
+    await s.m.start();
+    expect([s.state('pz', 'zot'), s.state('one', 'e'), s.state('two', 'e'), s.state('gz', 'zot')]).toEqual(['consent', 'consent', 'consent', 'running']);
+    expect(asked).toEqual([['pz', 'one', 'two']]);
+    expect(s.m.extensions().filter((e) => e.state === 'consent').every((e) => e.pid === undefined)).toBe(true);
+
+    await s.m.answerConsent(['pz'], 'allow');
+    expect(s.state('pz', 'zot')).toBe('running');
+    await s.m.answerConsent(['one'], 'deny');
+    expect([s.state('one', 'e'), s.state('two', 'e')]).toEqual(['denied', 'consent']);
+    // Remembered per entry file, not per the directory the two files share.
+    expect([...choices.values.keys()].filter((k) => k.startsWith('zut.consent:')).sort()).toEqual(
+      [`zut.consent:${path.join(s.projZot, 'pz')}`, `zut.consent:${path.join(s.projE, 'one.sh')}`].sort(),
+    );
+  });
+
+  it("a zot or e copy of a zut extension's name is shadowed: doctor and the Extensions view row say so", async () => {
+    const s = setup();
+    zotExt(s.zutExts, 'todo');
+    zotExt(s.projZot, 'todo');
+    eFile(s.eExts, 'todo.py');
+    await s.m.start();
+    const infos = s.m.extensions();
+    expect(infos.map((e) => [e.name, e.ecosystem, e.state, e.shadowedBy])).toEqual([
+      ['todo', undefined, 'running', undefined],
+      ['todo', 'zot', 'shadowed', path.join(s.zutExts, 'todo')],
+      ['todo', 'e', 'shadowed', path.join(s.zutExts, 'todo')],
+    ]);
+    const text = doctorText(buildDoctorReport(infos));
+    expect(text).toContain(`todo [project, zot] shadowed\n  dir: ${path.join(s.projZot, 'todo')}\n  shadowed by: ${path.join(s.zutExts, 'todo')}`);
+    expect(text).toContain(`todo [global, e] shadowed\n  dir: ${s.eExts}\n  entry: ${path.join(s.eExts, 'todo.py')}\n  shadowed by: ${path.join(s.zutExts, 'todo')}`);
+    const row = extensionItem(infos[2]!);
+    expect(row.description).toBe('shadowed · global · e');
+    expect(row.tooltip).toContain(`Entry point: ${path.join(s.eExts, 'todo.py')}`);
+    expect(row.tooltip).toContain(`Shadowed by: ${path.join(s.zutExts, 'todo')}`);
+    expect(row.id).not.toBe(extensionItem({ ...infos[2]!, manifestPath: path.join(s.eExts, 'other.py') }).id);
+    expect(extensionContextValue(infos[2]!)).toMatch(/\.nomanifest$/);
+    expect(extensionItem(infos[1]!).description).toBe('shadowed · project · zot');
+  });
+
+  it('an e extension has no manifest to enable or disable', async () => {
+    const s = setup();
+    eFile(s.eExts, 'solo.sh');
+    await s.m.start();
+    await expect(s.m.setEnabled('solo', false)).rejects.toThrow(/solo is an e extension .*no manifest to enable or disable/);
+  });
+});
