@@ -34,7 +34,39 @@ export interface EditorToolResult {
   isError: boolean;
 }
 
+/** One choice of a `select` question. `value` is handed back as given (any JSON value). */
+export interface QuestionOption {
+  label: string;
+  description?: string;
+  value: unknown;
+}
+
+/**
+ * A question an extension asks the user and waits on (e's `ui.select`, `ui.confirm`, `ui.input`). VS Code shows a
+ * QuickPick, a modal and an InputBox; without a person to ask (the CLI) the answer is an error (`NoUiError`).
+ */
+export type Question =
+  | { kind: 'select'; title: string; options: QuestionOption[] }
+  | { kind: 'confirm'; title: string; message?: string }
+  | { kind: 'input'; title: string; placeholder?: string; prefill?: string; secret?: boolean };
+
+/** The answer to a question; `undefined` = the user dismissed it. */
+export type Answer<Q extends Question> = Q extends { kind: 'select' } ? QuestionOption : Q extends { kind: 'confirm' } ? boolean : string;
+
+/** The host has nobody to ask (e answers `{"error":"no ui"}` under `e -p`; so does the CLI). */
+export class NoUiError extends Error {
+  constructor(ext: string, q: Question) {
+    super(`no ui: ${ext} asked ${JSON.stringify(q.title)} (a ${q.kind} question) and this host cannot ask anyone`);
+    this.name = 'NoUiError';
+  }
+}
+
 export interface HostUi {
+  /**
+   * Asks the user and resolves with the answer, `undefined` when dismissed (or when `signal` aborts: the extension
+   * went away). Rejects with `NoUiError` where nobody can answer.
+   */
+  ask<Q extends Question>(ext: string, question: Q, signal: AbortSignal): Promise<Answer<Q> | undefined>;
   /** `notify`: a note (info/success/warn/error). */
   notify(ext: string, level: NoteLevel, message: string): void;
   /** `command_response` with action `display`: a note with the command's output. */
@@ -72,6 +104,9 @@ export interface HostUi {
 
 /** A HostUi that ignores everything (CLI, benchmarks). Subclasses override what they observe. */
 export class NullHostUi implements HostUi {
+  ask<Q extends Question>(ext: string, question: Q, _signal: AbortSignal): Promise<Answer<Q> | undefined> {
+    return Promise.reject(new NoUiError(ext, question));
+  }
   notify(_ext: string, _level: NoteLevel, _message: string): void {}
   display(_ext: string, _text: string): void {}
   clearNotes(_ext: string): void {}

@@ -147,3 +147,18 @@ export const CALL_TOOL_RESULT_MAX_BYTES = 256 * 1024;
 export const CALL_TOOL_MAX_CHAIN = 4;
 /** `before_agent_start`: a `system_prompt` reply longer than this (UTF-8 bytes) is ignored. Spec (zot: 1 MiB). */
 export const SYSTEM_PROMPT_MAX_BYTES = 1024 * 1024;
+
+// ------------------------------------------------------------------ e extensions (e-extensions.md, issue 13)
+
+/** The `initialize` answer must arrive within this, or the extension is skipped. Spec (e: "within 5 s"). */
+export const E_INITIALIZE_TIMEOUT_MS = 5_000;
+/** Unanswered requests one e extension may have open; more are answered with an error at once. Spec (e: 32). */
+export const E_MAX_PENDING_EXT_REQUESTS = 32;
+/** Lines of an e panel (`ui.panel`); the rest are cut. Spec (e: "at most 200 lines"). */
+export const E_PANEL_MAX_LINES = 200;
+/** Columns of an e status or activity slot (`ui.status`, `ui.activity`); longer text is clipped. Spec (e: 40). */
+export const E_STATUS_MAX_COLUMNS = 40;
+/** Rows of an e widget (`ui.widget`); the rest are cut. Spec (e: "eight rows at most"). */
+export const E_WIDGET_MAX_ROWS = 8;
+/** Characters of one `tool.update` chunk shown as progress; longer chunks are clipped. Ours (a progress line). */
+export const E_PROGRESS_MAX_CHARS = 2_000;

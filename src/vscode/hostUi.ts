@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import type { ExtensionHost } from '../host/api';
-import type { EditorTool, EditorToolResult, HostUi, NoteLevel, PanelRender, WidgetSpec } from '../host/hostUi';
+import type { Answer, EditorTool, EditorToolResult, HostUi, NoteLevel, PanelRender, Question, WidgetSpec } from '../host/hostUi';
 import { editorTools, invokeEditorTool } from './editorTools';
 import { Disposable, Emitter, type Event } from '../host/lifecycle';
 import type { PanelSpec } from '../protocol/frames';
@@ -14,6 +14,7 @@ import { NotesSurface, type NoteEvent } from './notes';
 import type { NotesModelOptions } from '../ui-model/notesModel';
 import type { Scheduler } from '../ui-model/panelModel';
 import { PanelSurface } from './panels';
+import { QuestionSurface } from './questions';
 import { StatusBarSurface } from './statusBar';
 import { escapeNotificationLinks } from '../ui-model/statusModel';
 import { WidgetsTree } from './widgetsTree';
@@ -55,6 +56,7 @@ export class VsCodeHostUi extends Disposable implements HostUi {
   private readonly statusBar = this._register(new StatusBarSurface());
   private readonly widgets: WidgetsTree | undefined;
   private readonly panels: PanelSurface;
+  private readonly questions = new QuestionSurface();
   /** Recent alerts/submits, bounded, for the test snapshot. */
   private readonly recent = {
     alerts: [] as HostUiSnapshot['alerts'],
@@ -84,6 +86,11 @@ export class VsCodeHostUi extends Disposable implements HostUi {
   /** Connects panels to the Manager (keys, sizes, user closes). Call once, after the Manager exists. */
   attach(host: ExtensionHost): void {
     this.panels.attach(host);
+  }
+
+  /** A question (e's ui.select / ui.confirm / ui.input): QuickPick, modal, InputBox; one at a time. */
+  ask<Q extends Question>(ext: string, question: Q, signal: AbortSignal): Promise<Answer<Q> | undefined> {
+    return this.questions.ask(ext, question, signal);
   }
 
   notify(ext: string, level: NoteLevel, message: string): void {

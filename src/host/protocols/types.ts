@@ -166,16 +166,25 @@ export type ExtMessage =
   /**
    * The extension asks the host something and awaits `encodeResponse(id, …)`. `method` is neutral where the host
    * knows it (`call_tool`: {@link CallToolParams}); other methods are the protocol's own (e's `ui.select`, …) and
-   * are answered with an error unless the host has a handler for them.
+   * are answered with an error unless the host has a handler for them. `ask`: a `Question` (hostUi.ts) for the user
+   * (e's `ui.select` / `ui.confirm` / `ui.input`), answered `{kind: 'result', value: Answer | undefined}` (undefined:
+   * dismissed) or `{kind: 'error'}` (no UI).
    */
   | { kind: 'request'; id: ExtRequestId; method: string; params: unknown }
   /** The extension withdrew its request `id` (zot's `call_tool_cancel`). */
   | { kind: 'cancel'; id: ExtRequestId }
   /**
-   * A one-way message of the protocol's own that has no zut shape (e's `tool.update` progress): handled by name
-   * where the host knows it, else a diagnostic.
+   * A one-way message of the protocol's own that has no zut shape: handled by name where the host knows it, else a
+   * diagnostic. (e's `tool.update` is `progress`, correlated with the running request.)
    */
   | { kind: 'signal'; method: string; params: unknown }
+  /**
+   * Several messages from one line, plus lines the adapter answers by itself (e's `ui.notify`: a `notify` notice
+   * and its `{}` answer; a request the host cannot serve: its error answer at once, so the extension never hangs).
+   */
+  | { kind: 'batch'; messages: ExtMessage[]; send: string[] }
+  /** Output streamed by the running host request `id` (e's `tool.update`): shown as progress where the call was made. */
+  | { kind: 'progress'; id: string; text: string }
   /** Registration is complete (zut/zot `ready`). */
   | { kind: 'ready' }
   /** Nothing to do (a stray `hello`, `shutdown_ack`). */
@@ -244,6 +253,8 @@ export interface ProtocolHandshake {
   readonly opening: readonly string[];
   /** What the host waits for, in messages: `no hello frame within 60s`, `extension exited before hello`. */
   readonly awaiting: { timeout: string; exit: string };
+  /** The protocol's own handshake deadline, overriding the host's start timeout (e: `initialize` within 5 s). */
+  readonly timeoutMs?: number;
   onLine(line: string): HandshakeStep;
 }
 

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ManagerOptions } from '../../../src/host/api';
-import type { EditorTool, EditorToolResult, HostUi, NoteLevel, PanelRender, WidgetSpec } from '../../../src/host/hostUi';
+import { NoUiError, type Answer, type EditorTool, type EditorToolResult, type HostUi, type NoteLevel, type PanelRender, type Question, type WidgetSpec } from '../../../src/host/hostUi';
 import { Manager } from '../../../src/host/manager';
 import type { PanelSpec } from '../../../src/protocol';
 
@@ -80,6 +80,13 @@ export class RecordingUi implements HostUi {
   }
   of(method: string): UiCall[] {
     return this.calls.filter((c) => c.method === method);
+  }
+  /** Answers for `ask`, taken in order; none left: the question is refused as by a host without a UI. */
+  readonly answers: unknown[] = [];
+  ask<Q extends Question>(ext: string, q: Q, _signal: AbortSignal): Promise<Answer<Q> | undefined> {
+    this.rec('ask', ext, q);
+    if (this.answers.length === 0) return Promise.reject(new NoUiError(ext, q));
+    return Promise.resolve(this.answers.shift() as Answer<Q> | undefined);
   }
   notify(ext: string, level: NoteLevel, message: string): void { this.rec('notify', ext, level, message); }
   display(ext: string, text: string): void { this.rec('display', ext, text); }

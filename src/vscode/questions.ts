@@ -1,0 +1,89 @@
+/**
+ * Questions extensions ask the user (HostUi `ask`; e's `ui.select`, `ui.confirm`, `ui.input`) shown natively: a
+ * QuickPick, a modal Yes/No message, an InputBox (masked for `secret`). One question shows at a time across all
+ * extensions (e: "one modal shows at a time"); the others wait their turn. An extension that goes away (its signal
+ * aborts) takes its question down. Question text is data: codicons and links are escaped. Map; don't decide.
+ */
+import * as vscode from 'vscode';
+import type { Answer, Question, QuestionOption } from '../host/hostUi';
+import { escapeIcons, escapeNotificationLinks } from '../ui-model/statusModel';
+
+interface OptionItem extends vscode.QuickPickItem {
+  option: QuestionOption;
+}
+
+/** Shows one question at a time; `ask` is the HostUi method. */
+export class QuestionSurface {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Waits for earlier questions, then asks this one. Resolves `undefined` when dismissed or aborted. */
+  ask<Q extends Question>(ext: string, q: Q, signal: AbortSignal): Promise<Answer<Q> | undefined> {
+    const run = this.queue.then(() => (signal.aborted ? undefined : this.show(ext, q, signal)));
+    this.queue = run.catch(() => undefined);
+    return run as Promise<Answer<Q> | undefined>;
+  }
+
+  private show(ext: string, q: Question, signal: AbortSignal): Promise<unknown> {
+    const title = `${ext}: ${q.title}`;
+    switch (q.kind) {
+      case 'select':
+        return pick(title, q.options, signal);
+      case 'confirm':
+        return confirm(title, q.message);
+      case 'input':
+        return input(title, q, signal);
+    }
+  }
+}
+
+function pick(title: string, options: QuestionOption[], signal: AbortSignal): Promise<QuestionOption | undefined> {
+  const qp = vscode.window.createQuickPick<OptionItem>();
+  qp.title = escapeIcons(title);
+  qp.items = options.map((option) => ({ label: escapeIcons(option.label), ...(option.description && { description: escapeIcons(option.description) }), option }));
+  qp.matchOnDescription = true;
+  return new Promise((resolve) => {
+    let answer: QuestionOption | undefined;
+    const abort = (): void => qp.hide();
+    signal.addEventListener('abort', abort, { once: true });
+    qp.onDidAccept(() => {
+      answer = qp.selectedItems[0]?.option;
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      signal.removeEventListener('abort', abort);
+      qp.dispose();
+      resolve(answer);
+    });
+    qp.show();
+  });
+}
+
+/** A modal Yes/No; closing it is a dismissal. (A modal cannot be taken down when the extension goes away.) */
+async function confirm(title: string, message: string | undefined): Promise<boolean | undefined> {
+  const detail = message === undefined ? {} : { detail: escapeNotificationLinks(message) };
+  const choice = await vscode.window.showInformationMessage(escapeNotificationLinks(title), { modal: true, ...detail }, 'Yes', 'No');
+  return choice === undefined ? undefined : choice === 'Yes';
+}
+
+function input(title: string, q: Extract<Question, { kind: 'input' }>, signal: AbortSignal): Promise<string | undefined> {
+  const box = vscode.window.createInputBox();
+  box.title = escapeIcons(title);
+  box.password = q.secret === true;
+  if (q.placeholder !== undefined) box.placeholder = q.placeholder;
+  if (q.prefill !== undefined) box.value = q.prefill;
+  return new Promise((resolve) => {
+    let answer: string | undefined;
+    const abort = (): void => box.hide();
+    signal.addEventListener('abort', abort, { once: true });
+    box.onDidAccept(() => {
+      answer = box.value;
+      box.hide();
+    });
+    box.onDidHide(() => {
+      signal.removeEventListener('abort', abort);
+      box.dispose();
+      resolve(answer);
+    });
+    box.show();
+  });
+}
