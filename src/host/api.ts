@@ -30,6 +30,8 @@ export interface CallToolOptions {
   session?: SessionContext;
   /** Names of the tool calls this one is nested in (zot's `call_tool` chain rules). */
   chain?: readonly string[];
+  /** Output the tool streams while it runs (e's `tool.update`). */
+  onProgress?: (text: string) => void;
 }
 
 /** A lifecycle event without `type` (and without `state`, which the Manager fills in per receiver). */

@@ -48,7 +48,7 @@ export class Connection {
   constructor(private readonly options: ConnectionOptions) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.clock = new StartClock(this.timeouts, {
-      handshakeTimeout: () => this.failStart(`${this.handshake?.awaiting.timeout} within ${this.timeouts.helloMs / 1000}s (${this.logSuffix()})`),
+      handshakeTimeout: () => this.failStart(`${this.handshake?.awaiting.timeout} within ${this.handshakeMs() / 1000}s (${this.logSuffix()})`),
       windowClosed: (mode) => this.becomeReady(mode),
     });
   }
@@ -133,8 +133,13 @@ export class Connection {
   private enterHandshake(): void {
     this.phase = 'handshake';
     this.handshake = (this.options.family ?? zutFamily).handshake({ name: this.options.name, hostInfo: () => this.options.hostInfo() });
-    this.clock.awaitHandshake();
+    this.clock.awaitHandshake(this.handshakeMs());
     for (const line of this.handshake.opening) this.write(line);
+  }
+
+  /** The handshake deadline: the protocol's own (e: `initialize` within 5 s), else the host's start timeout. */
+  private handshakeMs(): number {
+    return this.handshake?.timeoutMs ?? this.timeouts.helloMs;
   }
 
   private onLine(line: string): void {
@@ -224,6 +229,12 @@ export class Connection {
         return o.onDiagnostic(`${m.method} ignored: not supported by this host`);
       case 'diagnostic':
         return o.onDiagnostic(m.message);
+      case 'batch':
+        m.messages.forEach((x) => this.dispatch(x));
+        for (const l of m.send) this.write(l);
+        return;
+      case 'progress':
+        return this.pending.progress(m.id, m.text);
       default:
         return; // ready after registration, stray hello, shutdown_ack
     }

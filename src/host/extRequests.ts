@@ -5,12 +5,14 @@
  * (HostUi `editorTools`, VS Code's `vscode.lm.tools`), else an error result; a 60 s deadline; `call_tool_cancel`;
  * results bounded to 256 KiB; chains through `parent_id` (the host's `tool_call` id) of at most four calls without
  * a repeated name; no call without `parent_id` while a host-invoked tool of that extension runs. Every request
- * gets an answer: a result or an error, never silence. Methods the host does not know are answered with an error.
+ * gets an answer: a result or an error, never silence. `ask` (e's `ui.select` / `ui.confirm` / `ui.input`) goes to
+ * HostUi.ask: VS Code asks the user, the CLI answers `no ui`; when the extension goes away its questions are taken
+ * down (their answers would have nowhere to go). Methods the host does not know are answered with an error.
  */
 import * as z from 'zod';
 import type { SessionContext } from '../protocol';
 import { boundContent } from './boundContent';
-import type { HostUi } from './hostUi';
+import type { HostUi, Question } from './hostUi';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
 import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from './limits';
 import type { ExtRequestId, HostResponse } from './protocols/types';
@@ -65,11 +67,45 @@ export class ExtensionRequests {
 
   /** One request from `ext`; the answer goes to `to`. */
   handle(ext: string, to: Responder, id: ExtRequestId, method: string, params: unknown): void {
+    if (method === 'ask') return this.ask(ext, to, id, params as Question);
     if (method !== 'call_tool') {
       to.respond(id, { kind: 'error', message: `${method}: not supported by zut-vscode` });
       return;
     }
     void this.callTool(ext, to, id, params);
+  }
+
+  /** A question for the user (the adapter built it: protocols/eUi.ts); answered with the answer or the error. */
+  private ask(ext: string, to: Responder, id: ExtRequestId, question: Question): void {
+    const mine = this.requestsOf(ext);
+    const abort = new AbortController();
+    mine.set(id, abort);
+    let asked: Promise<unknown>;
+    try {
+      asked = this.host.ui().ask(ext, question, abort.signal);
+    } catch (e) {
+      asked = Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+    void asked
+      .then(
+        (value) => abort.signal.aborted || to.respond(id, { kind: 'result', value }),
+        (e: unknown) => abort.signal.aborted || to.respond(id, { kind: 'error', message: e instanceof Error ? e.message : String(e) }),
+      )
+      .finally(() => this.forget(ext, id, mine));
+  }
+
+  /** The extension's own requests in flight (created on first use). */
+  private requestsOf(ext: string): Map<ExtRequestId, AbortController> {
+    const key = ext.toLowerCase();
+    let mine = this.inflight.get(key);
+    if (!mine) this.inflight.set(key, (mine = new Map()));
+    return mine;
+  }
+
+  private forget(ext: string, id: ExtRequestId, mine: Map<ExtRequestId, AbortController>): void {
+    mine.delete(id);
+    const key = ext.toLowerCase();
+    if (mine.size === 0 && this.inflight.get(key) === mine) this.inflight.delete(key);
   }
 
   /** `call_tool_cancel`: ends that request (its answer is an error result saying so). */

@@ -41,6 +41,8 @@ export interface InvokeToolOptions {
   run?: (args: unknown, signal: AbortSignal) => Promise<ToolResult>;
   /** Called once the guards allowed the call, right before it starts (progress in chat). */
   onStart?: () => void;
+  /** Output the tool streams while it runs (e's `tool.update`): progress in chat, stderr lines in the CLI. */
+  onProgress?: (text: string) => void;
   /** The headless caller answers panels itself (`zut-host tool --keys`): an interactive tool may run. */
   answersPanels?: boolean;
   /** Names of the tool calls this one is nested in (zot's `call_tool` chain rules; see extRequests.ts). */
@@ -135,5 +137,5 @@ async function guardedCall(
   started(decision.args);
   o.onStart?.();
   if (o.run) return o.run(decision.args, signal);
-  return host.callTool(toolName, decision.args, { signal, timeoutMs: o.timeoutMs, session: o.session, chain: o.chain });
+  return host.callTool(toolName, decision.args, { signal, timeoutMs: o.timeoutMs, session: o.session, chain: o.chain, onProgress: o.onProgress });
 }

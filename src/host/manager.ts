@@ -339,7 +339,7 @@ export class Manager implements ExtensionHost {
       scope: s.disc.scope,
       folder: s.disc.folder,
       ...(s.disc.ecosystem && { ecosystem: s.disc.ecosystem }),
-      version: s.disc.manifest?.version,
+      version: s.disc.manifest?.version ?? s.conn?.hello?.version,
       description: s.disc.manifest?.description,
       language: s.disc.manifest?.language,
       exec: s.disc.manifest?.exec,
@@ -409,7 +409,7 @@ export class Manager implements ExtensionHost {
     const release = id && this.requests.track(s.name, id, [...(options.chain ?? []), owner.tool.name], options.signal);
     const req = s.conn.request(
       { kind: 'tool', name: owner.tool.name, args: args ?? {} },
-      { id, timeoutMs, signal: options.signal, what: `extension ${s.name}: tool ${owner.tool.name}`, sendCancel: true },
+      { id, timeoutMs, signal: options.signal, what: `extension ${s.name}: tool ${owner.tool.name}`, sendCancel: true, onProgress: options.onProgress },
     );
     const reply = release ? await req.finally(release) : await req;
     if (reply.activate_tools?.length) {

@@ -16,6 +16,7 @@ interface Pending {
   timeoutMs?: number;
   signal?: AbortSignal;
   onAbort?: () => void;
+  onProgress?: (text: string) => void;
 }
 
 export interface RequestOptions {
@@ -26,6 +27,8 @@ export interface RequestOptions {
   what: string;
   /** Send `tool_cancel` when abandoned (and the extension advertised it). */
   sendCancel?: boolean;
+  /** Output the extension streams while the request runs (e's `tool.update`). */
+  onProgress?: (text: string) => void;
 }
 
 /** What an abandoned request was, so the connection can withdraw it and send `tool_cancel`. */
@@ -57,7 +60,7 @@ export class PendingRequests {
   add<T = unknown>(id: string, opts: RequestOptions, decode?: (body: unknown) => T): Promise<T> {
     let p!: Pending;
     const promise = new Promise<T>((resolve, reject) => {
-      p = { resolve: resolve as (v: unknown) => void, reject, what: opts.what, sendCancel: opts.sendCancel, decode };
+      p = { resolve: resolve as (v: unknown) => void, reject, what: opts.what, sendCancel: opts.sendCancel, decode, onProgress: opts.onProgress };
     });
     this.map.set(id, p);
     if (opts.signal) {
@@ -71,6 +74,17 @@ export class PendingRequests {
       if (p.deadline < this.timerAt) this.arm(p.deadline);
     }
     return promise;
+  }
+
+  /** Output streamed by the running request `id` (e's `tool.update`); ignored when it is gone or nobody listens. */
+  progress(id: string, text: string): void {
+    const p = this.map.get(id);
+    if (!p?.onProgress) return;
+    try {
+      p.onProgress(text);
+    } catch {
+      /* a listener's failure is not the extension's */
+    }
   }
 
   /** Settles the request with this id with its reply. False for late or unknown ids (ignored). */

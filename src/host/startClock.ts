@@ -21,9 +21,9 @@ export class StartClock {
     private readonly on: { handshakeTimeout(): void; windowClosed(mode: Exclude<ReadyMode, 'ready'>): void },
   ) {}
 
-  /** Arms the handshake deadline. */
-  awaitHandshake(): void {
-    this.handshakeTimer = setTimeout(() => this.on.handshakeTimeout(), this.t.helloMs);
+  /** Arms the handshake deadline: `ms` when the protocol has its own (e: 5 s), else `helloMs`. */
+  awaitHandshake(ms: number = this.t.helloMs): void {
+    this.handshakeTimer = setTimeout(() => this.on.handshakeTimeout(), ms);
   }
 
   /** The handshake is done: the registration window opens. */

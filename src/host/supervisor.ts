@@ -146,7 +146,6 @@ export class ExtensionSupervisor implements Registrant {
     this.startingSince = Date.now();
     this.state = this.restarts > 0 ? 'restarting' : 'starting';
     this.deps.changed();
-    if (this.disc.ecosystem === 'e') return this.loadFailed('e extensions (JSON-RPC) are found but this host cannot run them yet');
     const conn = new Connection({
       name: this.name,
       version: m.version,
@@ -169,6 +168,7 @@ export class ExtensionSupervisor implements Registrant {
     try {
       await conn.start();
     } catch (e) {
+      this.deps.requests.closed(this.name); // questions asked before a failed handshake end too
       this.conn = undefined;
       return this.loadFailed((e as Error).message);
     }

@@ -206,7 +206,9 @@ describe('e protocol: what the extension asks', () => {
     expect(p.encodeNotice({ kind: 'panelKey', panelId: E_PANEL_ID, key: 'down' })).toBeUndefined(); // no longer interactive
     expect(json(p.encodeNotice({ kind: 'panelClosed', panelId: E_PANEL_ID }))).toEqual({ method: 'ui.panel_closed', params: {} });
     expect(p.encodeNotice({ kind: 'panelClosed', panelId: E_PANEL_ID })).toBeUndefined();
-    expect(batch(p.decode(line({ id: 3, method: 'ui.panel', params: null }))).messages).toEqual([]);
+    expect(batch(p.decode(line({ id: 3, method: 'ui.panel', params: null })))).toEqual({ messages: [], send: [{ id: 3, result: {} }] });
+    p.decode(line({ id: 4, method: 'ui.panel', params: { lines: ['again'] } }));
+    expect(batch(p.decode(line({ id: 5, method: 'ui.panel', params: null }))).messages).toEqual([{ kind: 'notice', notice: { type: 'panel_close', panel_id: E_PANEL_ID } }]);
   });
 
   it('questions become ask requests; the answer is shaped as e expects; dismissals and errors too', () => {

@@ -56,7 +56,9 @@ export function classifyLine(line: string): EIncoming {
   const m = parsed.data;
   const hasId = 'id' in (raw as object);
   if (m.method !== undefined) {
-    return hasId ? { kind: 'request', id: m.id as EWireId, method: m.method, params: m.params ?? {} } : { kind: 'notification', method: m.method, params: m.params ?? {} };
+    // An explicit `null` stays null (`ui.panel` null closes the panel); absent params are `{}`.
+    const params = 'params' in (raw as object) ? m.params : {};
+    return hasId ? { kind: 'request', id: m.id as EWireId, method: m.method, params } : { kind: 'notification', method: m.method, params };
   }
   if (!hasId) return { kind: 'invalid', message: 'ignored a line with neither "method" nor "id"' };
   if (typeof m.id !== 'number' && typeof m.id !== 'string') return { kind: 'invalid', message: `ignored an answer to unknown id ${JSON.stringify(m.id)}` };
