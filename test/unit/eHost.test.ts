@@ -6,8 +6,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runLoop } from '../../src/host/chat/loop';
 import { Manager } from '../../src/host/manager';
 import { E_PANEL_ID } from '../../src/host/protocols/eUi';
+import { RecordingSink, ScriptedModel, call, flatten, text } from '../fixtures/chat/helpers';
 import { RecordingUi, alive, cleanupTemps, tempDir, until, zutHome } from './helpers/hostFixtures';
 
 const E_FIXTURES = path.resolve(__dirname, '../fixtures/e');
@@ -110,6 +112,22 @@ describe('e extensions through the Manager', () => {
     await until(() => ui.of('panelRender').find((c) => (c.args[0] as { lines?: string[] }).lines?.[0] === 'count: -1'));
     m.panelKey('enode', E_PANEL_ID, 'rune', 'q');
     await until(() => ui.of('panelClose').length > 0);
+  });
+
+  it('@zut: the e guard blocks a tool the model calls, tool.update is progress, before_turn context reaches the model', async () => {
+    const { m } = await started();
+    const model = new ScriptedModel([[call('e_greet', { who: 'ann' }), call('py_add', { a: 1, b: 2, cmd: 'rm -rf ~' })], [text('done')]]);
+    const sink = new RecordingSink();
+    await runLoop({ host: m, model, sink, history: [], prompt: 'hi', maxRounds: 4, signal: new AbortController().signal, session });
+    expect(sink.progress).toEqual(['e_greet: greeting…']);
+    expect(sink.finished.map((f) => [f.name, f.status])).toEqual([
+      ['e_greet', 'ok'],
+      ['py_add', 'blocked'],
+    ]);
+    const second = model.requests[1]!.messages.map(flatten).join('\n');
+    expect(second).toContain('result hello ann');
+    expect(second).toContain('result(error) blocked by enode: enode refuses py_add');
+    expect(model.requests[0]!.messages.map(flatten).join('\n')).toContain('Answer in one line.');
   });
 
   it('stop sends shutdown and every child is gone', async () => {

@@ -38,6 +38,8 @@ export interface LoopSink {
   text(text: string, origin: 'model' | 'extension'): void;
   /** A tool is about to run (progress). */
   toolStarted(call: { callId: string; name: string; ext?: string }): void;
+  /** Output a running tool streams (e's `tool.update`), as progress. */
+  toolProgress?(call: { callId: string; name: string; ext?: string }, text: string): void;
   toolFinished(outcome: ToolOutcome): void;
   /** A host message: a blocked turn or message, the round cap, a model error. */
   notice(kind: 'blocked' | 'error' | 'info', text: string): void;
@@ -258,6 +260,7 @@ async function runToolCall(
       toolId: callId,
       run: tool ? (args, s) => tool.run(args, s) : undefined,
       onStart: () => sink.toolStarted({ callId, name, ext }),
+      onProgress: (text) => sink.toolProgress?.({ callId, name, ext }, text),
     });
     const parts = resultParts(r);
     if (r.blocked) {

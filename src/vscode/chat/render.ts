@@ -49,6 +49,12 @@ export class ChatSink implements LoopSink {
     this.progress(`Running \`${ident(call.name)}\` (\`${ident(call.ext)}\`)…`);
   }
 
+  /** A running tool's streamed output (e's `tool.update`): its last line, escaped, as progress. */
+  toolProgress(call: { name: string; ext?: string }, text: string): void {
+    const line = text.split(/\r?\n/).filter((l) => l.trim() !== '').pop()?.trim();
+    if (line) this.progress(`\`${ident(call.name)}\`: ${escapeMarkdown(line)}`);
+  }
+
   toolFinished(o: ToolOutcome): void {
     const mark = o.status === 'ok' ? '✓' : o.status === 'blocked' ? '⛔' : o.status === 'cancelled' ? '◼' : '✗';
     const head = `${mark} \`${ident(o.name)}\` (\`${ident(o.ext)}\`)`;
