@@ -131,7 +131,8 @@ export async function tool(p: Parsed): Promise<number> {
       return EXIT.error;
     }
     // The one guarded tool path (event, guards, call), in a session of its own.
-    const result = await host.invokeTool(name, args, { session: cliSession(p), origin: 'cli', answersPanels: ui.hasKeys });
+    const onProgress = (text: string): void => ui.progress(info.ext, text);
+    const result = await host.invokeTool(name, args, { session: cliSession(p), origin: 'cli', answersPanels: ui.hasKeys, onProgress });
     await write(process.stdout, JSON.stringify(result, null, 2) + '\n');
     return result.isError ? EXIT.error : EXIT.ok;
   });

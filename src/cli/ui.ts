@@ -59,6 +59,11 @@ export class CliUi extends NullHostUi {
     if (!this.o.quiet) errLine(text);
   }
 
+  /** A running tool's streamed output (e's `tool.update`), one line per line of it. */
+  progress(ext: string, text: string): void {
+    for (const l of text.split(/\r?\n/)) if (l.trim() !== '') this.say(`[${ext}] progress: ${l}`);
+  }
+
   override notify(ext: string, level: NoteLevel, message: string): void {
     this.say(`[${ext}] notify ${level}: ${message}`);
   }

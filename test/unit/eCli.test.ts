@@ -1,0 +1,106 @@
+/**
+ * `zut-host` with the sibling ecosystems (issue 13): the REAL e fixtures (test/fixtures/e) found in `~/.e/extensions`
+ * (HOME is a temp dir) and a zot extension in `.zot/extensions`, through `doctor`, `command` and `tool`.
+ */
+import { spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const E_FIXTURES = path.resolve(__dirname, '../fixtures/e');
+let tmp: string;
+let cli: string;
+let homeDir: string;
+let project: string;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, HOME: homeDir, ZUT_HOME: path.join(tmp, 'zut'), ZOT_HOME: path.join(tmp, 'zot') };
+    const child = spawn(process.execPath, [cli, ...args], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-ecli-')));
+  homeDir = path.join(tmp, 'home');
+  project = path.join(tmp, 'project');
+  const eExts = path.join(homeDir, '.e', 'extensions');
+  await fs.mkdir(eExts, { recursive: true });
+  for (const f of ['enode', 'epy']) await fs.symlink(path.join(E_FIXTURES, f), path.join(eExts, f));
+  // A zot extension (its protocol-v2 hello is zut's) that shadows nothing, and one named like an e extension.
+  for (const name of ['zotty', 'epy']) {
+    const dir = path.join(project, '.zot', 'extensions', name);
+    await fs.mkdir(dir, { recursive: true });
+    const hello = JSON.stringify({ type: 'hello', protocol_version: 2, name, version: '3.0', capabilities: [] });
+    await fs.writeFile(path.join(dir, 'run.sh'), `#!/bin/sh\nprintf '%s\\n' '${hello}' '{"type":"ready"}'\nwhile IFS= read -r l; do case "$l" in *'"shutdown"'*) exit 0;; esac; done\n`, { mode: 0o755 });
+    await fs.writeFile(path.join(dir, 'extension.json'), JSON.stringify({ name, exec: './run.sh' }));
+  }
+  cli = path.join(tmp, 'cli.js');
+  await esbuild.build({ entryPoints: [path.join(__dirname, '../../src/cli.ts')], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+});
+afterAll(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+describe('zut-host with zot and e extensions', () => {
+  it('doctor lists them with their ecosystem; the e copy of a zot name is shadowed; --no-e and --no-zot drop them', async () => {
+    const r = await run(['doctor', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { extensions: Record<string, unknown>[] };
+    const brief = report.extensions.map((e) => [e.name, e.ecosystem, e.scope, e.status]);
+    expect(brief).toEqual([
+      ['epy', 'zot', 'project', 'ok'],
+      ['zotty', 'zot', 'project', 'ok'],
+      ['enode', 'e', 'global', 'warning'], // its unbound shortcut is a diagnostic
+      ['epy', 'e', 'global', 'shadowed'],
+    ]);
+    const enode = report.extensions[2]!;
+    expect(enode).toMatchObject({ version: '1.0.0', entry: path.join(homeDir, '.e', 'extensions', 'enode', 'index.mjs'), interceptions: ['tool_call', 'turn_start'] });
+    expect(report.extensions[3]).toMatchObject({ shadowedBy: path.join(project, '.zot', 'extensions', 'epy') });
+    const text = await run(['doctor']);
+    expect(text.stdout).toContain(`enode 1.0.0 [global, e] warning\n  dir: ${path.join(homeDir, '.e', 'extensions', 'enode')}\n  entry: `);
+    expect(text.stdout).toContain('  warning: shortcuts (ctrl+alt+g) are not bound');
+    const none = JSON.parse((await run(['doctor', '--json', '--no-e', '--no-zot'])).stdout) as { extensions: unknown[] };
+    expect(none.extensions).toEqual([]);
+  });
+
+  it('command: an e notice, an e question answered "no ui" headless, a refused session.model', async () => {
+    const ping = await run(['command', 'e_ping', 'hi', 'there']);
+    expect(ping.code).toBe(0);
+    expect(JSON.parse(ping.stdout)).toMatchObject({ ext: 'enode', action: 'display', display: 'pong hi there' });
+    const ask = await run(['command', 'e_ask']);
+    expect(JSON.parse(ask.stdout).display).toMatch(/^ask failed: no ui: enode asked "Colour\?" \(a select question\)/);
+    const model = await run(['command', 'e_model']);
+    expect(JSON.parse(model.stdout).display).toBe("refused: session.model: model switching is not available: the model is the user's choice in VS Code");
+  });
+
+  it('tool: a Python e tool, an error result (exit 1), progress and notify on stderr, the e guard blocking', async () => {
+    const add = await run(['tool', 'py_add', '{"a":20,"b":22}', '--no-zot']);
+    expect(add.code).toBe(0);
+    expect(JSON.parse(add.stdout)).toMatchObject({ ext: 'epy', isError: false, content: [{ type: 'text', text: '42' }] });
+    const boom = await run(['tool', 'py_boom', '--no-zot']);
+    expect(boom.code).toBe(1);
+    expect(JSON.parse(boom.stdout)).toMatchObject({ isError: true, content: [{ type: 'text', text: 'py_boom always fails' }] });
+    const greet = await run(['tool', 'e_greet', '{"who":"cli"}']);
+    expect(greet.code).toBe(0);
+    expect(greet.stderr).toBe('[enode] progress: greeting…\n[enode] notify info: greeting cli\n');
+    const blocked = await run(['tool', 'e_danger']);
+    expect(blocked.code).toBe(1);
+    expect(JSON.parse(blocked.stdout)).toMatchObject({ isError: true, blocked: { ext: 'enode', reason: 'enode refuses e_danger' } });
+  });
+});
