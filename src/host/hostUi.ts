@@ -62,6 +62,8 @@ export class NoUiError extends Error {
 }
 
 export interface HostUi {
+  /** Whether `ask` can reach a person (false: every question is answered `NoUiError`). */
+  readonly canAsk: boolean;
   /**
    * Asks the user and resolves with the answer, `undefined` when dismissed (or when `signal` aborts: the extension
    * went away). Rejects with `NoUiError` where nobody can answer.
@@ -104,6 +106,7 @@ export interface HostUi {
 
 /** A HostUi that ignores everything (CLI, benchmarks). Subclasses override what they observe. */
 export class NullHostUi implements HostUi {
+  readonly canAsk: boolean = false;
   ask<Q extends Question>(ext: string, question: Q, _signal: AbortSignal): Promise<Answer<Q> | undefined> {
     return Promise.reject(new NoUiError(ext, question));
   }

@@ -217,6 +217,7 @@ export class Manager implements ExtensionHost {
         cwd: s.disc.folder ?? this.options.folders[0] ?? process.cwd(),
         extensionDir: s.disc.dir,
         dataDir: s.disc.dir,
+        canAsk: this.options.ui.canAsk,
         ...(this.helloSession ? { session: this.helloSession } : {}),
       }),
       timeouts: this.options.helloTimeoutMs ? { helloMs: this.options.helloTimeoutMs } : {},

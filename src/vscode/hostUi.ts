@@ -57,6 +57,7 @@ export class VsCodeHostUi extends Disposable implements HostUi {
   private readonly widgets: WidgetsTree | undefined;
   private readonly panels: PanelSurface;
   private readonly questions = new QuestionSurface();
+  readonly canAsk = true;
   /** Recent alerts/submits, bounded, for the test snapshot. */
   private readonly recent = {
     alerts: [] as HostUiSnapshot['alerts'],

@@ -8,7 +8,7 @@ import { classifyLine, summarizeLine } from '../../src/host/protocols/eWire';
 import type { ExtMessage, HandshakeStep, HostInfo } from '../../src/host/protocols/types';
 import { RequestError } from '../../src/host/types';
 
-const info: HostInfo = { hostVersion: '0.1.0', provider: 'p', model: 'm', cwd: '/proj', extensionDir: '/x', dataDir: '/x' };
+const info: HostInfo = { hostVersion: '0.1.0', provider: 'p', model: 'm', cwd: '/proj', extensionDir: '/x', dataDir: '/x', canAsk: true };
 const json = (line: string | undefined) => (line === undefined ? undefined : (JSON.parse(line) as unknown));
 const line = (o: unknown) => JSON.stringify(o);
 
@@ -111,6 +111,8 @@ describe('e handshake', () => {
       { id: 1, method: 'initialize', params: { protocol: 1, capabilities: [...E_HOST_CAPABILITIES], ui: true, e_version: '0.1.0', cwd: '/proj', extensions_config: {} } },
     ]);
     expect(h.timeoutMs).toBe(5_000);
+    const headless = eFamily.handshake({ name: 'greet', hostInfo: () => ({ ...info, canAsk: false }) });
+    expect(json(headless.opening[0])).toMatchObject({ params: { ui: false } }); // as under `e -p`
     expect(h.onLine(line({ method: 'notify', params: { message: 'booting' } }))).toEqual({
       kind: 'wait',
       messages: [{ kind: 'notice', notice: { type: 'notify', level: 'info', message: 'booting' } }],

@@ -37,9 +37,12 @@ export const E_HOST_CAPABILITIES = ['tool.update', 'events', 'hooks', 'display',
 /** The wire id of `initialize`; the host's later requests count up from it. */
 const INITIALIZE_KEY = '1';
 
-/** `initialize` params (spec): the host's facts and capabilities. `extensions_config` is e's settings: none here. */
+/**
+ * `initialize` params (spec): the host's facts and capabilities; `ui` says whether someone can answer questions
+ * (false headless, as under `e -p`). `extensions_config` is e's settings: none here.
+ */
 export function initializeParams(info: HostInfo): Record<string, unknown> {
-  return { protocol: E_PROTOCOL_VERSION, capabilities: [...E_HOST_CAPABILITIES], ui: true, e_version: info.hostVersion, cwd: info.cwd, extensions_config: {} };
+  return { protocol: E_PROTOCOL_VERSION, capabilities: [...E_HOST_CAPABILITIES], ui: info.canAsk !== false, e_version: info.hostVersion, cwd: info.cwd, extensions_config: {} };
 }
 
 const asRecord = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});

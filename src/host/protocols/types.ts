@@ -45,6 +45,8 @@ export interface HostInfo {
   dataDir: string;
   /** The latest session branch (zut's `hello_ack.session`). */
   session?: SessionContext;
+  /** Whether someone can answer questions (e's `initialize.params.ui`; false headless; absent = yes). */
+  canAsk?: boolean;
 }
 
 /** Who the extension is, once the handshake is done. */

@@ -81,6 +81,7 @@ export class RecordingUi implements HostUi {
   of(method: string): UiCall[] {
     return this.calls.filter((c) => c.method === method);
   }
+  readonly canAsk = true;
   /** Answers for `ask`, taken in order; none left: the question is refused as by a host without a UI. */
   readonly answers: unknown[] = [];
   ask<Q extends Question>(ext: string, q: Q, _signal: AbortSignal): Promise<Answer<Q> | undefined> {

@@ -1,0 +1,66 @@
+// UI: an e extension (issue 13) in VS Code. The fixture test/fixtures/e/enode, copied into the workspace's
+// `.e/extensions` (project scope: the UI suites run with consent "trustedWorkspace"), asks `ui.select`: VS Code shows
+// a QuickPick titled with the extension and the question; the pick reaches the extension, whose notice comes back
+// as the command's output. Screenshots: <run dir>/screenshots/ecompat-*.png.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openPalette, openWorkbench, paletteRow, retry, screenshot, startServer, workspaceCopy } from './harness.mjs';
+
+const ENODE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/e/enode');
+
+/** Runs a zut command from "Zut: Run Command…" with no arguments, without waiting for the quick input to close
+ * (the command opens a question in the same widget). Retries while the pick is still filling up. */
+async function runZutCommand(page, name) {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  const argsFor = page.locator('.quick-input-widget .quick-input-message', { hasText: `Arguments for /${name} (` });
+  await retry(async () => {
+    await openPalette(page, '>Zut: Run Command…');
+    await paletteRow(page, 'Zut: Run Command…').click({ timeout: 5000 });
+    await input.fill(`/${name}`, { timeout: 5000 });
+    await paletteRow(page, `/${name}`).click({ timeout: 5000 });
+    await argsFor.waitFor({ timeout: 5000 });
+  }, { timeout: 60_000, interval: 1000 });
+  await input.press('Enter');
+}
+
+/** Waits for a notification containing `text` in the notification center. */
+async function notification(page, text) {
+  await openPalette(page, '>Notifications: Show Notifications');
+  await paletteRow(page, 'Notifications: Show Notifications').click();
+  const item = page.locator('.notifications-center .notification-list-item', { hasText: text });
+  await item.first().waitFor();
+  await page.keyboard.press('Escape');
+}
+
+describe('e extensions: questions as native VS Code UI', () => {
+  let server;
+  let page;
+
+  before(async () => {
+    const folder = workspaceCopy();
+    fs.cpSync(ENODE, path.join(folder, '.e', 'extensions', 'enode'), { recursive: true });
+    server = await startServer({ name: 'ecompat' });
+    page = await openWorkbench(server, { folder });
+  });
+  after(async () => { await server?.stop(); });
+
+  it('ui.select is a QuickPick; the pick reaches the extension', async () => {
+    await runZutCommand(page, 'e_ask');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'enode: Colour?' }).waitFor();
+    const green = paletteRow(page, 'Green');
+    await green.waitFor();
+    assert.match(await green.textContent(), /the calm one/);
+    await screenshot(page, 'ecompat-select');
+    await green.click();
+    await notification(page, '[enode] picked green (Green)');
+  });
+
+  it('a dismissed question answers "cancelled"', async () => {
+    await runZutCommand(page, 'e_ask');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'enode: Colour?' }).waitFor();
+    await page.keyboard.press('Escape');
+    await notification(page, '[enode] cancelled');
+  });
+});
