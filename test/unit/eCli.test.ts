@@ -73,7 +73,7 @@ describe('zut-host with zot and e extensions', () => {
     expect(enode).toMatchObject({ version: '1.0.0', entry: path.join(homeDir, '.e', 'extensions', 'enode', 'index.mjs'), interceptions: ['tool_call', 'turn_start'] });
     expect(report.extensions[3]).toMatchObject({ shadowedBy: path.join(project, '.zot', 'extensions', 'epy') });
     const text = await run(['doctor']);
-    expect(text.stdout).toContain(`enode 1.0.0 [global, e] warning\n  dir: ${path.join(homeDir, '.e', 'extensions', 'enode')}\n  entry: `);
+    expect(text.stdout).toContain(`enode 1.0.0 [global, e] warning\n  dir: ${path.join(homeDir, '.e', 'extensions', 'enode')}\n  protocol: e\n  entry: `);
     expect(text.stdout).toContain('  warning: shortcuts (ctrl+alt+g) are not bound');
     const none = JSON.parse((await run(['doctor', '--json', '--no-e', '--no-zot'])).stdout) as { extensions: unknown[] };
     expect(none.extensions).toEqual([]);
