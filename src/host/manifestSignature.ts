@@ -48,12 +48,13 @@ export function changedExtensions(
 ): { restart: Map<string, 'manifest' | 'executable'>; other: string[] } {
   const restart = new Map<string, 'manifest' | 'executable'>();
   const other: string[] = [];
-  // An e extension's `manifestPath` is its entry file, and a top-level one shares its directory: only that file counts.
+  // An e extension's `manifestPath` is its entry file (its program: a change restarts it like an executable's), and
+  // a top-level one shares its directory with its siblings: only that file counts.
   const owns = (e: (typeof extensions)[number], p: string) => p === e.manifestPath || (e.ecosystem !== 'e' && p.startsWith(e.dir + path.sep));
   for (const p of paths) {
     const ext = extensions.find((e) => e.state !== 'shadowed' && owns(e, p));
     if (!ext) other.push(p);
-    else if (p === ext.manifestPath) restart.set(ext.name, 'manifest');
+    else if (p === ext.manifestPath && ext.ecosystem !== 'e') restart.set(ext.name, 'manifest');
     else if (!restart.has(ext.name)) restart.set(ext.name, 'executable');
   }
   return { restart, other };

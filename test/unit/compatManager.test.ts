@@ -43,6 +43,20 @@ function eFile(root: string, file: string): string {
   return p;
 }
 
+/** "A complete extension in shell", verbatim from e-extensions.md. */
+const PING_SH = `#!/bin/sh
+while IFS= read -r line; do
+  id=$(printf '%s' "$line" | sed -n 's/.*"id":\\([0-9][0-9]*\\).*/\\1/p')
+  case "$line" in
+    *'"initialize"'*)
+      printf '{"id":%s,"result":{"name":"ping","version":"1","commands":[{"name":"ping","description":"are you there"}]}}\\n' "$id" ;;
+    *'"command"'*)
+      printf '{"id":%s,"result":{"notice":"pong"}}\\n' "$id" ;;
+    *'"shutdown"'*) exit 0 ;;
+  esac
+done
+`;
+
 function setup(opts: Partial<ManagerOptions> = {}) {
   const z = zutHome();
   const zot = tempDir('zot-home-');
@@ -127,6 +141,20 @@ describe('sibling ecosystems through the Manager', () => {
     expect(row.id).not.toBe(extensionItem({ ...infos[2]!, manifestPath: path.join(s.eExts, 'other.py') }).id);
     expect(extensionContextValue(infos[2]!)).toMatch(/\.nomanifest$/);
     expect(extensionItem(infos[1]!).description).toBe('shadowed · project · zot');
+  });
+
+  it("the spec's ping.sh runs as a top-level e file; a change to it restarts it (the watcher path)", async () => {
+    const s = setup();
+    const ping = path.join(s.eExts, 'ping.sh');
+    fs.mkdirSync(s.eExts, { recursive: true });
+    fs.writeFileSync(ping, PING_SH, { mode: 0o755 });
+    await s.m.start();
+    expect(await s.m.invokeCommand('ping', '')).toMatchObject({ ext: 'ping', action: 'display', display: 'pong' });
+    const pid = s.m.extensions()[0]!.pid;
+    fs.appendFileSync(ping, '# edited\n');
+    expect(await s.m.applyChanges([ping])).toEqual({ reloaded: false, restarted: ['ping'] });
+    expect(s.m.extensions()[0]).toMatchObject({ state: 'running' });
+    expect(s.m.extensions()[0]!.pid).not.toBe(pid);
   });
 
   it('an e extension has no manifest to enable or disable', async () => {

@@ -72,6 +72,21 @@ describe('changedExtensions', () => {
   });
 });
 
+describe('changedExtensions: e extensions', () => {
+  it('only the entry file of an e extension is its own (an executable change); siblings of a top-level one are "other"', () => {
+    const exts = [
+      { name: 'ping', dir: '/h/.e/extensions', manifestPath: '/h/.e/extensions/ping.sh', state: 'running', ecosystem: 'e' },
+      { name: 'greet', dir: '/h/.e/extensions/greet', manifestPath: '/h/.e/extensions/greet/index.mjs', state: 'running', ecosystem: 'e' },
+    ];
+    const r = changedExtensions(['/h/.e/extensions/ping.sh', '/h/.e/extensions/new.sh', '/h/.e/extensions/greet/index.mjs'], exts);
+    expect([...r.restart]).toEqual([
+      ['ping', 'executable'],
+      ['greet', 'executable'],
+    ]);
+    expect(r.other).toEqual(['/h/.e/extensions/new.sh']);
+  });
+});
+
 describe('watchedFiles', () => {
   const dir = path.join(path.sep, 'w', '.zut', 'extensions', 'a');
   it('the relative executable and the argument files inside the directory, nothing outside, no PATH programs', () => {
