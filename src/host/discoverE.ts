@@ -12,8 +12,9 @@
  *   a directory there to be an extension).
  * - Windows has no executable bit: every file counts as executable there.
  */
-import { promises as fs, type Stats } from 'node:fs';
+import { promises as fs, readFileSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
+import * as z from 'zod';
 import type { Manifest } from './types';
 
 /** Where an e extension's program is: its directory (cwd and identity) and its entry file. */
@@ -129,5 +130,21 @@ export async function listEExtensions(root: string): Promise<string[]> {
       .map((n) => path.join(root, n));
   } catch {
     return [];
+  }
+}
+
+const ESettings = z.object({ extensions: z.record(z.string(), z.unknown()) });
+
+/**
+ * e's `initialize.params.extensions_config` (e spec): every entry under `"extensions"` in `<eHome>/settings.json`,
+ * namespaced by extension name. A missing or malformed file gives `{}` (e's config is optional). Read at each start,
+ * so an edit applies on the next restart.
+ */
+export function readEExtensionsConfig(eHome: string): Record<string, unknown> {
+  try {
+    const parsed = ESettings.safeParse(JSON.parse(readFileSync(path.join(eHome, 'settings.json'), 'utf8')));
+    return parsed.success ? parsed.data.extensions : {};
+  } catch {
+    return {};
   }
 }

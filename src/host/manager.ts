@@ -16,6 +16,7 @@ import type {
   TurnStartDecision,
 } from './api';
 import { DEFAULT_CAPS } from './caps';
+import { readEExtensionsConfig } from './discoverE';
 import { discover, rereadManifest } from './discovery';
 import { ExtensionRequests } from './extRequests';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
@@ -218,6 +219,7 @@ export class Manager implements ExtensionHost {
         extensionDir: s.disc.dir,
         dataDir: s.disc.dir,
         canAsk: this.options.ui.canAsk,
+        ...(s.disc.ecosystem === 'e' && this.options.e && { extensionsConfig: readEExtensionsConfig(this.options.e.home) }),
         ...(this.helloSession ? { session: this.helloSession } : {}),
       }),
       timeouts: this.options.helloTimeoutMs ? { helloMs: this.options.helloTimeoutMs } : {},

@@ -20,10 +20,11 @@ afterEach(async () => {
 });
 
 /** An e home whose extensions dir links the fixtures; a Manager over it (zut home empty). */
-async function started(fixtures: string[] = ['enode', 'epy']) {
+async function started(fixtures: string[] = ['enode', 'epy'], settings?: string) {
   const eHome = tempDir('e-home-');
   const exts = path.join(eHome, 'extensions');
   fs.mkdirSync(exts);
+  if (settings !== undefined) fs.writeFileSync(path.join(eHome, 'settings.json'), settings);
   for (const f of fixtures) fs.symlinkSync(path.join(E_FIXTURES, f), path.join(exts, f));
   const ui = new RecordingUi();
   const m = new Manager({ folders: [tempDir('e-project-')], zutHome: zutHome().home, e: { home: eHome }, ui, hostVersion: '9.9.9' });
@@ -128,6 +129,16 @@ describe('e extensions through the Manager', () => {
     expect(second).toContain('result hello ann');
     expect(second).toContain('result(error) blocked by enode: enode refuses py_add');
     expect(model.requests[0]!.messages.map(flatten).join('\n')).toContain('Answer in one line.');
+  });
+
+  it("initialize carries the host's facts, ui, and extensions_config from e's settings.json", async () => {
+    const settings = { theme: 'x', extensions: { enode: { greeting: 'hey' }, mcp: { command: 'npx' } } };
+    const { m } = await started(['enode'], JSON.stringify(settings));
+    const init = JSON.parse((await m.callTool('e_init', {})).content[0]!.text!) as Record<string, unknown>;
+    expect(init).toMatchObject({ protocol: 1, ui: true, e_version: '9.9.9', extensions_config: settings.extensions });
+    expect(init.capabilities).toEqual(expect.arrayContaining(['tool.update', 'hooks', 'ui']));
+    const broken = await started(['enode'], '{not json');
+    expect(JSON.parse((await broken.m.callTool('e_init', {})).content[0]!.text!)).toMatchObject({ extensions_config: {} });
   });
 
   it('stop sends shutdown and every child is gone', async () => {

@@ -39,10 +39,10 @@ const INITIALIZE_KEY = '1';
 
 /**
  * `initialize` params (spec): the host's facts and capabilities; `ui` says whether someone can answer questions
- * (false headless, as under `e -p`). `extensions_config` is e's settings: none here.
+ * (false headless, as under `e -p`); `extensions_config` is from e's settings.json (the Manager reads it).
  */
 export function initializeParams(info: HostInfo): Record<string, unknown> {
-  return { protocol: E_PROTOCOL_VERSION, capabilities: [...E_HOST_CAPABILITIES], ui: info.canAsk !== false, e_version: info.hostVersion, cwd: info.cwd, extensions_config: {} };
+  return { protocol: E_PROTOCOL_VERSION, capabilities: [...E_HOST_CAPABILITIES], ui: info.canAsk !== false, e_version: info.hostVersion, cwd: info.cwd, extensions_config: info.extensionsConfig ?? {} };
 }
 
 const asRecord = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});

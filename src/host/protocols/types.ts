@@ -47,6 +47,8 @@ export interface HostInfo {
   session?: SessionContext;
   /** Whether someone can answer questions (e's `initialize.params.ui`; false headless; absent = yes). */
   canAsk?: boolean;
+  /** e only: `initialize.params.extensions_config` (the `extensions` entries of e's settings.json). */
+  extensionsConfig?: Record<string, unknown>;
 }
 
 /** Who the extension is, once the handshake is done. */
