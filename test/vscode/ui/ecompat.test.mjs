@@ -1,14 +1,17 @@
 // UI: an e extension (issue 13) in VS Code. The fixture test/fixtures/e/enode, copied into the workspace's
 // `.e/extensions` (project scope: the UI suites run with consent "trustedWorkspace"), asks `ui.select`: VS Code shows
 // a QuickPick titled with the extension and the question; the pick reaches the extension, whose notice comes back
-// as the command's output. Screenshots: <run dir>/screenshots/ecompat-*.png.
+// as the command's output. In `@zut` (the scripted test model), its `hook.tool_call` guard blocks a tool call and
+// its tool runs. Screenshots: <run dir>/screenshots/ecompat-*.png.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPalette, openWorkbench, paletteRow, retry, screenshot, startServer, workspaceCopy } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, retry, screenshot, startServer, useScriptedModel, workspaceCopy } from './harness.mjs';
 
-const ENODE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/e/enode');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ENODE = path.resolve(HERE, '../../fixtures/e/enode');
+const SCRIPTED = path.resolve(HERE, '..', 'fixtures', 'scripted-model');
 
 /** Runs a zut command from "Zut: Run Command…" with no arguments, without waiting for the quick input to close
  * (the command opens a question in the same widget). Retries while the pick is still filling up. */
@@ -41,7 +44,7 @@ describe('e extensions: questions as native VS Code UI', () => {
   before(async () => {
     const folder = workspaceCopy();
     fs.cpSync(ENODE, path.join(folder, '.e', 'extensions', 'enode'), { recursive: true });
-    server = await startServer({ name: 'ecompat' });
+    server = await startServer({ name: 'ecompat', devPaths: [SCRIPTED] });
     page = await openWorkbench(server, { folder });
   });
   after(async () => { await server?.stop(); });
@@ -62,5 +65,29 @@ describe('e extensions: questions as native VS Code UI', () => {
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'enode: Colour?' }).waitFor();
     await page.keyboard.press('Escape');
     await notification(page, '[enode] cancelled');
+  });
+
+  it('@zut: the e guard blocks a tool the model calls; an e tool answers the model', async () => {
+    await useScriptedModel(page);
+    await page.waitForTimeout(3000); // the extension host learns the new model's metadata asynchronously
+    const input = page.locator('.interactive-input-part .native-edit-context, .interactive-input-part textarea').first();
+    const send = async (text) => {
+      await input.focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type(text);
+      await page.waitForTimeout(300);
+      if (await page.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
+      await page.keyboard.press('Enter');
+    };
+    await send('@zut call e_danger');
+    const blocked = page.locator('.interactive-item-container.interactive-response', { hasText: /model got:/ }).last();
+    await blocked.waitFor({ timeout: 60_000 });
+    const text = await blocked.innerText();
+    await screenshot(page, 'ecompat-chat-guard');
+    assert.match(text, /e_danger.*\(.*enode.*\): .*enode refuses e_danger/s, text);
+    assert.match(text, /model got: .*blocked by enode: enode refuses e_danger/, text);
+    await send('@zut call e_greet who=ann');
+    await page.locator('.interactive-item-container.interactive-response', { hasText: 'model got: hello ann' }).last().waitFor({ timeout: 60_000 });
   });
 });
