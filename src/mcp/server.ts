@@ -198,6 +198,7 @@ export class McpConnection implements IDisposable {
         origin: this.o.origin,
         signal: abort.signal,
         timeoutMs: this.o.toolTimeoutMs?.(),
+        ...(progress && { onProgress: progress.report }),
       });
       // A result that activated tools: the client hears of them before the result (VS Code shows them at once).
       if (r.activateTools?.length) this.checkListChanged();
@@ -212,15 +213,20 @@ export class McpConnection implements IDisposable {
     }
   }
 
-  /** While a call runs: its extension's notes and status lines as `notifications/progress` (when a token was given). */
-  private progressFor(token: unknown, ext: string): IDisposable | undefined {
-    if ((typeof token !== 'string' && typeof token !== 'number') || !this.o.progress) return undefined;
+  /**
+   * While a call runs (when a token was given): its extension's notes and status lines, and the output the tool
+   * streams (e's `tool.update`, through `report`), as `notifications/progress`.
+   */
+  private progressFor(token: unknown, ext: string): (IDisposable & { report(message: string): void }) | undefined {
+    if (typeof token !== 'string' && typeof token !== 'number') return undefined;
     let n = 0;
-    return this.o.progress((p) => {
-      if (p.ext === ext && !this.disposed) {
-        this.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: ++n, message: p.message } });
-      }
+    const report = (message: string): void => {
+      if (!this.disposed) this.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: ++n, message } });
+    };
+    const sub = this.o.progress?.((p) => {
+      if (p.ext === ext) report(p.message);
     });
+    return { report, dispose: () => sub?.dispose() };
   }
 
   /** The client is gone: every call it had in flight is cancelled (`tool_cancel` to extensions that want it). */

@@ -188,6 +188,28 @@ describe('MCP bridge over the relay', () => {
   });
 });
 
+describe('e tools over MCP', () => {
+  it("an e tool's tool.update output and its ui.notify become notifications/progress of its call", async () => {
+    const eHome = tempDir('zut-mcp-e-');
+    fs.mkdirSync(path.join(eHome, 'extensions'));
+    fs.symlinkSync(path.resolve(__dirname, '../fixtures/e/enode'), path.join(eHome, 'extensions', 'enode'));
+    const ui = new ProgressUi();
+    const host = new Manager({ folders: [], zutHome: zutHome().home, e: { home: eHome }, ui, hostVersion: 't' });
+    cleanups.push(() => host.stop());
+    await host.start();
+    const server = await RelayServer.listen({ host, serverVersion: '1.2.3', origin: 'agent', exclude: () => [], progress: ui.progress.event });
+    cleanups.push(() => server.dispose());
+    const transport = new StdioClientTransport({ command: process.execPath, args: [relay], env: { ZUT_MCP_SOCKET: server.address, ZUT_MCP_TOKEN: server.issueToken() }, stderr: 'pipe' });
+    const client = new Client({ name: 'test', version: '1' });
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    const seen: string[] = [];
+    const r = await client.callTool({ name: 'e_greet', arguments: { who: 'mcp' } }, undefined, { onprogress: (p) => void seen.push(String(p.message)) });
+    expect(text(r)).toBe('hello mcp');
+    expect(seen).toEqual(['greeting…', 'greeting mcp']);
+  });
+});
+
 describe('bundles', () => {
   it('the MCP SDK (a dev dependency) is in no bundle; the relay bundles nothing but itself', async () => {
     const root = path.resolve(__dirname, '../..');
