@@ -87,7 +87,8 @@ async function fixture(dir: string, name: string, mode = 'normal'): Promise<stri
 
 
 function run(args: string[], cwd = tmp): Promise<Run> {
-  return runProcess(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ZUT_HOME: home } });
+  // HOME and ZOT_HOME too: the sibling ecosystems' homes (~/.e, $ZOT_HOME) of the machine are not part of the test.
+  return runProcess(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ZUT_HOME: home, ZOT_HOME: path.join(tmp, 'no-zot'), HOME: tmp } });
 }
 
 function alive(pid: number): boolean {

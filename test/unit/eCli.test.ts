@@ -2,12 +2,12 @@
  * `zut-host` with the sibling ecosystems (issue 13): the REAL e fixtures (test/fixtures/e) found in `~/.e/extensions`
  * (HOME is a temp dir) and a zot extension in `.zot/extensions`, through `doctor`, `command` and `tool`.
  */
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runProcess, type Run } from './helpers/runProcess';
 
 const E_FIXTURES = path.resolve(__dirname, '../fixtures/e');
 let tmp: string;
@@ -15,23 +15,9 @@ let cli: string;
 let homeDir: string;
 let project: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function run(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, HOME: homeDir, ZUT_HOME: path.join(tmp, 'zut'), ZOT_HOME: path.join(tmp, 'zot') };
-    const child = spawn(process.execPath, [cli, ...args], { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const env = { ...process.env, HOME: homeDir, ZUT_HOME: path.join(tmp, 'zut'), ZOT_HOME: path.join(tmp, 'zot') };
+  return runProcess(process.execPath, [cli, ...args], { cwd: project, env });
 }
 
 beforeAll(async () => {
