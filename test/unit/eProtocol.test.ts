@@ -123,6 +123,16 @@ describe('e handshake', () => {
     expect(step.messages?.at(-1)).toEqual({ kind: 'diagnostic', message: 'initialize names the extension "greeter"; it is known here as "greet" (its file name)' });
   });
 
+  it('a question before the manifest is refused at once (nothing to answer it on yet)', () => {
+    const h = eFamily.handshake({ name: 'x', hostInfo: () => info });
+    expect(h.onLine(line({ id: 'early', method: 'ui.confirm', params: { title: 'now?' } }))).toEqual({
+      kind: 'wait',
+      messages: [{ kind: 'batch', messages: [], send: [JSON.stringify({ id: 'early', error: 'answer initialize first: questions need the manifest' }) + '\n'] }],
+    });
+    // Display requests are served as usual.
+    expect(h.onLine(line({ id: 2, method: 'ui.notify', params: { message: 'hi' } }))).toMatchObject({ kind: 'wait', messages: [{ kind: 'batch', send: [JSON.stringify({ id: 2, result: {} }) + '\n'] }] });
+  });
+
   it('fails on an initialize error or a bad manifest', () => {
     const h = () => eFamily.handshake({ name: 'x', hostInfo: () => info });
     expect(h().onLine(line({ id: 1, error: 'not today' }))).toEqual({ kind: 'fail', message: 'initialize failed', detail: 'not today' });

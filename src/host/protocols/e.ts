@@ -175,7 +175,10 @@ function interceptReply(b: { result?: unknown; error?: string }): InterceptReply
   return { ...(r.block === true && { block: true, ...(str(r.reason) && { reason: str(r.reason) }) }), ...(context && { context }) };
 }
 
-/** The handshake: `initialize` out first; its answer is the manifest. Lines before it are handled as usual. */
+/**
+ * The handshake: `initialize` out first; its answer is the manifest. Lines before it are handled as usual, except
+ * questions (`ui.select`, …), which are refused until the manifest arrived.
+ */
 class InitializeHandshake implements ProtocolHandshake {
   readonly opening: readonly string[];
   readonly awaiting = { timeout: 'no answer to initialize', exit: 'answering initialize' };
@@ -188,6 +191,11 @@ class InitializeHandshake implements ProtocolHandshake {
 
   onLine(line: string): HandshakeStep {
     const msg = this.protocol.decode(line);
+    // A question before the manifest has no connection to be answered on yet: refused at once, never left waiting.
+    if (msg.kind === 'request') {
+      const answer = this.protocol.encodeResponse(msg.id, { kind: 'error', message: 'answer initialize first: questions need the manifest' });
+      return { kind: 'wait', messages: [{ kind: 'batch', messages: [], send: [answer] }] };
+    }
     if (msg.kind !== 'reply' || msg.id !== INITIALIZE_KEY) return { kind: 'wait', messages: [msg] };
     const body = msg.body as { result?: unknown; error?: string };
     if (body.error !== undefined) return { kind: 'fail', message: 'initialize failed', detail: body.error };
