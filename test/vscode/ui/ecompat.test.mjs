@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPalette, openWorkbench, paletteRow, retry, screenshot, startServer, useScriptedModel, workspaceCopy } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, retry, screenshot, showZutView, startServer, useScriptedModel, workspaceCopy } from './harness.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ENODE = path.resolve(HERE, '../../fixtures/e/enode');
@@ -44,10 +44,35 @@ describe('e extensions: questions as native VS Code UI', () => {
   before(async () => {
     const folder = workspaceCopy();
     fs.cpSync(ENODE, path.join(folder, '.e', 'extensions', 'enode'), { recursive: true });
+    // A zot copy of the example zut extension `snippets`: zut's wins, the zot one is listed as shadowed.
+    const zot = path.join(folder, '.zot', 'extensions', 'snippets');
+    fs.mkdirSync(zot, { recursive: true });
+    fs.writeFileSync(path.join(zot, 'run.sh'), '#!/bin/sh\nexit 1\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(zot, 'extension.json'), JSON.stringify({ name: 'snippets', version: '9.9.9', exec: './run.sh' }));
     server = await startServer({ name: 'ecompat', devPaths: [SCRIPTED] });
     page = await openWorkbench(server, { folder });
   });
   after(async () => { await server?.stop(); });
+
+  it('the Extensions view: enode is an e extension without manifest actions; the zot copy of snippets is shadowed', async () => {
+    await page.keyboard.press('Escape');
+    await showZutView(page);
+    const rows = page.locator('[id="workbench.view.extension.zut"] .pane:has(.pane-header[aria-label^="Extensions"]) .monaco-list-row');
+    const row = (name, description) => rows.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) })
+      .filter({ has: page.locator('.label-description', { hasText: description }) }).first();
+    const enode = row('enode', /^running · project · e 1\.0\.0$/);
+    await enode.waitFor({ timeout: 30_000 });
+    await row('snippets', /^shadowed · project · zot 9\.9\.9$/).waitFor();
+    await row('snippets', /^running · project 1\.0\.0$/).waitFor();
+    await screenshot(page, 'ecompat-extensions-view');
+    await enode.click({ button: 'right' });
+    const menu = page.locator('.context-view .monaco-menu');
+    await menu.waitFor();
+    const labels = (await menu.locator('.action-label').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+    for (const want of ['Restart Extension', 'Disable (Workspace)', 'Open Manifest']) assert.ok(labels.includes(want), `has "${want}": ${JSON.stringify(labels)}`);
+    for (const not of ['Disable in Manifest', 'Remove Extension (Move to Trash)…']) assert.ok(!labels.includes(not), `no "${not}": ${JSON.stringify(labels)}`);
+    await page.keyboard.press('Escape');
+  });
 
   it('ui.select is a QuickPick; the pick reaches the extension', async () => {
     await runZutCommand(page, 'e_ask');
