@@ -168,9 +168,13 @@ export class ExtensionSupervisor implements Registrant {
     try {
       await conn.start();
     } catch (e) {
-      this.deps.requests.closed(this.name); // questions asked before a failed handshake end too
       this.conn = undefined;
-      return this.loadFailed((e as Error).message);
+      this.startingSince = undefined;
+      this.state = 'error';
+      this.error = `load ${this.name} (${this.disc.dir}): ${(e as Error).message}`;
+      this.deps.changed();
+      this.deps.fail('load', this.error);
+      return;
     }
     this.error = undefined;
     this.startingSince = undefined;
@@ -178,14 +182,6 @@ export class ExtensionSupervisor implements Registrant {
     this.state = 'running';
     conn.onExit((exit) => this.onExit(conn, exit.expected, exit.message));
     this.deps.changed();
-  }
-
-  private loadFailed(message: string): void {
-    this.startingSince = undefined;
-    this.state = 'error';
-    this.error = `load ${this.name} (${this.disc.dir}): ${message}`;
-    this.deps.changed();
-    this.deps.fail('load', this.error);
   }
 
   private trace(dir: 'in' | 'out', line: string): void {
