@@ -206,6 +206,8 @@ describe('e tools over MCP', () => {
     const seen: string[] = [];
     const r = await client.callTool({ name: 'e_greet', arguments: { who: 'mcp' } }, undefined, { onprogress: (p) => void seen.push(String(p.message)) });
     expect(text(r)).toBe('hello mcp');
+    // The client runs notification handlers a few ticks after it read them: wait for both, then check the order.
+    await until(() => seen.length === 2, 10_000, 'both progress notifications');
     expect(seen).toEqual(['greeting…', 'greeting mcp']);
   });
 });

@@ -106,7 +106,8 @@ describe('e extensions: questions as native VS Code UI', () => {
       await page.keyboard.press('Enter');
     };
     await send('@zut call e_danger');
-    const blocked = page.locator('.interactive-item-container.interactive-response', { hasText: /model got:/ }).last();
+    // Wait for the end of the streamed answer, not only its start.
+    const blocked = page.locator('.interactive-item-container.interactive-response', { hasText: /model got: .*refuses e_danger/ }).last();
     await blocked.waitFor({ timeout: 60_000 });
     const text = await blocked.innerText();
     await screenshot(page, 'ecompat-chat-guard');
