@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProcess, type Run } from './helpers/runProcess';
+import { isolatedEnv, runProcess, type Run } from './helpers/runProcess';
 
 let tmp: string;
 let cli: string;
@@ -88,7 +88,7 @@ async function fixture(dir: string, name: string, mode = 'normal'): Promise<stri
 
 function run(args: string[], cwd = tmp): Promise<Run> {
   // HOME and ZOT_HOME too: the sibling ecosystems' homes (~/.e, $ZOT_HOME) of the machine are not part of the test.
-  return runProcess(process.execPath, [cli, ...args], { cwd, env: { ...process.env, ZUT_HOME: home, ZOT_HOME: path.join(tmp, 'no-zot'), HOME: tmp } });
+  return runProcess(process.execPath, [cli, ...args], { cwd, env: isolatedEnv(tmp, home) });
 }
 
 function alive(pid: number): boolean {

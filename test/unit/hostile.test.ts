@@ -17,7 +17,7 @@ import { MAX_COMMANDS_PER_EXT, MAX_STATUS_KEYS_PER_EXT, MAX_TOOLS_PER_EXT, MAX_W
 import { modelNames } from '../../src/host/chat/loop';
 import type { WidgetSpec } from '../../src/host/hostUi';
 import { RecordingUi, cleanupTemps, managerFixture, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
-import { runProcess, type Run } from './helpers/runProcess';
+import { isolatedEnv, runProcess, type Run } from './helpers/runProcess';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
 afterEach(async () => {
@@ -145,7 +145,7 @@ describe('hostile: escaped processes', () => {
 async function runCli(args: string[], zutHomeDir: string): Promise<Run> {
   const out = path.join(tempDir('zut-cli-'), 'cli.js');
   await esbuild.build({ entryPoints: [path.join(__dirname, '../../src/cli.ts')], outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
-  return runProcess(process.execPath, [out, ...args], { env: { ...process.env, ZUT_HOME: zutHomeDir } });
+  return runProcess(process.execPath, [out, ...args], { env: isolatedEnv(path.dirname(zutHomeDir), zutHomeDir) });
 }
 
 describe('careless: slow starts', () => {

@@ -15,7 +15,7 @@ import { Manager } from '../../src/host/manager';
 import { watchedFiles } from '../../src/host/manifestSignature';
 import { SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/newExtension';
 import { cleanupTemps, RecordingUi, tempDir } from './helpers/hostFixtures';
-import { runProcess, type Run } from './helpers/runProcess';
+import { isolatedEnv, runProcess, type Run } from './helpers/runProcess';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -29,7 +29,7 @@ const nodes: { label: string; binDir: string }[] = [{ label: `Node ${process.ver
 
 
 function run(args: string[], o: { cwd?: string; binDir?: string } = {}): Promise<Run> {
-  const env = { ...process.env, ZUT_HOME: home, PATH: `${o.binDir ?? nodes[0]!.binDir}${path.delimiter}${process.env.PATH ?? ''}` };
+  const env = isolatedEnv(tmp, home, { PATH: `${o.binDir ?? nodes[0]!.binDir}${path.delimiter}${process.env.PATH ?? ''}` });
   return runProcess(process.execPath, [cli, ...args], { cwd: o.cwd ?? tmp, env });
 }
 

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProcess, type Run } from './helpers/runProcess';
+import { isolatedEnv, runProcess, type Run } from './helpers/runProcess';
 
 const ZOT = path.resolve(__dirname, '../fixtures/zot');
 const EXTS = ['--ext', path.join(ZOT, 'zot-node'), '--ext', path.join(ZOT, 'zot-py')];
@@ -15,7 +15,7 @@ let tmp: string;
 let cli: string;
 
 function run(args: string[]): Promise<Run> {
-  return runProcess(process.execPath, [cli, ...args], { cwd: tmp, env: { ...process.env, ZUT_HOME: path.join(tmp, 'home') } });
+  return runProcess(process.execPath, [cli, ...args], { cwd: tmp, env: isolatedEnv(tmp, path.join(tmp, 'home')) });
 }
 
 beforeAll(async () => {

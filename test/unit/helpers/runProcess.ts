@@ -1,5 +1,6 @@
 /** Runs a process to its end and collects its output (CLI tests). */
 import { spawn } from 'node:child_process';
+import * as path from 'node:path';
 
 /** A finished process: exit code (null after a signal) and everything it printed. */
 export interface Run {
@@ -19,4 +20,12 @@ export function runProcess(command: string, args: string[], o: { cwd?: string; e
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * The environment of a CLI under test: its own `$ZUT_HOME`, and `HOME` / `$ZOT_HOME` inside `dir` so the machine's
+ * sibling ecosystems (`~/.e/extensions`, `$ZOT_HOME/extensions`) never join the test.
+ */
+export function isolatedEnv(dir: string, zutHome: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ZUT_HOME: zutHome, HOME: dir, ZOT_HOME: path.join(dir, 'no-zot'), ...extra };
 }
