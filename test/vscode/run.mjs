@@ -34,12 +34,13 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) 
 
 async function runInhost(harness) {
   const zutHome = tempDir('zut-home');
-  const server = await startCodeServer({ tools: await tools(), dir: serverDir('inhost'), trust: true, env: { ZUT_HOME: zutHome },
+  const zotHome = tempDir('zot-home');   // zot extensions of the machine's user never join the suite
+  const server = await startCodeServer({ tools: await tools(), dir: serverDir('inhost'), trust: true, env: { ZUT_HOME: zutHome, ZOT_HOME: zotHome },
     // The suites assume the example project's extensions start at once; consent.test.js switches to "ask" itself.
     settings: TEST_SETTINGS });
   try {
     const env = {
-      ZUT_TEST_WORKSPACE: workspaceCopy(), ZUT_HOME: zutHome, ZUT_TEST_RESULT_FILE: path.join(runDir, 'inhost-result.json'),
+      ZUT_TEST_WORKSPACE: workspaceCopy(), ZUT_HOME: zutHome, ZOT_HOME: zotHome, ZUT_TEST_RESULT_FILE: path.join(runDir, 'inhost-result.json'),
       ZUT_TEST_LOGS_DIR: server.logsDir, ZUT_TEST_EXTENSION_PATH: REPO, ...(opts.grep ? { ZUT_TEST_GREP: opts.grep } : {}),
     };
     const remote = (p) => `vscode-remote://${new URL(server.url).host}${p}`;

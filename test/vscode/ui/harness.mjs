@@ -21,21 +21,23 @@ let browserPromise;
  * @param {object} [o]
  * @param {boolean} [o.trust=true]        false: Workspace Trust on, folders open in Restricted Mode (no prompt)
  * @param {object} [o.settings]           user settings (merged over the quiet defaults)
- * @param {object} [o.env]                environment of code-server and the extension host; ZUT_HOME defaults to a fresh temp dir
+ * @param {object} [o.env]                environment of code-server and the extension host; ZUT_HOME and ZOT_HOME
+ *                                        default to fresh temp dirs (no zut or zot extension of the machine's user)
  * @param {boolean} [o.installVsix=true]  install the packaged extension
  * @param {string[]} [o.devPaths]         extra development extensions loaded by openWorkbench (absolute paths)
  * @param {string} [o.name]               label of the server dir in the run dir
- * @returns {Promise<{port:number,url:string,zutHome:string,logsDir:string,dir:string,devPaths:string[],stop:()=>Promise<void>}>}
+ * @returns {Promise<{port:number,url:string,zutHome:string,zotHome:string,logsDir:string,dir:string,devPaths:string[],stop:()=>Promise<void>}>}
  */
 export async function startServer(o = {}) {
   const { trust = true, settings = {}, env = {}, installVsix = true, devPaths = [], name = 'ui' } = o;
   const zutHome = env.ZUT_HOME ?? tempDir('zut-home');
+  const zotHome = env.ZOT_HOME ?? tempDir('zot-home');
   const server = await startCodeServer({
-    tools: await tools(), dir: serverDir(name), trust, settings: { ...TEST_SETTINGS, ...settings }, env: { ...env, ZUT_HOME: zutHome },
+    tools: await tools(), dir: serverDir(name), trust, settings: { ...TEST_SETTINGS, ...settings }, env: { ...env, ZUT_HOME: zutHome, ZOT_HOME: zotHome },
     vsix: installVsix ? vsix() : undefined,
   });
   const s = {
-    ...server, zutHome, devPaths,
+    ...server, zutHome, zotHome, devPaths,
     async stop() {   // close this server's pages first: a page left open keeps reconnecting to a dead server
       servers.delete(s);
       await Promise.all([...pages].filter((p) => pageServer.get(p) === server.url).map((p) => p.context().close().catch(() => {})));
