@@ -1,0 +1,131 @@
+// UI: the extensions of zut's sibling hosts in a real VS Code (issue 13). The workspace copy gets a zot extension
+// (test/vscode/fixtures/zot/zpanel, protocol v1, in `.zot/extensions/`), the e fixture enode
+// (test/fixtures/e/enode, JSON-RPC, in `.e/extensions/`) and, in $ZOT_HOME/extensions, a zot copy of the zut
+// example `weather` (shadowed). The zut example `guard` is removed from the copy, so enode is the only tool guard.
+// Checked as a person sees it: the Extensions view rows; the zot panel in our webview taking keys; the e guard
+// (`hook.tool_call`) blocking a tool that `@zut` calls with the scripted test model. (An e `ui.select` answered in
+// the QuickPick: ecompat.test.mjs.) Screenshots: <run dir>/screenshots/compat-*.png.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { REPO } from '../lib/context.mjs';
+import {
+  openPalette, openWorkbench, paletteRow, retry, screenshot, showZutView, startServer, useScriptedModel, webview, workspaceCopy, zutCommand,
+} from './harness.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const SCRIPTED = path.resolve(HERE, '..', 'fixtures', 'scripted-model');
+const ZPANEL = path.resolve(HERE, '..', 'fixtures', 'zot', 'zpanel');
+const ENODE = path.join(REPO, 'test', 'fixtures', 'e', 'enode');
+
+/** The Extensions view row labelled `name` whose description matches `description` (names can repeat: shadowed). */
+function extensionRow(page, name, description) {
+  return page
+    .locator('[id="workbench.view.extension.zut"] .pane:has(.pane-header[aria-label^="Extensions"]) .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) })
+    .filter({ has: page.locator('.label-description', { hasText: description }) })
+    .first();
+}
+
+/** A row of the Widgets view (notes and widgets) containing `text`. */
+async function widgetsRow(page, text) {
+  await openPalette(page, '>View: Show Zut');
+  await paletteRow(page, 'View: Show Zut').click();
+  return page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Widgets' }) }).locator('.monaco-list-row', { hasText: text }).first();
+}
+
+describe('compat: zot and e extensions in VS Code', () => {
+  let server;
+  let page;
+
+  before(async () => {
+    server = await startServer({ name: 'compat', devPaths: [SCRIPTED] });
+    const ws = workspaceCopy();
+    fs.rmSync(path.join(ws, '.zut', 'extensions', 'guard'), { recursive: true });
+    fs.cpSync(ZPANEL, path.join(ws, '.zot', 'extensions', 'zpanel'), { recursive: true });
+    fs.cpSync(ENODE, path.join(ws, '.e', 'extensions', 'enode'), { recursive: true });
+    assert.ok(fs.statSync(path.join(ws, '.e', 'extensions', 'enode', 'index.mjs')).mode & 0o100, 'the e entry point stays executable');
+    const shadowed = path.join(server.zotHome, 'extensions', 'weather');
+    fs.mkdirSync(shadowed, { recursive: true });
+    fs.writeFileSync(path.join(shadowed, 'extension.json'), JSON.stringify({ name: 'weather', version: '9.9.9', exec: './never-run.sh' }));
+    page = await openWorkbench(server, { folder: ws });
+  });
+  after(async () => { await server?.stop(); });
+
+  it('the Extensions view lists the zot and e extensions by ecosystem; a zot copy of a zut name is shadowed', async () => {
+    await showZutView(page);
+    await extensionRow(page, 'zpanel', / · project · zot 1\.0\.0$/).waitFor({ timeout: 60_000 });
+    await extensionRow(page, 'enode', / · project · e\b/).waitFor();
+    await extensionRow(page, 'weather', /^shadowed · global · zot 9\.9\.9$/).waitFor();
+    await extensionRow(page, 'weather', /^running · project 1\.0\.0$/).waitFor();
+    await screenshot(page, 'compat-extensions-view');
+  });
+
+  it('a zot (v1) extension\'s panel opens as our webview panel and takes keys; Esc closes it and zot hears panel_close', async () => {
+    await showZutView(page);
+    await extensionRow(page, 'zpanel', /^running · project · zot/).waitFor({ timeout: 60_000 });
+    await zutCommand(page, 'zpanel');
+    const wv = webview(page);
+    const lines = wv.locator('#lines .line');
+    await wv.locator('#title', { hasText: /^zot counter$/ }).waitFor();
+    assert.deepEqual((await lines.allTextContents()).map((l) => l.trim()), ['count: 0', 'last key: none', 'hello_ack: protocol_version 1, zot_version sent']);
+    assert.match(await wv.locator('#footer').textContent(), /esc close/);
+    await screenshot(page, 'compat-zot-panel');
+
+    // Keys go to the zot extension as panel_key (normalized names; a typed character is a rune), and its
+    // panel_render frames redraw the webview.
+    await wv.locator('#lines').click();
+    await page.keyboard.press('ArrowUp');
+    await lines.nth(0).filter({ hasText: /^count: 1$/ }).waitFor();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowDown');
+    await wv.locator('#lines .line', { hasText: /^last key: down$/ }).waitFor();
+    assert.equal((await lines.nth(0).textContent()).trim(), 'count: 1');
+    await page.keyboard.press('x');
+    await wv.locator('#lines .line', { hasText: /^last key: rune x$/ }).waitFor();
+    await screenshot(page, 'compat-zot-panel-keys');
+
+    // Escape closes the focused panel: the tab goes, and the extension's answer to panel_close is a note.
+    const tab = page.locator('.tabs-container .tab', { hasText: 'zot counter' });
+    assert.equal(await tab.count(), 1);
+    await page.keyboard.press('Escape');
+    await tab.waitFor({ state: 'detached' });
+    await (await widgetsRow(page, 'panel closed')).waitFor();
+  });
+
+  it('an e guard (hook.tool_call) blocks a tool @zut calls: the chat names the guard, the model gets the reason', async () => {
+    await showZutView(page);
+    await extensionRow(page, 'enode', /^running · project · e\b/).waitFor({ timeout: 60_000 });
+    const input = await useScriptedModel(page);
+    const send = async (text) => {
+      await input.focus();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+      await page.keyboard.type(text);
+      // A completion list (participants, slash commands) would take the Enter: close it first.
+      const suggest = page.locator('.suggest-widget.visible');
+      if (await suggest.count()) await page.keyboard.press('Escape');
+      await page.keyboard.press('Enter');
+    };
+    const responses = page.locator('.interactive-item-container.interactive-response');
+
+    // Allowed: the guard answers {block:false} and the tool runs. The extension host learns the model just selected
+    // asynchronously (chat.test.mjs waits 3 s for it): instead, a request that got no answer in 20 s is sent again.
+    const allowed = responses.filter({ hasText: /model got: Berlin/ }).last();
+    await retry(async () => {
+      await send('@zut call weather city=Berlin');
+      await allowed.waitFor({ timeout: 20_000 });
+    }, { timeout: 60_000, interval: 0 });
+    assert.match(await allowed.innerText(), /✓\s*weather\s*\(\s*weather\s*\)/);
+
+    // Blocked: enode refuses any call whose arguments mention rm -rf (the zut guard example is not in this workspace).
+    await send('@zut call weather city="rm -rf /"');
+    const blocked = responses.filter({ hasText: /model got: [\s\S]*enode refuses weather/ }).last();
+    await blocked.waitFor({ timeout: 60_000 });
+    const text = (await blocked.innerText()).replace(/[\s\u00a0]+/g, ' ');
+    await screenshot(page, 'compat-e-guard');
+    assert.match(text, /⛔ ?weather ?\( ?weather ?\): blocked by enode: enode refuses weather/, text);
+    assert.doesNotMatch(text, /✓ ?weather/, 'the tool never ran');
+  });
+});
