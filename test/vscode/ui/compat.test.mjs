@@ -2,7 +2,8 @@
 // (test/vscode/fixtures/zot/zpanel, protocol v1, in `.zot/extensions/`), the e fixture enode
 // (test/fixtures/e/enode, JSON-RPC, in `.e/extensions/`) and, in $ZOT_HOME/extensions, a zot copy of the zut
 // example `weather` (shadowed). The zut example `guard` is removed from the copy, so enode is the only tool guard.
-// Checked as a person sees it: the Extensions view rows; the zot panel in our webview taking keys; the e guard
+// Checked as a person sees it: the Extensions view rows; the zot panel in our webview taking keys; enode's
+// interactive `ui.panel` in the same webview (`ui.key`), with its `ui.status` and `ui.widget`; the e guard
 // (`hook.tool_call`) blocking a tool that `@zut` calls with the scripted test model. (An e `ui.select` answered in
 // the QuickPick: ecompat.test.mjs.) Screenshots: <run dir>/screenshots/compat-*.png.
 import assert from 'node:assert/strict';
@@ -11,7 +12,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO } from '../lib/context.mjs';
 import {
-  openPalette, openWorkbench, paletteRow, retry, screenshot, showZutView, startServer, useScriptedModel, webview, workspaceCopy, zutCommand,
+  openPalette, openWorkbench, paletteRow, retry, screenshot, showZutView, startServer, statusBarItem, useScriptedModel, webview, workspaceCopy,
+  zutCommand,
 } from './harness.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -92,6 +94,36 @@ describe('compat: zot and e extensions in VS Code', () => {
     await page.keyboard.press('Escape');
     await tab.waitFor({ state: 'detached' });
     await (await widgetsRow(page, 'panel closed')).waitFor();
+  });
+
+  it('an e extension\'s interactive ui.panel is our webview panel: keys arrive as ui.key, ui.panel null closes it; its ui.status and ui.widget show', async () => {
+    await showZutView(page);
+    await extensionRow(page, 'enode', /^running · project · e\b/).waitFor({ timeout: 60_000 });
+    await zutCommand(page, 'e_panel');
+    const wv = webview(page);
+    const lines = wv.locator('#lines .line');
+    await wv.locator('#title', { hasText: /^Counter$/ }).waitFor();
+    assert.deepEqual((await lines.allTextContents()).map((l) => l.trim()), ['count: 0', 'up/down, q quits'], 'string and span lines');
+    assert.match(await wv.locator('#footer').textContent(), /keys go to the extension/);
+    await wv.locator('#lines').click();
+    await page.keyboard.press('ArrowUp');
+    await lines.nth(0).filter({ hasText: /^count: 1$/ }).waitFor();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    await lines.nth(0).filter({ hasText: /^count: 2$/ }).waitFor();
+    await screenshot(page, 'compat-e-panel');
+    // A typed character is ui.key {key: "q"}: enode answers with ui.panel null, which closes our panel.
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Counter' });
+    assert.equal(await tab.count(), 1);
+    await page.keyboard.press('q');
+    await tab.waitFor({ state: 'detached' });
+
+    // Before its panel, e_panel set a status slot (key c) and a widget (key w).
+    const status = statusBarItem(page, 'zut.status.enode.status:c');
+    await status.waitFor();
+    assert.equal((await status.innerText()).trim(), 'counting');
+    await (await widgetsRow(page, 'widget row')).waitFor();
   });
 
   it('an e guard (hook.tool_call) blocks a tool @zut calls: the chat names the guard, the model gets the reason', async () => {
