@@ -3,7 +3,8 @@
 // (test/fixtures/e/enode, JSON-RPC, in `.e/extensions/`) and, in $ZOT_HOME/extensions, a zot copy of the zut
 // example `weather` (shadowed). The zut example `guard` is removed from the copy, so enode is the only tool guard.
 // Checked as a person sees it: the Extensions view rows; the zot panel in our webview taking keys; enode's
-// interactive `ui.panel` in the same webview (`ui.key`), with its `ui.status` and `ui.widget`; the e guard
+// interactive `ui.panel` in the same webview (`ui.key`), with its `ui.status` and `ui.widget`; its `ui.confirm` as
+// a modal and `ui.input` as an InputBox; the e guard
 // (`hook.tool_call`) blocking a tool that `@zut` calls with the scripted test model. (An e `ui.select` answered in
 // the QuickPick: ecompat.test.mjs.) Screenshots: <run dir>/screenshots/compat-*.png.
 import assert from 'node:assert/strict';
@@ -124,6 +125,29 @@ describe('compat: zot and e extensions in VS Code', () => {
     await status.waitFor();
     assert.equal((await status.innerText()).trim(), 'counting');
     await (await widgetsRow(page, 'widget row')).waitFor();
+  });
+
+  it('an e extension\'s ui.confirm is a modal Yes/No and its ui.input an InputBox; the answers reach it', async () => {
+    await showZutView(page);
+    await extensionRow(page, 'enode', /^running · project · e\b/).waitFor({ timeout: 60_000 });
+    await zutCommand(page, 'e_confirm');
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'enode: Proceed?' });
+    await dialog.waitFor();
+    assert.match(await dialog.innerText(), /really/);
+    await screenshot(page, 'compat-e-confirm');
+    await dialog.locator('.monaco-button', { hasText: /^Yes$/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await (await widgetsRow(page, 'confirmed: true')).waitFor();
+
+    await zutCommand(page, 'e_input', '', { asks: true });
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: /^enode: Name\?$/ }).waitFor();
+    const box = page.locator('.quick-input-widget .quick-input-box input');
+    assert.equal(await box.getAttribute('placeholder'), 'pat');
+    await box.fill('Ada');
+    await screenshot(page, 'compat-e-input');
+    await box.press('Enter');
+    await box.waitFor({ state: 'hidden' });
+    await (await widgetsRow(page, 'hello Ada')).waitFor();
   });
 
   it('an e guard (hook.tool_call) blocks a tool @zut calls: the chat names the guard, the model gets the reason', async () => {

@@ -155,8 +155,10 @@ export async function showOutputChannel(page, name, { timeout = 30_000 } = {}) {
 /**
  * Runs zut command `/name args` through "Zut: Run Command…" (pick the command, then type its arguments). Right after
  * startup the palette may not list our commands yet and the zut extensions start in the background: retried.
+ * `asks: true`: the command asks something in the same quick input (an e extension's `ui.select`, `ui.input`), so
+ * only the arguments box is waited to go; wait for the question yourself.
  */
-export async function zutCommand(page, name, args = '') {
+export async function zutCommand(page, name, args = '', { asks = false } = {}) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   // The pick is live (commands appear as extensions start), so a row can move under the click: check which
@@ -178,7 +180,7 @@ export async function zutCommand(page, name, args = '') {
   }
   await input.fill(args);
   await input.press('Enter');
-  await input.waitFor({ state: 'hidden' });
+  await (asks ? argsFor : input).waitFor({ state: 'hidden' });
 }
 
 /**
