@@ -3,8 +3,8 @@
 // `weather` (shadowed), the e fixture enode (test/fixtures/e/enode) and an e file `todo.sh` (shadowed by the example
 // `todo`) in `.e/extensions/`, and a zot extension `zhome` (sh, v1) in $ZOT_HOME/extensions. It checks discovery
 // (ecosystem, scope, entry point, shadowed copies), the zot and e commands and tools as zut.command.<name> and host
-// tools, the e guard and before_turn hook in @zut with the scripted model, and that zut.compat.zot / zut.compat.e
-// turn discovery off. It restores the settings and removes what it added (other suites share this window).
+// tools, the e guard and before_turn hook in @zut with the scripted model, consent for the project zot and e
+// extensions, and that zut.compat.zot / zut.compat.e turn discovery off. It restores the settings and removes what it added (other suites share this window).
 'use strict';
 const assert = require('assert');
 const fs = require('fs');
@@ -47,6 +47,11 @@ function writeZotSh(dir, name) {
     'done',
   ].join('\n') + '\n', { mode: 0o755 });
   fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, version: '1.0.0', exec: './run.sh', language: 'sh' }));
+}
+
+/** The rig runs with "trustedWorkspace" (TEST_SETTINGS); consent.test.js switches modes the same way. */
+async function setConsentMode(mode) {
+  await vscode.workspace.getConfiguration('zut').update('projectExtensions.consent', mode, vscode.ConfigurationTarget.Global);
 }
 
 async function setCompat(key, value) {
@@ -169,6 +174,27 @@ suite('compat: zot and e extensions', function () {
     const zot = await ask('call zpanel_count {}');
     assert.match(zot.text, /✓ `zpanel_count` \(`zpanel`\)/, zot.text);
     assert.strictEqual(toolResultText(zot.requests[1]), 'count 0');
+  });
+
+  test('in "ask" consent mode the project zot and e extensions wait like zut\'s, the global zot one runs; Allow starts them', async () => {
+    const host = await api();
+    const stateOf = (n, eco) => (info(host, n, eco) || {}).state;
+    await eventually(() => stateOf('zpanel', 'zot') === 'running' && stateOf('enode', 'e') === 'running', `zpanel and enode running (${states(host)})`, 60000);
+    try {
+      await setConsentMode('ask');
+      await eventually(() => stateOf('zpanel', 'zot') === 'consent' && stateOf('enode', 'e') === 'consent', `zpanel and enode waiting for consent (${states(host)})`);
+      assert.strictEqual(info(host, 'zpanel', 'zot').pid, undefined);
+      assert.strictEqual(info(host, 'enode', 'e').pid, undefined);
+      const pending = host.pendingConsent().map((e) => e.name);
+      assert.ok(pending.includes('zpanel') && pending.includes('enode'), `pending: ${pending}`);
+      assert.ok(!pending.includes('zhome'), 'a global zot extension never asks');
+      await eventually(() => stateOf('zhome', 'zot') === 'running', `zhome running (${states(host)})`);
+      for (const n of ['zpanel', 'enode']) assert.strictEqual(await vscode.commands.executeCommand('zut.allowExtension', n), true);
+      await eventually(() => stateOf('zpanel', 'zot') === 'running' && stateOf('enode', 'e') === 'running', `zpanel and enode running after Allow (${states(host)})`);
+    } finally {
+      await setConsentMode('trustedWorkspace');
+    }
+    await eventually(() => examplesRunning(host), `examples running (${states(host)})`);
   });
 
   test('zut.compat.zot and zut.compat.e off: their extensions are gone, zut\'s stay; on again: back', async () => {
