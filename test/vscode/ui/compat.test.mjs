@@ -6,15 +6,16 @@
 // interactive `ui.panel` in the same webview (`ui.key`), with its `ui.status` and `ui.widget`; its `ui.confirm` as
 // a modal and `ui.input` as an InputBox; the e guard
 // (`hook.tool_call`) blocking a tool that `@zut` calls with the scripted test model. (An e `ui.select` answered in
-// the QuickPick: ecompat.test.mjs.) Screenshots: <run dir>/screenshots/compat-*.png.
+// the QuickPick: ecompat.test.mjs.) In an untrusted workspace, the project zot and e extensions are blocked until
+// the folder is trusted. Screenshots: <run dir>/screenshots/compat-*.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO } from '../lib/context.mjs';
 import {
-  openPalette, openWorkbench, paletteRow, retry, screenshot, showZutView, startServer, statusBarItem, useScriptedModel, webview, workspaceCopy,
-  zutCommand,
+  openPalette, openWorkbench, paletteRow, retry, runCommand, screenshot, showZutView, startServer, statusBarItem, useScriptedModel,
+  webview, workspaceCopy, zutCommand,
 } from './harness.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -183,5 +184,43 @@ describe('compat: zot and e extensions in VS Code', () => {
     await screenshot(page, 'compat-e-guard');
     assert.match(text, /⛔ ?weather ?\( ?weather ?\): blocked by enode: enode refuses weather/, text);
     assert.doesNotMatch(text, /✓ ?weather/, 'the tool never ran');
+  });
+});
+
+describe('compat: zot and e extensions in an untrusted workspace', () => {
+  let server;
+  let page;
+
+  before(async () => {
+    server = await startServer({ name: 'compat-untrusted', trust: false });
+    const ws = workspaceCopy();
+    fs.cpSync(ZPANEL, path.join(ws, '.zot', 'extensions', 'zpanel'), { recursive: true });
+    fs.cpSync(ENODE, path.join(ws, '.e', 'extensions', 'enode'), { recursive: true });
+    // A global zot extension (sh, protocol v1): not code from the repository, so it runs untrusted.
+    const home = path.join(server.zotHome, 'extensions', 'zhome');
+    fs.mkdirSync(home, { recursive: true });
+    fs.writeFileSync(path.join(home, 'run.sh'), [
+      '#!/bin/sh',
+      `printf '%s\\n' '{"type":"hello","name":"zhome","version":"1.0.0","capabilities":["commands"]}'`,
+      'while IFS= read -r l; do',
+      `  case "$l" in *'"hello_ack"'*) printf '%s\\n' '{"type":"ready"}' ;; *'"shutdown"'*) exit 0 ;; esac`,
+      'done',
+    ].join('\n') + '\n', { mode: 0o755 });
+    fs.writeFileSync(path.join(home, 'extension.json'), JSON.stringify({ name: 'zhome', version: '1.0.0', exec: './run.sh' }));
+    page = await openWorkbench(server, { folder: ws });
+  });
+  after(async () => { await server?.stop(); });
+
+  it('project zot and e extensions are blocked by Workspace Trust, a global zot one runs; trusting the folder starts them', async () => {
+    await showZutView(page);
+    await extensionRow(page, 'zpanel', /^blocked by Workspace Trust · project · zot/).waitFor({ timeout: 60_000 });
+    await extensionRow(page, 'enode', /^blocked by Workspace Trust · project · e\b/).waitFor();
+    await extensionRow(page, 'zhome', /^running · global · zot 1\.0\.0$/).waitFor();
+    await screenshot(page, 'compat-untrusted-blocked');
+    await runCommand(page, 'Workspaces: Manage Workspace Trust');
+    await page.getByRole('button', { name: /^Trust$/ }).first().click();
+    await extensionRow(page, 'zpanel', /^running · project · zot/).waitFor({ timeout: 45_000 });
+    await extensionRow(page, 'enode', /^running · project · e\b/).waitFor({ timeout: 45_000 });
+    await screenshot(page, 'compat-untrusted-granted');
   });
 });
