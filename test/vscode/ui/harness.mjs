@@ -207,14 +207,16 @@ export async function useScriptedModel(page) {
 /**
  * Shows the Zut view container by clicking its activity bar icon near its top-left corner (the attention badge sits
  * bottom-right and would take a click in the middle); the icon of an already open container is not clicked (that
- * would close it).
+ * would close it). A click can miss while the window still moves things (the Restricted Mode banner appearing
+ * shifts the activity bar down): clicked again until the container shows.
  */
 export async function showZutView(page) {
   const container = page.locator('[id="workbench.view.extension.zut"]');
-  if (!(await container.isVisible())) {
-    await page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first().click({ position: { x: 6, y: 6 } });
-  }
-  await container.waitFor();
+  const icon = page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first();
+  await retry(async () => {
+    if (!(await container.isVisible())) await icon.click({ position: { x: 6, y: 6 } });
+    await container.waitFor({ timeout: 5000 });
+  }, { timeout: 30_000, interval: 0 });
   return container;
 }
 
