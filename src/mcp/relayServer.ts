@@ -22,6 +22,7 @@ export class RelayServer {
   private readonly sockets = new Set<net.Socket>();
   private readonly connections = new Set<McpConnection>();
   private readonly sessions: McpSessions;
+  private readonly connectionListeners = new Set<(count: number) => void>();
 
   private constructor(
     private readonly server: net.Server,
@@ -66,6 +67,16 @@ export class RelayServer {
   /** Relays connected and authenticated now. */
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  /** Calls `listener` with `connectionCount` whenever a relay is authenticated or goes away. */
+  onDidChangeConnections(listener: (count: number) => void): { dispose(): void } {
+    this.connectionListeners.add(listener);
+    return { dispose: () => void this.connectionListeners.delete(listener) };
+  }
+
+  private connectionsChanged(): void {
+    for (const l of [...this.connectionListeners]) l(this.connections.size);
   }
 
   /** Every connected relay hears `tools/list_changed` if its list changed (e.g. after a setting change). */
@@ -113,9 +124,11 @@ export class RelayServer {
     };
     const conn = new McpConnection(this.bridge, this.sessions, send);
     this.connections.add(conn);
+    this.connectionsChanged();
     socket.on('close', () => {
       this.connections.delete(conn);
       conn.dispose();
+      this.connectionsChanged();
     });
     // Lines that came with the handshake chunk go first; the decoder keeps any partial line that followed them.
     dispatchLines(early, (m) => conn.handle(m), send);
@@ -124,6 +137,7 @@ export class RelayServer {
 
   /** Closes every relay connection (their calls are cancelled) and the socket, and removes the private directory. */
   async dispose(): Promise<void> {
+    this.connectionListeners.clear();
     for (const c of this.connections) c.dispose();
     this.connections.clear();
     for (const s of this.sockets) s.destroy();

@@ -2,13 +2,16 @@
  * zut tools in VS Code's agent mode (and any chat that uses `vscode.lm.tools`): an MCP server definition of ours,
  * `node dist/mcp-relay.js`, which VS Code starts and which connects back to this extension host over a private
  * socket (src/mcp/relayServer.ts) with a token made for that start. Every call takes the host's guarded path.
- * `version` (VS Code's cache key) is a signature of the offered tools, so it changes when the list does.
+ * `version` (VS Code's cache key) is a signature of the offered tools, so it changes when the list does, except while
+ * a relay is connected: VS Code stops a running server whose definition changed, so a live server hears
+ * `tools/list_changed` instead (src/mcp/definitionVersion.ts).
  * Settings: `zut.agentTools.enabled`, `zut.agentTools.exclude`. Maps; the MCP logic lives in src/mcp/.
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { Event } from '../host/lifecycle';
 import type { ToolInfo } from '../host/types';
+import { DefinitionVersion, OFF } from '../mcp/definitionVersion';
 import { RELAY_ENV } from '../mcp/limits';
 import { RelayServer } from '../mcp/relayServer';
 import type { ExtensionProgress } from '../mcp/server';
@@ -44,7 +47,16 @@ export function registerAgentTools(
 ): void {
   const changed = new vscode.EventEmitter<void>();
   let server: Promise<RelayServer> | undefined;
+  /** The relay server once listening (its connections decide whether a tool change keeps the version). */
+  let relay: RelayServer | undefined;
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const signature = () => (settings().agentToolsEnabled ? buildCatalog(host.tools(), filter).signature : OFF);
+  const published = new DefinitionVersion(signature());
+  const check = () => {
+    const step = published.update(signature(), relay?.connectionCount ?? 0);
+    if (step.fireChanged) changed.fire();
+    if (step.refreshLive) relay?.refresh();
+  };
   const listen = () =>
     (server ??= RelayServer.listen({
       host,
@@ -55,24 +67,23 @@ export function registerAgentTools(
       cwd,
       toolTimeoutMs: () => settings().toolTimeoutSeconds * 1000,
       log,
+    }).then((s) => {
+      relay = s;
+      // The last relay gone (VS Code stopped the server): the version catches up with the tool list.
+      context.subscriptions.push(s.onDidChangeConnections((n) => {
+        log?.(`mcp: relays connected: ${n}`);
+        if (n === 0) check();
+      }));
+      return s;
     }));
-  const version = () => buildCatalog(host.tools(), filter).signature;
-  let lastVersion = version();
-  const check = () => {
-    const v = settings().agentToolsEnabled ? version() : 'off';
-    if (v === lastVersion) return;
-    lastVersion = v;
-    changed.fire();
-    void server?.then((s) => s.refresh());
-  };
 
   const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
       if (!settings().agentToolsEnabled) return [];
-      const relay = context.asAbsolutePath('dist/mcp-relay.js');
+      const script = context.asAbsolutePath('dist/mcp-relay.js');
       // ELECTRON_RUN_AS_NODE: in desktop VS Code `process.execPath` is Electron; in code-server it is Node already.
-      const def = new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, process.execPath, [relay], { ELECTRON_RUN_AS_NODE: '1' }, version());
+      const def = new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, process.execPath, [script], { ELECTRON_RUN_AS_NODE: '1' }, published.current);
       if (cwd) def.cwd = vscode.Uri.file(cwd);
       return [def];
     },

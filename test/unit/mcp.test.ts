@@ -149,6 +149,19 @@ describe('MCP bridge over the relay', () => {
     await until(() => b.server.connectionCount === 1, 10_000, 'the relay connection closed');
   });
 
+  it('onDidChangeConnections reports the authenticated relays as they come and go', async () => {
+    const b = await bridge([toolsCfg]);
+    const counts: number[] = [];
+    const sub = b.server.onDidChangeConnections((n) => counts.push(n));
+    const { client } = await b.connect();
+    expect(counts).toEqual([1]);
+    expect(b.server.connectionCount).toBe(1);
+    await client.close();
+    await until(() => counts.length === 2, 10_000, 'the relay gone');
+    expect(counts).toEqual([1, 0]);
+    sub.dispose();
+  });
+
   it('a wrong token is refused: the relay exits 1 and no connection is served', async () => {
     const b = await bridge([toolsCfg]);
     b.server.issueToken();
