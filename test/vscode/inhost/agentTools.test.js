@@ -17,6 +17,8 @@ const prefix = () => {
 };
 /** The agent-mode (MCP) tool for a zut tool name, tagged `mcp`. */
 const mcpTool = (name) => prefix() && vscode.lm.tools.find((t) => t.name === prefix() + name && (t.tags || []).includes('mcp'));
+/** The agent-mode (MCP) tool whose name ends in `_<name>`, whatever the prefix (for a tool that may be gone). */
+const mcpEnding = (name) => vscode.lm.tools.find((t) => (t.tags || []).includes('mcp') && t.name.startsWith('mcp_') && t.name.endsWith(`_${name}`));
 const mcpNames = () => vscode.lm.tools.filter((t) => (t.tags || []).includes('mcp')).map((t) => t.name).join(', ');
 
 async function startServers() {
@@ -24,8 +26,9 @@ async function startServers() {
 }
 
 /**
- * Waits until `check()` holds, (re)starting the MCP servers on each poll: a changed tool list changes our server
- * definition's version, after which VS Code restarts the outdated server when it is next started.
+ * Waits until `check()` holds, (re)starting the MCP servers on each poll, as a chat request's autostart does: a start
+ * that overlaps a definition change (extensions still registering tools) is stopped by VS Code, and
+ * `startServer … waitForLiveTools` then resolves without tools.
  */
 async function eventuallyLive(check, what) {
   try {
@@ -34,6 +37,15 @@ async function eventuallyLive(check, what) {
       await startServers();
       return check();
     }, what, 60000, 1000);
+  } catch (e) {
+    return assert.fail(`${e.message} (mcp tools now: ${mcpNames()})`);
+  }
+}
+
+/** Waits until `check()` holds WITHOUT starting any server (the running one must keep its list current). */
+async function eventuallyListed(check, what) {
+  try {
+    return await eventually(check, what, 20000);
   } catch (e) {
     return assert.fail(`${e.message} (mcp tools now: ${mcpNames()})`);
   }
@@ -64,7 +76,7 @@ suite('agent mode (MCP bridge)', function () {
   });
 
   test('the zut tools appear in vscode.lm.tools; invokeTool returns a zut tool text and image', async () => {
-    const weather = await eventually(() => mcpTool('weather'), 'mcp weather tool in vscode.lm.tools', 60000);
+    const weather = await eventuallyLive(() => mcpTool('weather'), 'mcp weather tool in vscode.lm.tools');
     assert.ok(mcpTool('forecast'), 'forecast too');
     assert.ok(!mcpTool('weather_alerts'), 'the deferred tool is not offered before activate_tools');
     const r = await vscode.lm.invokeTool(weather.name, { input: { city: 'Berlin' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
@@ -79,12 +91,13 @@ suite('agent mode (MCP bridge)', function () {
   });
 
   test('a guard blocks a call made through agent-mode plumbing', async () => {
-    const weather = await eventually(() => mcpTool('weather'), 'mcp weather tool', 60000);
+    const weather = await eventuallyLive(() => mcpTool('weather'), 'mcp weather tool');
     const { text } = await invoke(weather.name, { city: 'rm -rf /' });
     assert.match(text, /blocked by guard: refused: matches danger pattern "rm -rf"/);
   });
 
   test('adding an extension updates the list (and zut.agentTools.exclude removes a tool)', async () => {
+    await eventuallyLive(() => mcpTool('weather'), 'the server live');
     const dir = path.join(vscode.workspace.workspaceFolders[0].uri.fsPath, '.zut', 'extensions', 'agent-probe');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, 'probe.js'), [
@@ -100,11 +113,13 @@ suite('agent mode (MCP bridge)', function () {
     try {
       await host.reload();
       await eventually(() => host.tools().some((t) => t.name === 'probe_ping'), 'probe_ping registered', 30000);
-      const probe = await eventuallyLive(() => mcpTool('probe_ping'), 'probe_ping in vscode.lm.tools');
+      // Nobody starts the server again: the running one hears tools/list_changed (VS Code stops a running server whose
+      // definition version changed and keeps listing its cached tools until something starts it).
+      const probe = await eventuallyListed(() => mcpTool('probe_ping'), 'probe_ping in vscode.lm.tools (no restart)');
       assert.strictEqual((await invoke(probe.name, {})).text, 'pong');
 
       await vscode.workspace.getConfiguration('zut').update('agentTools.exclude', ['probe_ping'], vscode.ConfigurationTarget.Global);
-      await eventuallyLive(() => !mcpTool('probe_ping'), 'probe_ping gone after exclude');
+      await eventuallyListed(() => !mcpEnding('probe_ping'), 'probe_ping gone after exclude (no restart)');
       assert.ok(mcpTool('weather'), 'the others stay');
     } finally {
       await vscode.workspace.getConfiguration('zut').update('agentTools.exclude', undefined, vscode.ConfigurationTarget.Global);
