@@ -1,8 +1,8 @@
 // In-host: zot extensions (protocol v1; test/fixtures/zot, loaded through zut.extensionPaths) in a real VS Code:
 // `tool_prompt` from `@zut /command` runs its tool before the model turn and the model sees call and result;
-// `before_agent_start` replaces the @zut system prompt. (call_tool to VS Code's own tools is covered in vitest with
-// a recording HostUi: a test extension contributing a language-model tool kept agent mode's MCP tools from
-// appearing in this suite.)
+// `before_agent_start` replaces the @zut system prompt; `call_tool` reaches one of VS Code's own tools
+// (vscode.lm.invokeTool: `zutTest_echo`, contributed by the scripted-model test extension as Copilot Chat contributes
+// its tools; agent mode's MCP tools are listed beside it, agentTools.test.js).
 'use strict';
 const assert = require('assert');
 const path = require('path');
@@ -58,5 +58,11 @@ suite('zot extensions in VS Code', function () {
     assert.strictEqual(tail[1].parts[0].name, 'py_upper');
     assert.deepStrictEqual(tail[1].parts[0].input, { text: 'quiet please' });
     assert.strictEqual(tail[2].parts[0].content[0].value, 'QUIET PLEASE');
+  });
+
+  test('call_tool reaches a VS Code tool through vscode.lm.invokeTool (after the guards)', async () => {
+    assert.ok(vscode.lm.tools.some((t) => t.name === 'zutTest_echo'), 'the test tool is registered');
+    const r = await host.invokeCommand('zrelay', 'zutTest_echo {"a":1}');
+    assert.deepStrictEqual(JSON.parse(r.display), { name: 'zutTest_echo', is_error: false, text: 'vscode echo: {"a":1}', truncated: false });
   });
 });
