@@ -129,6 +129,11 @@ export const MAX_MCP_MESSAGE_BYTES = 8 * 1024 * 1024;
 export const RELAY_HANDSHAKE_MS = 5_000;
 /** MCP relay tokens kept valid at once (one per server start VS Code asked for; the oldest drop first). Ours. */
 export const MAX_RELAY_TOKENS = 16;
+/**
+ * How long a server start VS Code asked for (a token issued) counts as live before its relay has connected: tool
+ * list changes meanwhile keep the definition's version, which would make VS Code stop the starting server. Ours.
+ */
+export const RELAY_START_MS = 15_000;
 /** MCP conversations remembered as already announced (`session_start`); least recently used drop first. Ours. */
 export const MAX_MCP_SESSIONS = 500;
 

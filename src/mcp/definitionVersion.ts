@@ -6,8 +6,8 @@
  * autostart, `chat.mcp.autostart`: newAndOutdated; or a tool call). Until then `vscode.lm.tools` keeps the stopped
  * server's cached tools: a tool added or brought back is missing, a removed one still listed.
  *
- * So the published version follows the tool list only while no relay is connected (VS Code then knows its cache is
- * outdated). While a relay is connected the version stays and the live connection tells VS Code of the change
+ * So the published version follows the tool list only while no relay is connected or starting (VS Code then knows
+ * its cache is outdated). While a relay is connected (or VS Code is starting one) the version stays and the live connection tells VS Code of the change
  * (`notifications/tools/list_changed`, after which VS Code lists the tools again and refreshes its cache). When the
  * last relay goes away the version catches up with the list.
  */
@@ -35,7 +35,8 @@ export class DefinitionVersion {
   }
 
   /**
-   * The tool list's signature is now `signature` (`OFF` when agent tools are turned off); `live` relays are connected.
+   * The tool list's signature is now `signature` (`OFF` when agent tools are turned off); `live` relays are connected
+   * or starting.
    * Turning agent tools off or on always changes the definition (the server goes away or comes back).
    */
   update(signature: string, live: number): VersionStep {

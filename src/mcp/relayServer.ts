@@ -11,7 +11,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LineDecoder, type DecodedLine } from '../protocol';
-import { MAX_RELAY_TOKENS, MAX_MCP_MESSAGE_BYTES, RELAY_HANDSHAKE_MS } from './limits';
+import { MAX_RELAY_TOKENS, MAX_MCP_MESSAGE_BYTES, RELAY_HANDSHAKE_MS, RELAY_START_MS } from './limits';
 import { dispatchLines, encodeMessage, readMessages } from './lines';
 import { McpConnection, McpSessions, type McpBridgeOptions } from './server';
 
@@ -23,6 +23,8 @@ export class RelayServer {
   private readonly connections = new Set<McpConnection>();
   private readonly sessions: McpSessions;
   private readonly connectionListeners = new Set<(count: number) => void>();
+  /** Starts whose relay has not connected yet (token digest in hex → its `RELAY_START_MS` timer). */
+  private readonly pending = new Map<string, NodeJS.Timeout>();
 
   private constructor(
     private readonly server: net.Server,
@@ -59,8 +61,12 @@ export class RelayServer {
   /** A new random token for one server start (the oldest of more than `MAX_RELAY_TOKENS` stops working). */
   issueToken(): string {
     const token = randomBytes(32).toString('hex');
-    this.tokens.push(digest(token));
+    const d = digest(token);
+    this.tokens.push(d);
     if (this.tokens.length > MAX_RELAY_TOKENS) this.tokens.shift();
+    const key = d.toString('hex');
+    this.pending.set(key, setTimeout(() => this.settle(key), RELAY_START_MS).unref());
+    this.connectionsChanged();
     return token;
   }
 
@@ -69,14 +75,30 @@ export class RelayServer {
     return this.connections.size;
   }
 
-  /** Calls `listener` with `connectionCount` whenever a relay is authenticated or goes away. */
+  /**
+   * Relays connected and authenticated now, plus starts still expected to connect (a token issued less than
+   * `RELAY_START_MS` ago and not used yet): the servers VS Code has running or starting.
+   */
+  get liveCount(): number {
+    return this.connections.size + this.pending.size;
+  }
+
+  private settle(key: string): void {
+    const t = this.pending.get(key);
+    if (!t) return;
+    clearTimeout(t);
+    this.pending.delete(key);
+    this.connectionsChanged();
+  }
+
+  /** Calls `listener` with `liveCount` whenever a start is asked for, a relay is authenticated or goes away. */
   onDidChangeConnections(listener: (count: number) => void): { dispose(): void } {
     this.connectionListeners.add(listener);
     return { dispose: () => void this.connectionListeners.delete(listener) };
   }
 
   private connectionsChanged(): void {
-    for (const l of [...this.connectionListeners]) l(this.connections.size);
+    for (const l of [...this.connectionListeners]) l(this.liveCount);
   }
 
   /** Every connected relay hears `tools/list_changed` if its list changed (e.g. after a setting change). */
@@ -87,7 +109,13 @@ export class RelayServer {
   private valid(token: unknown): boolean {
     if (typeof token !== 'string' || token === '') return false;
     const d = digest(token);
-    return this.tokens.some((t) => timingSafeEqual(t, d));
+    const ok = this.tokens.some((t) => timingSafeEqual(t, d));
+    if (ok) {
+      const t = this.pending.get(d.toString('hex'));
+      if (t) clearTimeout(t);
+      this.pending.delete(d.toString('hex'));
+    }
+    return ok;
   }
 
   private accept(socket: net.Socket): void {
@@ -138,6 +166,8 @@ export class RelayServer {
   /** Closes every relay connection (their calls are cancelled) and the socket, and removes the private directory. */
   async dispose(): Promise<void> {
     this.connectionListeners.clear();
+    for (const t of this.pending.values()) clearTimeout(t);
+    this.pending.clear();
     for (const c of this.connections) c.dispose();
     this.connections.clear();
     for (const s of this.sockets) s.destroy();

@@ -47,13 +47,13 @@ export function registerAgentTools(
 ): void {
   const changed = new vscode.EventEmitter<void>();
   let server: Promise<RelayServer> | undefined;
-  /** The relay server once listening (its connections decide whether a tool change keeps the version). */
+  /** The relay server once listening (its relays, running or starting, decide whether a change keeps the version). */
   let relay: RelayServer | undefined;
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   const signature = () => (settings().agentToolsEnabled ? buildCatalog(host.tools(), filter).signature : OFF);
   const published = new DefinitionVersion(signature());
   const check = () => {
-    const step = published.update(signature(), relay?.connectionCount ?? 0);
+    const step = published.update(signature(), relay?.liveCount ?? 0);
     if (step.fireChanged) changed.fire();
     if (step.refreshLive) relay?.refresh();
   };
@@ -69,9 +69,9 @@ export function registerAgentTools(
       log,
     }).then((s) => {
       relay = s;
-      // The last relay gone (VS Code stopped the server): the version catches up with the tool list.
+      // The last relay gone (VS Code stopped the server) or a start that never connected: the version catches up.
       context.subscriptions.push(s.onDidChangeConnections((n) => {
-        log?.(`mcp: relays connected: ${n}`);
+        log?.(`mcp: relays running or starting: ${n}`);
         if (n === 0) check();
       }));
       return s;

@@ -149,16 +149,17 @@ describe('MCP bridge over the relay', () => {
     await until(() => b.server.connectionCount === 1, 10_000, 'the relay connection closed');
   });
 
-  it('onDidChangeConnections reports the authenticated relays as they come and go', async () => {
+  it('liveCount: a start (token issued) counts until its relay connects, then the relay until it goes', async () => {
     const b = await bridge([toolsCfg]);
     const counts: number[] = [];
     const sub = b.server.onDidChangeConnections((n) => counts.push(n));
-    const { client } = await b.connect();
-    expect(counts).toEqual([1]);
-    expect(b.server.connectionCount).toBe(1);
+    const token = b.server.issueToken();
+    expect([b.server.liveCount, b.server.connectionCount]).toEqual([1, 0]);
+    const { client } = await b.connect(token);
+    expect([b.server.liveCount, b.server.connectionCount]).toEqual([1, 1]);
     await client.close();
-    await until(() => counts.length === 2, 10_000, 'the relay gone');
-    expect(counts).toEqual([1, 0]);
+    await until(() => b.server.liveCount === 0, 10_000, 'the relay gone');
+    expect(counts).toEqual([1, 1, 0]);
     sub.dispose();
   });
 
