@@ -30,11 +30,17 @@ export async function benchConcurrency(quick: boolean): Promise<BenchRow> {
   // This process's CPU time per call (user + system): less sensitive than latency to other load on the machine.
   const cpu: number[] = [];
   const rawCpu: number[] = [];
+  // Both sides' n-th trial use the same random delays (a paired comparison: the spread of the delays is not
+  // what is measured); every call's uid is unique all the same.
+  const delays: number[][] = [];
   let round = 0;
-  const plan = () => {
+  const plan = (n: number) => {
     round++;
-    return Array.from({ length: CALLS }, (_, i) => ({ k: i % EXTS, args: { uid: `r${round}-c${i}`, delay: Math.floor(Math.random() * 11) } }));
+    const d = (delays[n] ??= Array.from({ length: CALLS }, () => Math.floor(Math.random() * 11)));
+    return Array.from({ length: CALLS }, (_, i) => ({ k: i % EXTS, args: { uid: `r${round}-c${i}`, delay: d[i]! } }));
   };
+  let oursN = 0;
+  let floorN = 0;
   const record = (lat: number[], a: number[], b: number[]) => {
     const s = lat.sort((x, y) => x - y);
     a.push(quantile(s, 0.5));
@@ -46,7 +52,7 @@ export async function benchConcurrency(quick: boolean): Promise<BenchRow> {
       const lat: number[] = [];
       const c0 = process.cpuUsage();
       await Promise.all(
-        plan().map(async ({ k, args }) => {
+        plan(oursN++).map(async ({ k, args }) => {
           const t0 = performance.now();
           total++;
           try {
@@ -65,7 +71,7 @@ export async function benchConcurrency(quick: boolean): Promise<BenchRow> {
       const lat: number[] = [];
       const c0 = process.cpuUsage();
       await Promise.all(
-        plan().map(async ({ k, args }) => {
+        plan(floorN++).map(async ({ k, args }) => {
           const t0 = performance.now();
           await raws[k]!.call(`echo_rc${k}`, args);
           lat.push(performance.now() - t0);
