@@ -5,9 +5,8 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runProcess, type Run } from './helpers/runProcess';
+import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
 
 let tmp: string;
 let cli: string;
@@ -110,16 +109,7 @@ beforeAll(async () => {
   tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-cli-')));
   home = path.join(tmp, 'home');
   cli = path.join(tmp, 'cli.js');
-  // Same options as esbuild.mjs, into a private file so parallel builds of dist/ cannot interfere.
-  await esbuild.build({
-    entryPoints: [path.join(__dirname, '../../src/cli.ts')],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
+  await buildCli(cli);
 });
 afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });

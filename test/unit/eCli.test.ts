@@ -5,9 +5,8 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runProcess, type Run } from './helpers/runProcess';
+import { buildCli, runProcess, type Run } from './helpers/runProcess';
 
 const E_FIXTURES = path.resolve(__dirname, '../fixtures/e');
 let tmp: string;
@@ -36,7 +35,7 @@ beforeAll(async () => {
     await fs.writeFile(path.join(dir, 'extension.json'), JSON.stringify({ name, exec: './run.sh' }));
   }
   cli = path.join(tmp, 'cli.js');
-  await esbuild.build({ entryPoints: [path.join(__dirname, '../../src/cli.ts')], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+  await buildCli(cli);
 });
 afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });

@@ -8,7 +8,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
 import type { ConsentMode, WorkspaceChoices } from '../../src/host/consent';
@@ -17,7 +16,7 @@ import { MAX_COMMANDS_PER_EXT, MAX_STATUS_KEYS_PER_EXT, MAX_TOOLS_PER_EXT, MAX_W
 import { modelNames } from '../../src/host/chat/loop';
 import type { WidgetSpec } from '../../src/host/hostUi';
 import { RecordingUi, cleanupTemps, managerFixture, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
-import { isolatedEnv, runProcess, type Run } from './helpers/runProcess';
+import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
 afterEach(async () => {
@@ -144,7 +143,7 @@ describe('hostile: escaped processes', () => {
 /** Builds src/cli.ts (as esbuild.mjs does) into a temp file and runs it. */
 async function runCli(args: string[], zutHomeDir: string): Promise<Run> {
   const out = path.join(tempDir('zut-cli-'), 'cli.js');
-  await esbuild.build({ entryPoints: [path.join(__dirname, '../../src/cli.ts')], outfile: out, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+  await buildCli(out);
   return runProcess(process.execPath, [out, ...args], { env: isolatedEnv(path.dirname(zutHomeDir), zutHomeDir) });
 }
 

@@ -6,14 +6,14 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, cleanupTemps, nodeExt, tempDir, until, zutHome } from './helpers/hostFixtures';
+import { buildCli } from './helpers/runProcess';
 
 let cli: string;
 beforeAll(async () => {
   cli = path.join(tempDir('zut-mcp-cli-'), 'cli.js');
-  await esbuild.build({ entryPoints: [path.resolve(__dirname, '../../src/cli.ts')], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+  await buildCli(cli);
 });
 afterAll(cleanupTemps);
 

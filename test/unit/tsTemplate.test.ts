@@ -9,13 +9,12 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/host/manager';
 import { watchedFiles } from '../../src/host/manifestSignature';
 import { SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/newExtension';
 import { cleanupTemps, RecordingUi, tempDir } from './helpers/hostFixtures';
-import { isolatedEnv, runProcess, type Run } from './helpers/runProcess';
+import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -56,7 +55,7 @@ beforeAll(async () => {
   home = path.join(tmp, 'home');
   cli = path.join(tmp, 'cli.js');
   // The CLI bundle and, beside it, the SDK as the build ships it in dist/sdk (runtime, declarations, transform).
-  await esbuild.build({ entryPoints: [path.join(ROOT, 'src/cli.ts')], outfile: cli, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+  await buildCli(cli);
   const sdk = await import('../../scripts/sdk.mjs');
   const sdkDir = path.join(tmp, 'sdk');
   await sdk.bundleSdkRuntime(path.join(sdkDir, 'index.js'));

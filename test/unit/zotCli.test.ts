@@ -5,9 +5,8 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runProcess, type Run } from './helpers/runProcess';
+import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
 
 const ZOT = path.resolve(__dirname, '../fixtures/zot');
 const EXTS = ['--ext', path.join(ZOT, 'zot-node'), '--ext', path.join(ZOT, 'zot-py')];
@@ -21,15 +20,7 @@ function run(args: string[]): Promise<Run> {
 beforeAll(async () => {
   tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-zotcli-')));
   cli = path.join(tmp, 'cli.js');
-  await esbuild.build({
-    entryPoints: [path.join(__dirname, '../../src/cli.ts')],
-    outfile: cli,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
+  await buildCli(cli);
 });
 afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
