@@ -8,28 +8,13 @@ const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 
-const MODEL = { vendor: 'zut-test', id: 'scripted' };
-const { eventually } = require('./util');
+const { MODEL, askZut, eventually, modelRequests, recentResponses: recent, shownText } = require('./util');
 
 /** Polls `check` until it returns something truthy (the shared helper, argument order of this file). */
 const waitFor = (what, check, ms = 30000) => eventually(check, what, ms);
 
-const modelRequests = () => vscode.commands.executeCommand('zutTest.requests');
-const recent = () => vscode.commands.executeCommand('zut.chat.recentResponses');
-/** The response as streamed, with markdown escapes removed (extension text is escaped when shown). */
-const shownText = (r) => r.shown.join('').replace(/\\([!-/:-@[-`{-~])/g, '$1');
-
 /** Sends `@zut <query>`; resolves with the finished response and the model requests it made. */
-async function ask(query) {
-  const before = (await modelRequests()).length;
-  const seen = new Set(await recent());
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@zut ${query}`, modelSelector: MODEL });
-  const response = await waitFor(`the @zut response to "${query}"`, async () => (await recent()).find((r) => !seen.has(r)));
-  const requests = (await modelRequests()).slice(before);
-  const out = process.env.ZUT_TEST_RESULT_FILE && path.join(path.dirname(process.env.ZUT_TEST_RESULT_FILE), 'chat-transcripts.jsonl');
-  if (out) fs.appendFileSync(out, JSON.stringify({ query, modelRequests: requests, response }) + '\n');
-  return { response, requests, text: shownText(response) };
-}
+const ask = (query) => askZut(query);
 
 /** The parts of the last message of a recorded model request. */
 const lastParts = (req) => req.messages[req.messages.length - 1].parts;

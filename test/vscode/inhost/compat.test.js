@@ -10,14 +10,13 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { enabledExtensions, eventually } = require('./util');
+const { askZut, enabledExtensions, eventually } = require('./util');
 
 const ID = 'zut.zut-vscode';
 const WS = process.env.ZUT_TEST_WORKSPACE;
 const REPO = process.env.ZUT_TEST_EXTENSION_PATH;
 const ZOT_HOME = process.env.ZOT_HOME;
 const EXAMPLES = enabledExtensions(WS);
-const MODEL = { vendor: 'zut-test', id: 'scripted' };
 
 const ZOT_DIR = path.join(WS, '.zot');
 const E_DIR = path.join(WS, '.e');
@@ -58,17 +57,7 @@ async function setCompat(key, value) {
   await vscode.workspace.getConfiguration('zut').update(`compat.${key}`, value, vscode.ConfigurationTarget.Global);
 }
 
-// @zut through `workbench.action.chat.open` with the scripted model (as chat.test.js does).
-const modelRequests = () => vscode.commands.executeCommand('zutTest.requests');
-const recent = () => vscode.commands.executeCommand('zut.chat.recentResponses');
-const shownText = (r) => r.shown.join('').replace(/\\([!-/:-@[-`{-~])/g, '$1');
-async function ask(query) {
-  const before = (await modelRequests()).length;
-  const seen = new Set(await recent());
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@zut ${query}`, modelSelector: MODEL });
-  const response = await eventually(async () => (await recent()).find((r) => !seen.has(r)), `the @zut response to "${query}"`, 30000);
-  return { requests: (await modelRequests()).slice(before), text: shownText(response) };
-}
+const ask = (query) => askZut(query);
 const toolResultText = (req) => {
   const parts = req.messages[req.messages.length - 1].parts;
   const r = parts.find((p) => p.type === 'toolResult');

@@ -15,6 +15,30 @@ async function eventually(fn, what, ms = 20000, every = 100) {
   }
 }
 
+// @zut through `workbench.action.chat.open` with the scripted test model (test/vscode/fixtures/scripted-model).
+const MODEL = { vendor: 'zut-test', id: 'scripted' };
+/** The requests the scripted model has received so far. */
+const modelRequests = () => require('vscode').commands.executeCommand('zutTest.requests');
+const recentResponses = () => require('vscode').commands.executeCommand('zut.chat.recentResponses');
+/** A response as streamed, with markdown escapes removed (extension text is escaped when shown). */
+const shownText = (r) => r.shown.join('').replace(/\\([!-/:-@[-`{-~])/g, '$1');
+
+/**
+ * Sends `@zut <query>`; resolves with the finished response, the model requests it made and its shown text. Each
+ * exchange is appended to <run dir>/chat-transcripts.jsonl.
+ */
+async function askZut(query, ms = 30000) {
+  const vscode = require('vscode');
+  const before = (await modelRequests()).length;
+  const seen = new Set(await recentResponses());
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@zut ${query}`, modelSelector: MODEL });
+  const response = await eventually(async () => (await recentResponses()).find((r) => !seen.has(r)), `the @zut response to "${query}"`, ms);
+  const requests = (await modelRequests()).slice(before);
+  const out = process.env.ZUT_TEST_RESULT_FILE && path.join(path.dirname(process.env.ZUT_TEST_RESULT_FILE), 'chat-transcripts.jsonl');
+  if (out) fs.appendFileSync(out, JSON.stringify({ query, modelRequests: requests, response }) + '\n');
+  return { response, requests, text: shownText(response) };
+}
+
 /** Names of the extensions under `<folder>/.zut/extensions` whose manifest does not say `enabled: false`, sorted. */
 function enabledExtensions(folder) {
   const dir = path.join(folder, '.zut', 'extensions');
@@ -41,4 +65,4 @@ function writeShExt(root, name, comment, manifestExtra = {}) {
   return dir;
 }
 
-module.exports = { enabledExtensions, eventually, writeShExt };
+module.exports = { MODEL, askZut, enabledExtensions, eventually, modelRequests, recentResponses, shownText, writeShExt };

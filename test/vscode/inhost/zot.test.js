@@ -7,20 +7,10 @@
 const assert = require('assert');
 const path = require('path');
 const vscode = require('vscode');
-const { eventually } = require('./util');
+const { askZut, eventually } = require('./util');
 
-const MODEL = { vendor: 'zut-test', id: 'scripted' };
 const ZOT = path.resolve(__dirname, '../../fixtures/zot');
-const modelRequests = () => vscode.commands.executeCommand('zutTest.requests');
-const recent = () => vscode.commands.executeCommand('zut.chat.recentResponses');
-
-async function ask(query) {
-  const before = (await modelRequests()).length;
-  const seen = new Set(await recent());
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@zut ${query}`, modelSelector: MODEL });
-  const response = await eventually(async () => (await recent()).find((r) => !seen.has(r)), `the @zut response to "${query}"`, 30000);
-  return { response, requests: (await modelRequests()).slice(before) };
-}
+const ask = (query) => askZut(query);
 
 suite('zot extensions in VS Code', function () {
   let host;
