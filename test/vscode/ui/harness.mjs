@@ -206,7 +206,7 @@ export async function useScriptedModel(page) {
 
 /**
  * Shows the Zut view container by clicking its activity bar icon near its top-left corner (the attention badge sits
- * bottom-right and would take a click in the middle); the icon of an already open container is not clicked (that
+ * bottom-right and would take a click in the middle; forced, since a badge can still cover that corner); the icon of an already open container is not clicked (that
  * would close it). A click can miss while the window still moves things (the Restricted Mode banner appearing
  * shifts the activity bar down): clicked again until the container shows.
  */
@@ -214,7 +214,9 @@ export async function showZutView(page) {
   const container = page.locator('[id="workbench.view.extension.zut"]');
   const icon = page.locator('.activitybar .action-item a[aria-label^="Zut"], .activitybar .action-item[aria-label^="Zut"]').first();
   await retry(async () => {
-    if (!(await container.isVisible())) await icon.click({ position: { x: 6, y: 6 } });
+    // force: the attention badge can cover even that corner; it is inside the same action item, whose click handler
+    // takes a click on either.
+    if (!(await container.isVisible())) await icon.click({ position: { x: 6, y: 6 }, force: true });
     await container.waitFor({ timeout: 5000 });
   }, { timeout: 30_000, interval: 0 });
   return container;
