@@ -14,10 +14,15 @@ import { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_BATCH_BYT
 // The bounds live in limits.ts; re-exported for the queue's users.
 export { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_TIMEOUT_MS };
 
-interface Queued {
+/** A frame of this tick, not yet written (its size is counted only against the batch size). */
+interface Staged {
   data: string;
-  bytes: number;
   id?: string;
+}
+
+/** A frame waiting for the child to read (counted against the queue bounds). */
+interface Queued extends Staged {
+  bytes: number;
 }
 
 export interface WriteQueueOptions {
@@ -32,7 +37,7 @@ export class WriteQueue {
   private readonly queue: Queued[] = [];
   private queuedBytes = 0;
   /** Frames of this tick, written together by `flushStaged` (only while the stream is accepting). */
-  private staged: Queued[] = [];
+  private staged: Staged[] = [];
   private stagedChars = 0;
   private flushScheduled = false;
   private waitingDrain = false;
@@ -57,7 +62,7 @@ export class WriteQueue {
     if (this.failed || this.closed) return false;
     if (!this.waitingDrain && this.queue.length === 0) {
       // Fast path: nothing waiting for the child; stage the frame for this tick's single write.
-      this.staged.push({ data, bytes: 0, id });
+      this.staged.push({ data, id });
       this.stagedChars += data.length;
       if (this.stagedChars >= WRITE_BATCH_BYTES) this.flushStaged();
       else if (!this.flushScheduled) {
@@ -138,7 +143,7 @@ export class WriteQueue {
     }
   }
 
-  private write(data: string, id: string | undefined, batch?: Queued[]): void {
+  private write(data: string, id: string | undefined, batch?: Staged[]): void {
     let ok: boolean;
     try {
       ok = this.stream.write(data);
