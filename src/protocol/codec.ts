@@ -29,8 +29,13 @@ export class LineDecoder {
     for (;;) {
       const nl = chunk.indexOf(10, start);
       if (nl === -1) break;
-      this.take(chunk.subarray(start, nl), out);
-      this.finishLine(out);
+      if (this.size === 0 && !this.discarding && nl - start <= this.limit) {
+        // The common case, a whole line inside this chunk: decoded in place, no copy.
+        this.emit(chunk, start, nl, out);
+      } else {
+        this.take(chunk.subarray(start, nl), out);
+        this.finishLine(out);
+      }
       start = nl + 1;
     }
     if (start < chunk.length) this.take(chunk.subarray(start), out);
@@ -63,10 +68,14 @@ export class LineDecoder {
     const buf = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
     this.parts = [];
     this.size = 0;
-    let end = buf.length;
-    if (end > 0 && buf[end - 1] === 13) end--;
-    if (end === 0) return; // blank lines carry no frame
-    out.push({ line: buf.toString('utf8', 0, end) });
+    this.emit(buf, 0, buf.length, out);
+  }
+
+  /** Hands out bytes `start..end` of `buf` as a line: a trailing `\r` dropped, a blank line skipped. */
+  private emit(buf: Buffer, start: number, end: number, out: DecodedLine[]): void {
+    if (end > start && buf[end - 1] === 13) end--;
+    if (end === start) return; // blank lines carry no frame
+    out.push({ line: buf.toString('utf8', start, end) });
   }
 }
 

@@ -3,7 +3,7 @@
  * protocol layer (src/protocol); replies and notices are the frames themselves (the neutral vocabulary is v2's
  * shape), so a round trip costs no copying beyond the JSON parse.
  */
-import { PROTOCOL_VERSION, encodeFrame, validateExtFrame } from '../../protocol';
+import { PROTOCOL_VERSION, encodeFrame, plainToolResult, validateExtFrame } from '../../protocol';
 import { RequestError } from '../types';
 import type {
   ExtMessage,
@@ -47,8 +47,13 @@ export function parseJsonLine(line: string): { ok: true; value: unknown } | { ok
   try {
     return { ok: true, value: JSON.parse(line) as unknown };
   } catch (e) {
-    return { ok: false, message: { kind: 'diagnostic', message: `malformed frame ignored: invalid JSON: ${(e as Error).message}` } };
+    return { ok: false, message: invalidJson(e) };
   }
+}
+
+/** The diagnostic for a line that is not JSON. */
+function invalidJson(e: unknown): ExtMessage {
+  return { kind: 'diagnostic', message: `malformed frame ignored: invalid JSON: ${(e as Error).message}` };
 }
 
 /**
@@ -56,6 +61,11 @@ export function parseJsonLine(line: string): { ok: true; value: unknown } | { ok
  * ends registration, `hello`/`shutdown_ack` need nothing, everything else is a notice. Shared by zut v2 and zot v1.
  */
 export function decodeFrameValue(value: unknown): ExtMessage {
+  // The hot frame first (the reply to every tool call), checked without zod or a result wrapper.
+  if (value !== null && typeof value === 'object' && (value as { type?: unknown }).type === 'tool_result' && !Array.isArray(value)) {
+    const f = plainToolResult(value as Record<string, unknown>);
+    if (f) return { kind: 'reply', id: f.id, body: f };
+  }
   const parsed = validateExtFrame(value);
   if (!parsed.ok) {
     const e = parsed.error;
@@ -90,8 +100,13 @@ export class FrameProtocol implements ExtensionProtocol {
   ) {}
 
   decode(line: string): ExtMessage {
-    const json = parseJsonLine(line);
-    return json.ok ? decodeFrameValue(json.value) : json.message;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      return invalidJson(e);
+    }
+    return decodeFrameValue(value);
   }
 
   nextId(): string {
