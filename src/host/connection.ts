@@ -270,16 +270,29 @@ export class Connection {
   /**
    * Sends a request and waits for its reply. `timeoutMs` undefined = no deadline. On timeout or abort the
    * request is withdrawn if still queued, the protocol's cancel is sent when `sendCancel` is set (and the
-   * extension opted in), and the promise rejects.
+   * extension opted in), and the promise rejects. `map` turns the reply into the caller's value as it settles
+   * (a throw rejects the request).
    */
-  request<K extends P.HostRequest['kind']>(request: Extract<P.HostRequest, { kind: K }>, opts: RequestOptions & { id?: string }): Promise<P.ReplyMap[K]> {
+  request<K extends P.HostRequest['kind']>(request: Extract<P.HostRequest, { kind: K }>, opts: RequestOptions & { id?: string }): Promise<P.ReplyMap[K]>;
+  request<K extends P.HostRequest['kind'], T>(
+    request: Extract<P.HostRequest, { kind: K }>,
+    opts: RequestOptions & { id?: string },
+    map: (reply: P.ReplyMap[K]) => T,
+  ): Promise<T>;
+  request<K extends P.HostRequest['kind'], T>(
+    request: Extract<P.HostRequest, { kind: K }>,
+    opts: RequestOptions & { id?: string },
+    map?: (reply: P.ReplyMap[K]) => T,
+  ): Promise<P.ReplyMap[K] | T> {
     const protocol = this.protocol;
     if (!protocol || this.phase === 'stopping' || this.phase === 'exited') {
       return Promise.reject(new RequestError('stopped', `extension ${this.options.name} is not running`));
     }
     if (opts.signal?.aborted) return Promise.reject(new RequestError('cancelled', `${opts.what} cancelled`));
     const id = opts.id ?? protocol.nextId();
-    const promise = this.pending.add(id, opts, (body) => protocol.decodeReply(request.kind, body));
+    const kind: K = request.kind;
+    const decode = map ? (body: unknown) => map(protocol.decodeReply(kind, body)) : (body: unknown) => protocol.decodeReply(kind, body);
+    const promise = this.pending.add<P.ReplyMap[K] | T>(id, opts, decode);
     if (!this.write(protocol.encodeRequest(id, request), id)) {
       this.pending.reject(id, new RequestError('crashed', `extension ${this.options.name} could not be written to`));
     }

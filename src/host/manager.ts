@@ -29,7 +29,7 @@ import { changedExtensions, manifestSignature } from './manifestSignature';
 import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from './paths';
 import { SerialQueue } from './serialQueue';
 import { buildIndex, type RegistryIndex } from './registry';
-import type { CommandReply, HostInfo } from './protocols';
+import type { CommandReply, HostInfo, ToolReply } from './protocols';
 import { NO_BRANCH, SessionStateStore } from './state';
 import { DEFAULT_RESTART_POLICY, ExtensionSupervisor, type RestartPolicy } from './supervisor';
 import { RequestError, type CommandInfo, type ExtensionInfo, type ToolInfo, type ToolResult } from './types';
@@ -40,7 +40,7 @@ export { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS };
 
 export class Manager implements ExtensionHost {
   private sups: ExtensionSupervisor[] = [];
-  private indexCache: RegistryIndex | undefined;
+  private indexCache: RegistryIndex<ExtensionSupervisor> | undefined;
   private readonly activated = new Set<string>();
   private readonly store = new SessionStateStore();
   /** Only for `hello_ack.session` of extensions starting later: tool calls name their own session. */
@@ -327,7 +327,7 @@ export class Manager implements ExtensionHost {
     });
   }
 
-  private get index(): RegistryIndex {
+  private get index(): RegistryIndex<ExtensionSupervisor> {
     return (this.indexCache ??= buildIndex(this.sups, this.activated));
   }
 
@@ -389,7 +389,7 @@ export class Manager implements ExtensionHost {
 
   async invokeCommand(name: string, args: string): Promise<CommandReply & { ext: string }> {
     const owner = this.index.commandOwner.get(name.replace(/^\//, '').toLowerCase());
-    const s = owner && this.find(owner.ext);
+    const s = owner?.by;
     if (!owner || !s?.conn) throw new RequestError('unknown', `unknown command /${name}`);
     const reply = await s.conn.request(
       { kind: 'command', name: owner.name, args: args.trim() },
@@ -402,25 +402,34 @@ export class Manager implements ExtensionHost {
     return invokeTool(this, name, args, options);
   }
 
-  async callTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<ToolResult> {
+  /**
+   * Calls an extension's tool (no event, no guards: `invokeTool` is the guarded path). The reply becomes the
+   * result inside the request's own settlement (no extra hop on the hot path).
+   */
+  callTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<ToolResult> {
     const owner = this.index.toolOwner.get(name.toLowerCase());
-    const s = owner && this.find(owner.ext);
-    if (!owner || !s?.conn) throw new RequestError('unknown', `unknown tool ${name}`);
+    const s = owner?.by;
+    if (!owner || !s?.conn) return Promise.reject(new RequestError('unknown', `unknown tool ${name}`));
+    const tool = owner.tool.name;
     const timeoutMs = owner.tool.interactive ? undefined : (options.timeoutMs ?? this.options.toolTimeoutMs ?? TOOL_TIMEOUT_MS);
     // A zot extension may call tools back with this call as `parent_id` (extRequests.ts): known while it runs.
     const id = s.conn.hello?.protocol === 'zot' ? s.conn.nextRequestId() : undefined;
-    const release = id && this.requests.track(s.name, id, [...(options.chain ?? []), owner.tool.name], options.signal);
+    const release = id && this.requests.track(s.name, id, [...(options.chain ?? []), tool], options.signal);
     const req = s.conn.request(
-      { kind: 'tool', name: owner.tool.name, args: args ?? {} },
-      { id, timeoutMs, signal: options.signal, what: `extension ${s.name}: tool ${owner.tool.name}`, sendCancel: true, onProgress: options.onProgress },
+      { kind: 'tool', name: tool, args: args ?? {} },
+      { id, timeoutMs, signal: options.signal, what: `extension ${s.name}: tool ${tool}`, sendCancel: true, onProgress: options.onProgress },
+      (reply) => this.toolResult(s, reply, options.session),
     );
-    const reply = release ? await req.finally(release) : await req;
+    return release ? req.finally(release) : req;
+  }
+
+  /** A `tool_result` as the caller's result: activates the tools it names, files its `details` in the session. */
+  private toolResult(s: ExtensionSupervisor, reply: ToolReply, branch: SessionContext | undefined): ToolResult {
     if (reply.activate_tools?.length) {
       for (const t of reply.activate_tools) if (this.index.toolOwner.has(t.toLowerCase())) this.activated.add(t.toLowerCase());
       this.changed();
     }
     if (reply.details !== undefined) {
-      const branch = options.session;
       if (branch?.parent_id) this.store.fork(branch.parent_id, branch.id);
       const err = this.store.set(branch?.id ?? NO_BRANCH, s.name, reply.details);
       if (err) s.diagnostic(err);

@@ -35,19 +35,20 @@ export interface Registrant {
   tools: Map<string, RegisteredTool>;
 }
 
-export interface RegistryIndex {
+/** The index of the live registrants' commands and tools; `by` is the registrant that owns one. */
+export interface RegistryIndex<R extends Registrant = Registrant> {
   commands: CommandInfo[];
   tools: ToolInfo[];
-  commandOwner: Map<string, { ext: string; name: string }>;
-  toolOwner: Map<string, { ext: string; tool: RegisteredTool }>;
+  commandOwner: Map<string, { ext: string; name: string; by: R }>;
+  toolOwner: Map<string, { ext: string; tool: RegisteredTool; by: R }>;
   /** Per extension: conflict diagnostics. */
   conflicts: Map<string, string[]>;
 }
 
 /** Builds the index from registrants in load order. `activated`: deferred tools named in `activate_tools`. */
-export function buildIndex(registrants: Registrant[], activated: Set<string>): RegistryIndex {
-  const commandOwner = new Map<string, { ext: string; name: string }>();
-  const toolOwner = new Map<string, { ext: string; tool: RegisteredTool }>();
+export function buildIndex<R extends Registrant>(registrants: R[], activated: Set<string>): RegistryIndex<R> {
+  const commandOwner: RegistryIndex<R>['commandOwner'] = new Map();
+  const toolOwner: RegistryIndex<R>['toolOwner'] = new Map();
   const conflicts = new Map<string, string[]>();
   const commands: CommandInfo[] = [];
   const tools: ToolInfo[] = [];
@@ -63,7 +64,7 @@ export function buildIndex(registrants: Registrant[], activated: Set<string>): R
       const owner = commandOwner.get(key);
       const active = !owner;
       if (owner) note(r.name, `command /${c.name} conflicts with /${owner.name} from extension "${owner.ext}" (first registration wins)`);
-      else commandOwner.set(key, { ext: r.name, name: c.name });
+      else commandOwner.set(key, { ext: r.name, name: c.name, by: r });
       commands.push({ name: c.name, description: c.description, ext: r.name, active });
     }
     for (const t of r.tools.values()) {
@@ -71,7 +72,7 @@ export function buildIndex(registrants: Registrant[], activated: Set<string>): R
       const owner = toolOwner.get(key);
       const active = !owner;
       if (owner) note(r.name, `tool ${t.name} conflicts with ${owner.tool.name} from extension "${owner.ext}" (first registration wins)`);
-      else toolOwner.set(key, { ext: r.name, tool: t });
+      else toolOwner.set(key, { ext: r.name, tool: t, by: r });
       tools.push({ ...t, ext: r.name, active, activated: activated.has(key) });
     }
   }
