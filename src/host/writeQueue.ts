@@ -4,12 +4,13 @@
  * Overflow and write timeouts are reported through `onFail`, never silently dropped.
  *
  * While the stream is accepting, frames sent in the same tick are staged and leave together in one write at the
- * end of the tick (or at once past `WRITE_BATCH_BYTES`): a burst of calls costs one syscall and one wake-up of the
- * child, not one per frame. A staged frame has not been written yet, so it can still be withdrawn.
+ * end of the tick (or at once past `WRITE_BATCH_BYTES`, or once the first staged frame is `WRITE_BATCH_MAX_WAIT_MS`
+ * old): a burst of calls costs one syscall and one wake-up of the child, not one per frame, and a long burst does
+ * not hold its first frames back. A staged frame has not been written yet, so it can still be withdrawn.
  */
 import type { Writable } from 'node:stream';
 
-import { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_BATCH_BYTES, WRITE_TIMEOUT_MS } from './limits';
+import { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_BATCH_BYTES, WRITE_BATCH_MAX_WAIT_MS, WRITE_TIMEOUT_MS } from './limits';
 
 // The bounds live in limits.ts; re-exported for the queue's users.
 export { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_TIMEOUT_MS };
@@ -29,6 +30,8 @@ export interface WriteQueueOptions {
   maxFrames?: number;
   maxBytes?: number;
   writeTimeoutMs?: number;
+  /** How long a staged frame may wait for company (`WRITE_BATCH_MAX_WAIT_MS`). */
+  batchWaitMs?: number;
   /** The queue can no longer deliver: overflow or write timeout. Called once. */
   onFail(reason: string): void;
 }
@@ -39,6 +42,9 @@ export class WriteQueue {
   /** Frames of this tick, written together by `flushStaged` (only while the stream is accepting). */
   private staged: Staged[] = [];
   private stagedChars = 0;
+  /** `performance.now()` when the first staged frame arrived. */
+  private stagedAt = 0;
+  private readonly batchWaitMs: number;
   private flushScheduled = false;
   private waitingDrain = false;
   private writeTimer: NodeJS.Timeout | undefined;
@@ -51,6 +57,7 @@ export class WriteQueue {
     private readonly stream: Writable,
     private readonly options: WriteQueueOptions,
   ) {
+    this.batchWaitMs = options.batchWaitMs ?? WRITE_BATCH_MAX_WAIT_MS;
     stream.on('drain', this.onDrain);
     stream.on('error', () => {
       /* EPIPE after the child exits: the exit handler reports it */
@@ -62,9 +69,10 @@ export class WriteQueue {
     if (this.failed || this.closed) return false;
     if (!this.waitingDrain && this.queue.length === 0) {
       // Fast path: nothing waiting for the child; stage the frame for this tick's single write.
+      if (this.staged.length === 0) this.stagedAt = performance.now();
       this.staged.push({ data, id });
       this.stagedChars += data.length;
-      if (this.stagedChars >= WRITE_BATCH_BYTES) this.flushStaged();
+      if (this.stagedChars >= WRITE_BATCH_BYTES || performance.now() - this.stagedAt >= this.batchWaitMs) this.flushStaged();
       else if (!this.flushScheduled) {
         this.flushScheduled = true;
         queueMicrotask(this.flushStaged);

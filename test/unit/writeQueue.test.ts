@@ -34,7 +34,8 @@ const endOfTick = () => new Promise<void>((r) => queueMicrotask(r));
 describe('WriteQueue', () => {
   it('frames of one tick leave in one write, in order; a staged frame can still be withdrawn', async () => {
     const { s, written } = acceptingStream();
-    const q = new WriteQueue(s, { onFail: () => undefined });
+    // A wait no scheduler hiccup reaches, so the four frames are one batch on any machine.
+    const q = new WriteQueue(s, { batchWaitMs: 60_000, onFail: () => undefined });
     for (const f of ['a', 'b', 'c', 'd']) q.push(`${f}\n`, f);
     expect(written).toEqual([]);
     expect(q.withdraw('c')).toBe('queued');
@@ -48,12 +49,30 @@ describe('WriteQueue', () => {
 
   it('a burst past the batch size is written at once, not held to the end of the tick', () => {
     const { s, written } = acceptingStream();
-    const q = new WriteQueue(s, { onFail: () => undefined });
+    const q = new WriteQueue(s, { batchWaitMs: 60_000, onFail: () => undefined });
     const frame = 'x'.repeat(16 * 1024) + '\n';
     for (let i = 0; i < 4; i++) q.push(frame);
     expect(written).toHaveLength(1);
     expect(written[0]!.length).toBe(4 * frame.length);
     q.close();
+  });
+
+  it('a long synchronous burst does not hold its first frames back: the batch leaves once its first frame is old', async () => {
+    const { s, written } = acceptingStream();
+    const q = new WriteQueue(s, { batchWaitMs: 50, onFail: () => undefined });
+    q.push('a\n', 'a');
+    q.push('b\n', 'b');
+    expect(written).toEqual([]); // young: staged
+    const until = performance.now() + 60;
+    while (performance.now() < until) {
+      /* a burst still being issued (busy, same tick) */
+    }
+    q.push('c\n', 'c'); // the batch is older than batchWaitMs: it leaves now, with this frame
+    expect(written).toEqual(['a\nb\nc\n']);
+    q.push('d\n', 'd');
+    expect(written).toEqual(['a\nb\nc\n']); // a new batch, young again
+    await endOfTick();
+    expect(written).toEqual(['a\nb\nc\n', 'd\n']);
   });
 
   it('keeps order; a queued frame can be withdrawn, one being written cannot', async () => {
