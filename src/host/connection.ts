@@ -224,9 +224,6 @@ export class Connection {
         return;
       case 'cancel':
         return o.onCancel?.(m.id);
-      case 'signal':
-        if (o.onSignal) return o.onSignal(m.method, m.params);
-        return o.onDiagnostic(`${m.method} ignored: not supported by this host`);
       case 'diagnostic':
         return o.onDiagnostic(m.message);
       case 'batch':

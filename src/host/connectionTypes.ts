@@ -35,8 +35,6 @@ export interface ConnectionOptions extends ChildSpec {
   onRequest?(id: ExtRequestId, method: string, params: unknown): void;
   /** The extension withdrew its request `id`. */
   onCancel?(id: ExtRequestId): void;
-  /** A one-way message of the protocol's own (protocols/types.ts `signal`). Without a handler: a diagnostic. */
-  onSignal?(method: string, params: unknown): void;
   onDiagnostic(message: string): void;
   onStderr(line: string): void;
   /** Raw lines in and out, when tracing. */

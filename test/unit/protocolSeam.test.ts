@@ -35,7 +35,8 @@ class RpcProtocol implements ExtensionProtocol {
     const m = JSON.parse(line) as { id?: string | number; method?: string; params?: Record<string, unknown>; result?: unknown; error?: string };
     if (m.method === 'notify') return { kind: 'notice', notice: { type: 'notify', message: String(m.params?.message) } };
     if (m.method && m.id !== undefined) return { kind: 'request', id: m.id, method: m.method, params: m.params };
-    if (m.method) return { kind: 'signal', method: m.method, params: m.params };
+    if (m.method === 'tool.update') return { kind: 'progress', id: String(m.params?.id), text: String(m.params?.chunk) };
+    if (m.method) return { kind: 'diagnostic', message: `${m.method} ignored` };
     return { kind: 'reply', id: String(m.id), body: m };
   }
   nextId(): string {
@@ -83,15 +84,14 @@ afterEach(async () => {
 });
 
 describe('the protocol seam with a host-speaks-first JSON-RPC protocol', () => {
-  it('initialize → manifest registers at once; ids correlate; signals, requests and notices reach the host', async () => {
+  it('initialize → manifest registers at once; ids correlate; progress, requests and notices reach the host', async () => {
     const dir = tempDir('zut-seam-');
     const notices: ExtNotice[] = [];
-    const signals: Array<[string, unknown]> = [];
+    const progress: string[] = [];
     const c = new Connection({
       name: 'rpc', dir, exec: process.execPath, args: ['-e', CHILD], logPath: path.join(dir, 'rpc.log'), family: rpcFamily,
       hostInfo: () => ({ hostVersion: '1', provider: 'p', model: 'm', cwd: dir, extensionDir: dir, dataDir: dir }),
       onNotice: (n) => notices.push(n),
-      onSignal: (method, params) => signals.push([method, params]),
       onRequest: (id, method, params) => void c.respond(id, { kind: 'result', value: { method, confirmed: (params as { title: string }).title === 'ok?' } }),
       onDiagnostic: () => undefined,
       onStderr: () => undefined,
@@ -102,9 +102,9 @@ describe('the protocol seam with a host-speaks-first JSON-RPC protocol', () => {
     expect(c.hello).toMatchObject({ protocol: 'e', name: 'rpc' });
     expect(notices).toEqual([{ type: 'register_tool', name: 'greet', description: 'say hi' }]);
 
-    const reply = await c.request({ kind: 'tool', name: 'greet', args: { who: 'Ada' } }, { what: 'tool greet', timeoutMs: 5000 });
+    const reply = await c.request({ kind: 'tool', name: 'greet', args: { who: 'Ada' } }, { what: 'tool greet', timeoutMs: 5000, onProgress: (t) => progress.push(t) });
     expect(reply.content).toEqual([{ type: 'text', text: 'hi Ada' }]);
-    expect(signals).toEqual([['tool.update', { id: 2, chunk: 'working' }]]);
+    expect(progress).toEqual(['working']); // the protocol's own one-way message, correlated with the running request
     await expect(c.request({ kind: 'tool', name: 'nope', args: {} }, { what: 'tool nope', timeoutMs: 5000 })).rejects.toThrow('no such tool');
     await new Promise<void>((resolve) => {
       const check = () => (notices.length > 1 ? resolve() : setTimeout(check, 20));

@@ -16,7 +16,7 @@
  * 3. **Running.** Each line → `decode` → one {@link ExtMessage}: a `reply` the Connection correlates by its `id`
  *    (a string key: the adapter maps it to its wire id, e.g. e's numbers), a one-way `notice` in the host's
  *    vocabulary, a `request` the host answers with `encodeResponse` (zot's `call_tool`, e's `ui.select`), a
- *    `cancel` of such a request, a `signal` (a one-way message of the protocol's own, e.g. e's `tool.update`),
+ *    `cancel` of such a request, `progress` of a running host request (e's `tool.update`), a `batch` of several,
  *    `ready`, or a `diagnostic` for a line that is not usable.
  *    Host → extension: `nextId` + `encodeRequest` for requests with a reply (`decodeReply` checks and maps the
  *    reply body), `encodeNotice` for one-way messages (undefined: this protocol has no such message; nothing is
@@ -177,11 +177,6 @@ export type ExtMessage =
   | { kind: 'request'; id: ExtRequestId; method: string; params: unknown }
   /** The extension withdrew its request `id` (zot's `call_tool_cancel`). */
   | { kind: 'cancel'; id: ExtRequestId }
-  /**
-   * A one-way message of the protocol's own that has no zut shape: handled by name where the host knows it, else a
-   * diagnostic. (e's `tool.update` is `progress`, correlated with the running request.)
-   */
-  | { kind: 'signal'; method: string; params: unknown }
   /**
    * Several messages from one line, plus lines the adapter answers by itself (e's `ui.notify`: a `notify` notice
    * and its `{}` answer; a request the host cannot serve: its error answer at once, so the extension never hangs).
