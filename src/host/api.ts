@@ -3,6 +3,7 @@
  * benchmarks program against. `Manager` (manager.ts) implements it.
  */
 import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
+import type { ZotEventFromHost } from '../protocol/zot';
 import type { CapLimits } from './caps';
 import type { ConsentOptions } from './consent';
 import type { HostUi } from './hostUi';
@@ -34,25 +35,12 @@ export interface CallToolOptions {
   onProgress?: (text: string) => void;
 }
 
-/** A lifecycle event without `type` (and without `state`, which the Manager fills in per receiver). */
-export interface LifecycleEvent {
-  event: string;
-  step?: number;
-  stop?: string;
-  error?: string;
-  tool_id?: string;
-  tool_name?: string;
-  tool_args?: unknown;
-  tool_preview?: string;
-  text?: string;
-  session?: SessionContext;
-  /** The zot extension whose `call_tool` made this call (zot's `origin_extension`). */
-  origin_extension?: string;
-  /** zot's `tool_result` event: how the call ended, whether it ran, and its result. */
-  status?: string;
-  executed?: boolean;
-  result?: { content: unknown[]; is_error: boolean; truncated?: boolean };
-}
+/**
+ * A lifecycle event as the host emits it: the `event` frame's fields (zut's, plus those zot's events carry:
+ * `origin_extension`, and `status`/`executed`/`result` of its `tool_result` event) without `type`, without `state`
+ * (the Manager fills it in per receiver) and without zot's per-connection `session_id`/`cwd`/`sequence`.
+ */
+export type LifecycleEvent = Omit<ZotEventFromHost, 'type' | 'state' | 'session_id' | 'cwd' | 'sequence'>;
 
 /** Who blocked, and why. */
 export interface Blocked {

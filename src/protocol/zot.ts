@@ -1,11 +1,12 @@
 /**
  * Zod schemas for what zot's extension protocol v1 (zot-extensions.md) has beyond zut's v2 frames: a `hello`
  * without `protocol_version`, `call_tool` / `call_tool_cancel` from the extension, the `tool_prompt` fields of a
- * `command_response`, and `system_prompt` in an `event_intercept_response` (`before_agent_start`).
+ * `command_response`, `system_prompt` in an `event_intercept_response` (`before_agent_start`), and the fields
+ * zot's `event` frame has beyond zut's.
  * Everything else zot sends is a zut frame (frames.ts).
  */
 import * as z from 'zod';
-import { CommandResponseFromExt, EventInterceptResponseFromExt, JsonValue } from './frames';
+import { CommandResponseFromExt, EventFromHost, EventInterceptResponseFromExt, JsonValue } from './frames';
 
 /** zot's protocol version. */
 export const ZOT_PROTOCOL_VERSION = 1;
@@ -43,3 +44,18 @@ export const ZotCommandResponseFromExt = CommandResponseFromExt.extend({
 export const ZotEventInterceptResponseFromExt = EventInterceptResponseFromExt.extend({
   system_prompt: JsonValue.optional(),
 });
+
+/**
+ * zot's `event`: zut's plus `session_id`, `cwd` and `sequence` (every event), `origin_extension` (a call an
+ * extension made with `call_tool`), and `status`, `executed`, `result` (its `tool_result` event).
+ */
+export const ZotEventFromHost = EventFromHost.extend({
+  session_id: z.string().optional(),
+  cwd: z.string().optional(),
+  sequence: z.number().int().optional(),
+  origin_extension: z.string().optional(),
+  status: z.string().optional(),
+  executed: z.boolean().optional(),
+  result: z.object({ content: z.array(JsonValue), is_error: z.boolean(), truncated: z.boolean().optional() }).optional(),
+});
+export type ZotEventFromHost = z.infer<typeof ZotEventFromHost>;
