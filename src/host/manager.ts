@@ -23,12 +23,12 @@ import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke'
 import { Gatekeeper } from './gates';
 import { chainAssistantMessage, chainToolCall, chainTurnStart, type BeforeAgentStart, type Interceptor } from './intercept';
 import { SystemPrompts, interceptorsOf } from './interceptors';
+import { ExtensionSet } from './extensionSet';
 import { Emitter } from './lifecycle';
 import { setManifestEnabled } from './manifest';
 import { changedExtensions, manifestSignature } from './manifestSignature';
 import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from './paths';
 import { SerialQueue } from './serialQueue';
-import { buildIndex, type RegistryIndex } from './registry';
 import type { CommandReply, HostInfo, ToolReply } from './protocols';
 import { NO_BRANCH, SessionStateStore } from './state';
 import { DEFAULT_RESTART_POLICY, ExtensionSupervisor, type RestartPolicy } from './supervisor';
@@ -39,9 +39,8 @@ import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from './lim
 export { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS };
 
 export class Manager implements ExtensionHost {
-  private sups: ExtensionSupervisor[] = [];
-  private indexCache: RegistryIndex<ExtensionSupervisor> | undefined;
-  private readonly activated = new Set<string>();
+  /** The supervised extensions, their registry index and change notification (extensionSet.ts). */
+  private readonly set = new ExtensionSet();
   private readonly store = new SessionStateStore();
   /** Only for `hello_ack.session` of extensions starting later: tool calls name their own session. */
   private helloSession: SessionContext | undefined;
@@ -50,15 +49,13 @@ export class Manager implements ExtensionHost {
   private traceLevel: TraceLevel;
   /** Loads, reloads, restarts, consent answers and stops: one at a time, in call order; reloads coalesce. */
   private readonly ops = new SerialQueue<LoadReport>();
-  private changePending = false;
   private report: LoadReport | undefined;
   /** The manifests' fingerprint when the running set was loaded (manifestSignature.ts). */
   private loadedSignature: string | undefined;
 
-  private readonly changeEmitter = new Emitter<void>();
   private readonly logEmitter = new Emitter<ExtensionLogLine>();
   private readonly failEmitter = new Emitter<{ ext: string; message: string; kind: 'load' | 'crash' | 'gave-up' }>();
-  readonly onDidChangeExtensions = this.changeEmitter.event;
+  readonly onDidChangeExtensions = this.set.onDidChange;
   readonly onDidLog = this.logEmitter.event;
   readonly onDidFail = this.failEmitter.event;
   readonly onDidChangeState = this.store.onDidChange;
@@ -77,7 +74,7 @@ export class Manager implements ExtensionHost {
   });
   private readonly gates = new Gatekeeper({
     options: () => this.options,
-    find: (name) => this.find(name),
+    find: (name) => this.set.find(name),
     extensions: () => this.extensions(),
     requestConsent: (pending) => this.consentEmitter.fire(pending),
   });
@@ -104,7 +101,7 @@ export class Manager implements ExtensionHost {
    */
   reload(): Promise<LoadReport> {
     return this.ops.coalesce(async () => {
-      const stopped = this.sups.filter((s) => s.conn).map((s) => s.name);
+      const stopped = this.set.all.filter((s) => s.conn).map((s) => s.name);
       await this.stopAll();
       return this.loaded('reload', this.load(stopped));
     });
@@ -172,7 +169,7 @@ export class Manager implements ExtensionHost {
     const restarted: string[] = [];
     for (const [name, why] of restart) {
       if (why === 'manifest' && !manifestsChanged) continue;
-      const s = this.find(name);
+      const s = this.set.find(name);
       if (s?.state === 'stopped' && s.userStopped) continue; // stopped by the user: stays stopped
       await this.restart(name);
       restarted.push(name);
@@ -192,13 +189,13 @@ export class Manager implements ExtensionHost {
       ...(this.options.zot && { zot: this.options.zot }),
       ...(this.options.e && { e: this.options.e }),
     });
-    this.sups = found.map((d) => new ExtensionSupervisor(d, this.deps(d.name), !trusted && d.scope !== 'global'));
-    this.changed();
-    await Promise.all(this.sups.map((s) => this.applyGate(s)));
-    this.requestConsent(this.sups);
-    const toStart = this.sups.filter((s) => s.spawnable);
+    this.set.replace(found.map((d) => new ExtensionSupervisor(d, this.deps(d.name), !trusted && d.scope !== 'global')));
+    const sups = this.set.all;
+    await Promise.all(sups.map((s) => this.applyGate(s)));
+    this.requestConsent(sups);
+    const toStart = sups.filter((s) => s.spawnable);
     await Promise.all(toStart.map((s) => s.start()));
-    const errors = this.sups.filter((s) => s.state === 'error' && s.error).map((s) => ({ ext: s.name, message: s.error! }));
+    const errors = sups.filter((s) => s.state === 'error' && s.error).map((s) => ({ ext: s.name, message: s.error! }));
     return {
       stopped,
       loaded: toStart.map((s) => s.name),
@@ -227,7 +224,7 @@ export class Manager implements ExtensionHost {
       trace: () => this.traceLevel,
       restartPolicy: this.restartPolicy,
       caps: { ...DEFAULT_CAPS, ...this.options.caps },
-      changed: () => this.changed(),
+      changed: () => this.set.changed(),
       fail: (kind: 'load' | 'crash' | 'gave-up', message: string) => this.failEmitter.fire({ ext: name, message, kind }),
       log: (line: ExtensionLogLine) => this.logEmitter.fire(line),
       requests: this.requests,
@@ -237,7 +234,7 @@ export class Manager implements ExtensionHost {
   /** Stops one extension, re-reads its manifest, and starts it again (a fresh restart budget). */
   restart(name: string): Promise<void> {
     return this.serial(async () => {
-      const s = this.find(name);
+      const s = this.set.find(name);
       if (!s) throw new Error(`no extension named "${name}"`);
       await s.stop();
       const m = await rereadManifest(s.disc);
@@ -295,100 +292,43 @@ export class Manager implements ExtensionHost {
   }
 
   private async stopAll(): Promise<void> {
-    await Promise.all(this.sups.map((s) => s.stop()));
+    await Promise.all(this.set.all.map((s) => s.stop()));
   }
 
   async setEnabled(name: string, enabled: boolean): Promise<void> {
-    const s = this.find(name);
+    const s = this.set.find(name);
     if (!s) throw new Error(`no extension named "${name}"`);
     if (s.disc.ecosystem === 'e') throw new Error(`${s.name} is an e extension (${s.disc.manifestPath}): it has no manifest to enable or disable; use Disable (Workspace) or remove it`);
     await setManifestEnabled(s.disc.dir, enabled);
     await this.reload();
   }
 
-  /** The extension of that name: the running one first, then the one not shadowed, then any. */
-  private find(name: string): ExtensionSupervisor | undefined {
-    const n = name.toLowerCase();
-    const same = this.sups.filter((s) => s.name.toLowerCase() === n);
-    return same.find((s) => s.conn) ?? same.find((s) => s.disc.status !== 'shadowed') ?? same[0];
-  }
-
-  /**
-   * Registrations, states or diagnostics changed. The index is rebuilt on next use; listeners hear once per burst
-   * (a chunk of registration frames is one event), since the event carries no data.
-   */
-  private changed(): void {
-    this.indexCache = undefined;
-    if (this.changePending) return;
-    this.changePending = true;
-    queueMicrotask(() => {
-      this.changePending = false;
-      this.changeEmitter.fire();
-    });
-  }
-
-  private get index(): RegistryIndex<ExtensionSupervisor> {
-    return (this.indexCache ??= buildIndex(this.sups, this.activated));
-  }
-
   // ------------------------------------------------------------------ queries
 
   extensions(): ExtensionInfo[] {
-    const idx = this.index;
-    return this.sups.map((s) => ({
-      name: s.name,
-      dir: s.disc.dir,
-      manifestPath: s.disc.manifestPath,
-      scope: s.disc.scope,
-      folder: s.disc.folder,
-      ...(s.disc.ecosystem && { ecosystem: s.disc.ecosystem }),
-      version: s.disc.manifest?.version ?? s.conn?.hello?.version,
-      description: s.disc.manifest?.description,
-      language: s.disc.manifest?.language,
-      exec: s.disc.manifest?.exec,
-      args: s.disc.manifest?.args,
-      state: s.state,
-      error: s.error,
-      shadowedBy: s.disc.shadowedBy,
-      logPath: logPathFor(this.options.zutHome, s.name),
-      diagnostics: [...s.diagnostics, ...(idx.conflicts.get(s.name) ?? [])],
-      readyMode: s.conn?.readyMode,
-      capabilities: s.conn?.hello?.capabilities ?? [],
-      commands: idx.commands.filter((c) => c.ext === s.name),
-      tools: idx.tools.filter((t) => t.ext === s.name),
-      subscriptions: [...s.events],
-      interceptions: [...s.intercepts],
-      skills: s.disc.skills,
-      pid: s.conn?.pid,
-      restarts: s.restarts,
-      pending: s.conn?.pendingCount ?? 0,
-      startingSince: s.startingSince,
-      fingerprint: s.fingerprint,
-      disabledInWorkspace: s.gate === 'workspace-disabled',
-      ...(s.protocol ? { protocol: s.protocol } : {}),
-    }));
+    return this.set.infos(this.options.zutHome);
   }
 
   commands(): CommandInfo[] {
-    return this.index.commands.filter((c) => c.active);
+    return this.set.index.commands.filter((c) => c.active);
   }
 
   tools(): ToolInfo[] {
-    return this.index.tools.filter((t) => t.active && (!t.deferred || t.activated));
+    return this.set.index.tools.filter((t) => t.active && (!t.deferred || t.activated));
   }
 
   allTools(): ToolInfo[] {
-    return this.index.tools.filter((t) => t.active);
+    return this.set.index.tools.filter((t) => t.active);
   }
 
   hasInterceptors(event: InterceptableEvent | 'before_agent_start'): boolean {
-    return this.sups.some((s) => s.live && s.intercepts.has(event));
+    return this.set.hasInterceptors(event);
   }
 
   // ------------------------------------------------------------------ requests
 
   async invokeCommand(name: string, args: string): Promise<CommandReply & { ext: string }> {
-    const owner = this.index.commandOwner.get(name.replace(/^\//, '').toLowerCase());
+    const owner = this.set.index.commandOwner.get(name.replace(/^\//, '').toLowerCase());
     const s = owner?.by;
     if (!owner || !s?.conn) throw new RequestError('unknown', `unknown command /${name}`);
     const reply = await s.conn.request(
@@ -407,7 +347,7 @@ export class Manager implements ExtensionHost {
    * result inside the request's own settlement (no extra hop on the hot path).
    */
   callTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<ToolResult> {
-    const owner = this.index.toolOwner.get(name.toLowerCase());
+    const owner = this.set.index.toolOwner.get(name.toLowerCase());
     const s = owner?.by;
     if (!owner || !s?.conn) return Promise.reject(new RequestError('unknown', `unknown tool ${name}`));
     const tool = owner.tool.name;
@@ -426,8 +366,7 @@ export class Manager implements ExtensionHost {
   /** A `tool_result` as the caller's result: activates the tools it names, files its `details` in the session. */
   private toolResult(s: ExtensionSupervisor, reply: ToolReply, branch: SessionContext | undefined): ToolResult {
     if (reply.activate_tools?.length) {
-      for (const t of reply.activate_tools) if (this.index.toolOwner.has(t.toLowerCase())) this.activated.add(t.toLowerCase());
-      this.changed();
+      this.set.activate(reply.activate_tools);
     }
     if (reply.details !== undefined) {
       if (branch?.parent_id) this.store.fork(branch.parent_id, branch.id);
@@ -440,13 +379,13 @@ export class Manager implements ExtensionHost {
   // ------------------------------------------------------------------ events and interception
 
   emit(event: LifecycleEvent): void {
-    for (const s of this.sups) {
+    for (const s of this.set.all) {
       if (s.live && s.events.has(event.event)) s.conn!.notify({ kind: 'event', event });
     }
   }
 
   emitSessionEvent(event: string, session: SessionContext): void {
-    for (const s of this.sups) {
+    for (const s of this.set.all) {
       if (!s.live || !s.events.has(event)) continue;
       const state = this.store.get(session.id, s.name);
       s.conn!.notify({ kind: 'event', event: { event, session, ...(state !== undefined ? { state } : {}) } });
@@ -454,7 +393,7 @@ export class Manager implements ExtensionHost {
   }
 
   private chain(event: string): Interceptor[] {
-    return interceptorsOf(this.sups, event, this.options.interceptTimeoutMs ?? INTERCEPT_TIMEOUT_MS);
+    return interceptorsOf(this.set.all, event, this.options.interceptTimeoutMs ?? INTERCEPT_TIMEOUT_MS);
   }
 
   interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string }): Promise<ToolCallDecision> {
@@ -504,15 +443,15 @@ export class Manager implements ExtensionHost {
   // ------------------------------------------------------------------ panels and tracing
 
   panelKey(ext: string, panelId: string, key: PanelKeyName, text?: string): void {
-    this.find(ext)?.conn?.notify({ kind: 'panelKey', panelId, key, ...(text !== undefined ? { text } : {}) });
+    this.set.find(ext)?.conn?.notify({ kind: 'panelKey', panelId, key, ...(text !== undefined ? { text } : {}) });
   }
 
   panelResize(ext: string, panelId: string, columns: number, rows: number): void {
-    this.find(ext)?.conn?.notify({ kind: 'panelResize', panelId, columns, rows });
+    this.set.find(ext)?.conn?.notify({ kind: 'panelResize', panelId, columns, rows });
   }
 
   panelClosed(ext: string, panelId: string): void {
-    this.find(ext)?.conn?.notify({ kind: 'panelClosed', panelId });
+    this.set.find(ext)?.conn?.notify({ kind: 'panelClosed', panelId });
   }
 
   setTrace(level: TraceLevel): void {
@@ -520,7 +459,7 @@ export class Manager implements ExtensionHost {
   }
 
   dispose(): void {
-    this.changeEmitter.dispose();
+    this.set.dispose();
     this.logEmitter.dispose();
     this.failEmitter.dispose();
     this.store.dispose();
