@@ -17,22 +17,22 @@ import type {
 } from './api';
 import { DEFAULT_CAPS } from './caps';
 import { readEExtensionsConfig } from './discoverE';
+import { Dispatcher } from './dispatch';
 import { discover, rereadManifest } from './discovery';
 import { ExtensionRequests } from './extRequests';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
 import { Gatekeeper } from './gates';
-import { chainAssistantMessage, chainToolCall, chainTurnStart, type BeforeAgentStart, type Interceptor } from './intercept';
-import { SystemPrompts, interceptorsOf } from './interceptors';
+import type { BeforeAgentStart } from './intercept';
 import { ExtensionSet } from './extensionSet';
 import { Emitter } from './lifecycle';
 import { setManifestEnabled } from './manifest';
 import { changedExtensions, manifestSignature } from './manifestSignature';
 import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from './paths';
 import { SerialQueue } from './serialQueue';
-import type { CommandReply, HostInfo, ToolReply } from './protocols';
+import type { CommandReply, HostInfo } from './protocols';
 import { NO_BRANCH, SessionStateStore } from './state';
 import { DEFAULT_RESTART_POLICY, ExtensionSupervisor, type RestartPolicy } from './supervisor';
-import { RequestError, type CommandInfo, type ExtensionInfo, type ToolInfo, type ToolResult } from './types';
+import type { CommandInfo, ExtensionInfo, ToolInfo, ToolResult } from './types';
 
 import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from './limits';
 
@@ -72,6 +72,7 @@ export class Manager implements ExtensionHost {
     invokeTool: (name, args, o) => this.invokeTool(name, args, o),
     session: () => this.helloSession ?? { id: NO_BRANCH },
   });
+  private readonly dispatch: Dispatcher;
   private readonly gates = new Gatekeeper({
     options: () => this.options,
     find: (name) => this.set.find(name),
@@ -86,6 +87,7 @@ export class Manager implements ExtensionHost {
     this.provider = options.provider ?? '';
     this.model = options.model ?? '';
     this.traceLevel = options.trace ?? 'off';
+    this.dispatch = new Dispatcher(this.set, this.store, this.requests, options);
   }
 
   // ------------------------------------------------------------------ lifecycle
@@ -109,7 +111,7 @@ export class Manager implements ExtensionHost {
 
   private async loaded(what: 'start' | 'reload', p: Promise<LoadReport>): Promise<LoadReport> {
     const report = await p;
-    this.prompts.clear();
+    this.dispatch.loaded();
     this.report = report;
     this.loadEmitter.fire({ what, report });
     return report;
@@ -325,95 +327,43 @@ export class Manager implements ExtensionHost {
     return this.set.hasInterceptors(event);
   }
 
-  // ------------------------------------------------------------------ requests
+  // ------------------------------------------------------------------ requests, events, interception (dispatch.ts)
 
-  async invokeCommand(name: string, args: string): Promise<CommandReply & { ext: string }> {
-    const owner = this.set.index.commandOwner.get(name.replace(/^\//, '').toLowerCase());
-    const s = owner?.by;
-    if (!owner || !s?.conn) throw new RequestError('unknown', `unknown command /${name}`);
-    const reply = await s.conn.request(
-      { kind: 'command', name: owner.name, args: args.trim() },
-      { timeoutMs: this.options.commandTimeoutMs ?? COMMAND_TIMEOUT_MS, what: `extension ${s.name}: command /${owner.name}` },
-    );
-    return { ...reply, ext: s.name };
+  invokeCommand(name: string, args: string): Promise<CommandReply & { ext: string }> {
+    return this.dispatch.invokeCommand(name, args);
   }
 
   invokeTool(name: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult> {
     return invokeTool(this, name, args, options);
   }
 
-  /**
-   * Calls an extension's tool (no event, no guards: `invokeTool` is the guarded path). The reply becomes the
-   * result inside the request's own settlement (no extra hop on the hot path).
-   */
-  callTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<ToolResult> {
-    const owner = this.set.index.toolOwner.get(name.toLowerCase());
-    const s = owner?.by;
-    if (!owner || !s?.conn) return Promise.reject(new RequestError('unknown', `unknown tool ${name}`));
-    const tool = owner.tool.name;
-    const timeoutMs = owner.tool.interactive ? undefined : (options.timeoutMs ?? this.options.toolTimeoutMs ?? TOOL_TIMEOUT_MS);
-    // A zot extension may call tools back with this call as `parent_id` (extRequests.ts): known while it runs.
-    const id = s.conn.hello?.protocol === 'zot' ? s.conn.nextRequestId() : undefined;
-    const release = id && this.requests.track(s.name, id, [...(options.chain ?? []), tool], options.signal);
-    const req = s.conn.request(
-      { kind: 'tool', name: tool, args: args ?? {} },
-      { id, timeoutMs, signal: options.signal, what: `extension ${s.name}: tool ${tool}`, sendCancel: true, onProgress: options.onProgress },
-      (reply) => this.toolResult(s, reply, options.session),
-    );
-    return release ? req.finally(release) : req;
+  /** The bare call (no event, no guards: `invokeTool` is the guarded path); see `Dispatcher.callTool`. */
+  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult> {
+    return this.dispatch.callTool(name, args, options);
   }
-
-  /** A `tool_result` as the caller's result: activates the tools it names, files its `details` in the session. */
-  private toolResult(s: ExtensionSupervisor, reply: ToolReply, branch: SessionContext | undefined): ToolResult {
-    if (reply.activate_tools?.length) {
-      this.set.activate(reply.activate_tools);
-    }
-    if (reply.details !== undefined) {
-      if (branch?.parent_id) this.store.fork(branch.parent_id, branch.id);
-      const err = this.store.set(branch?.id ?? NO_BRANCH, s.name, reply.details);
-      if (err) s.diagnostic(err);
-    }
-    return { ext: s.name, content: reply.content, isError: reply.is_error ?? false, activateTools: reply.activate_tools, details: reply.details };
-  }
-
-  // ------------------------------------------------------------------ events and interception
 
   emit(event: LifecycleEvent): void {
-    for (const s of this.set.all) {
-      if (s.live && s.events.has(event.event)) s.conn!.notify({ kind: 'event', event });
-    }
+    this.dispatch.emit(event);
   }
 
   emitSessionEvent(event: string, session: SessionContext): void {
-    for (const s of this.set.all) {
-      if (!s.live || !s.events.has(event)) continue;
-      const state = this.store.get(session.id, s.name);
-      s.conn!.notify({ kind: 'event', event: { event, session, ...(state !== undefined ? { state } : {}) } });
-    }
-  }
-
-  private chain(event: string): Interceptor[] {
-    return interceptorsOf(this.set.all, event, this.options.interceptTimeoutMs ?? INTERCEPT_TIMEOUT_MS);
+    this.dispatch.emitSessionEvent(event, session);
   }
 
   interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string }): Promise<ToolCallDecision> {
-    return chainToolCall(this.chain('tool_call'), e);
+    return this.dispatch.interceptToolCall(e);
   }
 
   interceptTurnStart(step: number): Promise<TurnStartDecision> {
-    return chainTurnStart(this.chain('turn_start'), step);
+    return this.dispatch.interceptTurnStart(step);
   }
 
   interceptAssistantMessage(text: string): Promise<AssistantMessageDecision> {
-    return chainAssistantMessage(this.chain('assistant_message'), text);
+    return this.dispatch.interceptAssistantMessage(text);
   }
 
-  /** `before_agent_start` results: stable for a request until a (re)load. */
-  private readonly prompts = new SystemPrompts();
-
   interceptBeforeAgentStart(e: Omit<BeforeAgentStart, 'agent_run_id'>): Promise<string> {
-    if (!this.hasInterceptors('before_agent_start')) return Promise.resolve(e.system_prompt);
-    return this.prompts.get(e, () => this.chain('before_agent_start'));
+    return this.dispatch.interceptBeforeAgentStart(e);
   }
 
   // ------------------------------------------------------------------ session and state
@@ -443,15 +393,15 @@ export class Manager implements ExtensionHost {
   // ------------------------------------------------------------------ panels and tracing
 
   panelKey(ext: string, panelId: string, key: PanelKeyName, text?: string): void {
-    this.set.find(ext)?.conn?.notify({ kind: 'panelKey', panelId, key, ...(text !== undefined ? { text } : {}) });
+    this.dispatch.panelKey(ext, panelId, key, text);
   }
 
   panelResize(ext: string, panelId: string, columns: number, rows: number): void {
-    this.set.find(ext)?.conn?.notify({ kind: 'panelResize', panelId, columns, rows });
+    this.dispatch.panelResize(ext, panelId, columns, rows);
   }
 
   panelClosed(ext: string, panelId: string): void {
-    this.set.find(ext)?.conn?.notify({ kind: 'panelClosed', panelId });
+    this.dispatch.panelClosed(ext, panelId);
   }
 
   setTrace(level: TraceLevel): void {
