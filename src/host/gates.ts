@@ -1,9 +1,9 @@
 /**
  * What holds an extension back, and the user's local choices: consent for project-local code and "Disable
- * (Workspace)" (decided by consent.ts, remembered in the workspace's choices), and Stop / Start. The Manager owns
- * the supervisors and runs each operation in its serial queue; this module does the work. Choices are keyed by the
- * extension's `identity` (its directory; an e extension's entry file, as top-level e files share a directory).
- * No `vscode`.
+ * (Workspace)" (decided by consent.ts, remembered in the workspace's choices), and Stop / Start. The Manager runs
+ * each operation in its serial queue (loader.ts), which also applies the gates as it loads; this module does the
+ * work. Choices are keyed by the extension's `identity` (its directory; an e extension's entry file, as top-level
+ * e files share a directory). No `vscode`.
  */
 import type { ManagerOptions } from './api';
 import { identity } from './discovery';

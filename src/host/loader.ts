@@ -1,0 +1,240 @@
+/**
+ * Loading the Manager's extensions: discovery and the supervisors it makes (with their ports: the facts for
+ * `hello_ack`, logs, failures, requests), start, the one reload path, the restart of one extension (its manifest
+ * re-read), enable/disable in the manifest, the watcher's changes (restart what changed, reload when extensions
+ * came or went, judged by the manifests' fingerprint: manifestSignature.ts), and stop. One operation at a time,
+ * in call order; queued reloads coalesce (serialQueue.ts). The Manager delegates; consent is the Gatekeeper's
+ * (gates.ts). No `vscode`.
+ */
+import type { SessionContext } from '../protocol';
+import type { ExtensionLogLine, LoadReport, ManagerOptions, TraceLevel } from './api';
+import { DEFAULT_CAPS } from './caps';
+import { readEExtensionsConfig } from './discoverE';
+import { discover, rereadManifest } from './discovery';
+import type { ExtensionRequests } from './extRequests';
+import type { ExtensionSet } from './extensionSet';
+import type { Gatekeeper } from './gates';
+import { setManifestEnabled } from './manifest';
+import { changedExtensions, manifestSignature } from './manifestSignature';
+import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from './paths';
+import type { HostInfo } from './protocols';
+import { SerialQueue } from './serialQueue';
+import { ExtensionSupervisor, type RestartPolicy, type SupervisorDeps } from './supervisor';
+
+/** What extensions starting from now on are told, and how they are traced (the Manager's setters change it). */
+export interface HostFacts {
+  provider: string;
+  model: string;
+  /** Only for `hello_ack.session` of extensions starting later: tool calls name their own session. */
+  session: SessionContext | undefined;
+  trace: TraceLevel;
+}
+
+/** What the Loader needs of the Manager. */
+export interface LoaderHost {
+  readonly options: ManagerOptions;
+  readonly restartPolicy: RestartPolicy;
+  readonly set: ExtensionSet;
+  readonly gates: Gatekeeper;
+  readonly facts: HostFacts;
+  /** Requests the extensions make of the host (extRequests.ts). */
+  readonly requests: ExtensionRequests;
+  log(line: ExtensionLogLine): void;
+  fail(failure: { ext: string; message: string; kind: 'load' | 'crash' | 'gave-up' }): void;
+  /** A start or reload finished. */
+  loaded(what: 'start' | 'reload', report: LoadReport): void;
+}
+
+export class Loader {
+  /** Loads, reloads, restarts, consent answers and stops: one at a time, in call order; reloads coalesce. */
+  private readonly ops = new SerialQueue<LoadReport>();
+  private report: LoadReport | undefined;
+  /** The manifests' fingerprint when the running set was loaded (manifestSignature.ts). */
+  private loadedSignature: string | undefined;
+
+  constructor(private readonly host: LoaderHost) {}
+
+  /** Discovers and starts everything. Loads, reloads and stops run one at a time, in call order. */
+  start(): Promise<LoadReport> {
+    return this.serial(() => this.loaded('start', this.load([])));
+  }
+
+  /**
+   * The one reload path (`@zut /reload`, "Zut: Reload Extensions", the watcher, settings): stop all, rediscover,
+   * respawn. A reload requested while another is queued and not yet started shares it.
+   */
+  reload(): Promise<LoadReport> {
+    return this.ops.coalesce(async () => {
+      const stopped = this.host.set.all.filter((s) => s.conn).map((s) => s.name);
+      await this.stopAll();
+      return this.loaded('reload', this.load(stopped));
+    });
+  }
+
+  private async loaded(what: 'start' | 'reload', p: Promise<LoadReport>): Promise<LoadReport> {
+    const report = await p;
+    this.report = report;
+    this.host.loaded(what, report);
+    return report;
+  }
+
+  /** The last start/reload's report (load errors for the doctor). */
+  lastReport(): LoadReport | undefined {
+    return this.report;
+  }
+
+  /** Runs `op` after every earlier load/reload/stop has finished (so two reloads never leave a set running). */
+  serial<T>(op: () => Promise<T>): Promise<T> {
+    return this.ops.run(op);
+  }
+
+  /**
+   * Runs `op` between host operations (install, remove: file changes the watcher will see). Afterwards the
+   * manifests' fingerprint is taken again, so the watcher's events for them find nothing new. `op` must not call
+   * the Manager's own serialised operations (reload, restart, …): it would wait for itself.
+   */
+  exclusive<T>(op: () => Promise<T>): Promise<T> {
+    return this.ops.run(async () => {
+      try {
+        return await op();
+      } finally {
+        this.loadedSignature = await this.signature();
+      }
+    });
+  }
+
+  private signature(): Promise<string> {
+    const { folders, zot, e, zutHome, extensionPaths } = this.host.options;
+    const roots = [
+      ...folders.map(projectExtensionsDir),
+      globalExtensionsDir(zutHome),
+      ...(zot ? [...folders.map(zotProjectExtensionsDir), globalExtensionsDir(zot.home)] : []),
+      ...(e ? [...folders.map(eProjectExtensionsDir), globalExtensionsDir(e.home)] : []),
+    ];
+    return manifestSignature(roots, extensionPaths ?? []);
+  }
+
+  /**
+   * Files changed on disk (the watcher, after its quiet period): when only manifests or executables of loaded
+   * extensions changed, restart just those (the restart re-reads the manifest and re-checks consent); when
+   * extension directories came or went, reload if the manifests differ from what is loaded. Late or duplicate
+   * events for our own changes find nothing new. Returns what it did.
+   */
+  async applyChanges(paths: readonly string[]): Promise<{ reloaded: boolean; restarted: string[] }> {
+    // After whatever is queued (an install, a reload), so its fingerprint is the one compared.
+    await this.ops.run(async () => undefined);
+    const { restart, other } = changedExtensions(paths, this.host.set.infos(this.host.options.zutHome));
+    const manifestsChanged = (await this.signature()) !== this.loadedSignature;
+    if (other.length > 0 && manifestsChanged) {
+      await this.reload();
+      return { reloaded: true, restarted: [] };
+    }
+    const restarted: string[] = [];
+    for (const [name, why] of restart) {
+      if (why === 'manifest' && !manifestsChanged) continue;
+      const s = this.host.set.find(name);
+      if (s?.state === 'stopped' && s.userStopped) continue; // stopped by the user: stays stopped
+      await this.restart(name);
+      restarted.push(name);
+    }
+    return { reloaded: false, restarted };
+  }
+
+  private async load(stopped: string[]): Promise<LoadReport> {
+    const { options, set, gates } = this.host;
+    this.loadedSignature = await this.signature();
+    const trusted = options.isTrusted?.() ?? true;
+    const found = await discover({
+      folders: options.folders,
+      zutHome: options.zutHome,
+      explicit: options.extensionPaths,
+      blockedScopes: trusted ? [] : ['project', 'explicit'],
+      searchGlobal: options.globalExtensions ?? true,
+      ...(options.zot && { zot: options.zot }),
+      ...(options.e && { e: options.e }),
+    });
+    set.replace(found.map((d) => new ExtensionSupervisor(d, this.deps(d.name), !trusted && d.scope !== 'global')));
+    const sups = set.all;
+    await Promise.all(sups.map((s) => gates.applyGate(s)));
+    gates.requestConsent(sups);
+    const toStart = sups.filter((s) => s.spawnable);
+    await Promise.all(toStart.map((s) => s.start()));
+    const errors = sups.filter((s) => s.state === 'error' && s.error).map((s) => ({ ext: s.name, message: s.error! }));
+    return {
+      stopped,
+      loaded: toStart.map((s) => s.name),
+      ready: toStart.filter((s) => s.state === 'running').map((s) => s.name),
+      errors,
+    };
+  }
+
+  /** The ports of the supervisor of extension `name`. */
+  private deps(name: string): SupervisorDeps {
+    const { options, facts, set } = this.host;
+    return {
+      ui: options.ui,
+      logPath: logPathFor(options.zutHome, name),
+      hostInfo: (s: ExtensionSupervisor): HostInfo => ({
+        hostVersion: options.hostVersion,
+        provider: facts.provider,
+        model: facts.model,
+        cwd: s.disc.folder ?? options.folders[0] ?? process.cwd(),
+        extensionDir: s.disc.dir,
+        dataDir: s.disc.dir,
+        canAsk: options.ui.canAsk,
+        ...(s.disc.ecosystem === 'e' && options.e && { extensionsConfig: readEExtensionsConfig(options.e.home) }),
+        ...(facts.session ? { session: facts.session } : {}),
+      }),
+      timeouts: options.helloTimeoutMs ? { helloMs: options.helloTimeoutMs } : {},
+      autoRestart: () => options.autoRestart ?? true,
+      trace: () => facts.trace,
+      restartPolicy: this.host.restartPolicy,
+      caps: { ...DEFAULT_CAPS, ...options.caps },
+      changed: () => set.changed(),
+      fail: (kind, message) => this.host.fail({ ext: name, message, kind }),
+      log: (line) => this.host.log(line),
+      requests: this.host.requests,
+    };
+  }
+
+  /** Stops one extension, re-reads its manifest, and starts it again (a fresh restart budget). */
+  restart(name: string): Promise<void> {
+    return this.serial(async () => {
+      const { set, gates } = this.host;
+      const s = set.find(name);
+      if (!s) throw new Error(`no extension named "${name}"`);
+      await s.stop();
+      const m = await rereadManifest(s.disc);
+      if (m.ok && m.manifest.name !== s.name) {
+        // Renamed: it may now shadow or be shadowed by another extension; rediscover everything.
+        await this.stopAll();
+        await this.loaded('reload', this.load([]));
+        return;
+      }
+      s.reconfigure(m.ok ? { manifest: m.manifest } : { error: `load ${s.name} (${s.disc.dir}): ${m.error}` });
+      this.loadedSignature = await this.signature();
+      s.userStopped = false;
+      await gates.applyGate(s);
+      gates.requestConsent([s]);
+      await s.start();
+    });
+  }
+
+  /** Rewrites `enabled` in the extension's manifest, then reloads. */
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    const s = this.host.set.find(name);
+    if (!s) throw new Error(`no extension named "${name}"`);
+    if (s.disc.ecosystem === 'e') throw new Error(`${s.name} is an e extension (${s.disc.manifestPath}): it has no manifest to enable or disable; use Disable (Workspace) or remove it`);
+    await setManifestEnabled(s.disc.dir, enabled);
+    await this.reload();
+  }
+
+  /** Graceful shutdown of every child, after the operations queued before it. */
+  stop(): Promise<void> {
+    return this.serial(() => this.stopAll());
+  }
+
+  private async stopAll(): Promise<void> {
+    await Promise.all(this.host.set.all.map((s) => s.stop()));
+  }
+}
