@@ -34,8 +34,8 @@ export class Connection {
   private exitExpected = false;
   private handshake: P.ProtocolHandshake | undefined;
   private protocol: P.ExtensionProtocol | undefined;
+  /** The start's deadlines and its outcome. */
   private readonly clock: StartClock;
-  private settleStart: ((error?: string) => void) | undefined;
   /** A transport failure's message, reported as the exit's. */
   private fatalMessage: string | undefined;
 
@@ -90,14 +90,7 @@ export class Connection {
    */
   start(): Promise<void> {
     const o = this.options;
-    const started = new Promise<void>((resolve, reject) => {
-      this.settleStart = (error) => {
-        this.settleStart = undefined;
-        this.clock.clear();
-        if (error === undefined) resolve();
-        else reject(new Error(error));
-      };
-    });
+    const started = this.clock.begin();
     this.link = new ChildLink({ ...o, writeTimeoutMs: this.timeouts.writeMs }, {
       onLine: (line) => this.onLine(line),
       onOverflow: (limit) => {
@@ -112,7 +105,7 @@ export class Connection {
         const msg = `${detail} (${this.logSuffix()})`;
         const wasStarting = this.starting;
         this.finish(true, msg);
-        if (wasStarting) this.settleStart?.(msg);
+        if (wasStarting) this.clock.end(msg);
       },
       onError: (detail) => this.failStart(`${detail} (${this.logSuffix()})`),
       onExit: (how) => this.onChildExit(how),
@@ -182,7 +175,7 @@ export class Connection {
     const o = this.options;
     if (mode === 'auto-ready') o.onDiagnostic(`no ready frame: auto-ready after ${this.timeouts.autoReadyMs}ms without a frame`);
     if (mode === 'ready-timeout') o.onDiagnostic(`no ready frame within ${this.timeouts.readyGraceMs / 1000}s: registration closed`);
-    this.settleStart?.();
+    this.clock.end();
   }
 
   /** The handshake or registration failed: kill the child; `start()` rejects once it is reaped. */
@@ -192,7 +185,7 @@ export class Connection {
     this.exitExpected = true;
     this.clock.clear();
     this.link?.kill('SIGKILL');
-    void this.waitExit().then(() => this.settleStart?.(message));
+    void this.waitExit().then(() => this.clock.end(message));
   }
 
   private onChildExit(how: string): void {
@@ -202,7 +195,7 @@ export class Connection {
           ? `extension exited before ${this.handshake?.awaiting.exit ?? 'hello'}: ${how} (${this.logSuffix()})`
           : `extension exited during registration: ${how} (${this.logSuffix()})`;
       this.finish(true, msg);
-      this.settleStart?.(msg);
+      this.clock.end(msg);
       return;
     }
     this.finish(this.exitExpected, `exited: ${how} (${this.logSuffix()})`);

@@ -1,7 +1,7 @@
 /**
  * The timers of a connection's start: the handshake deadline (`hello` within `zut.startTimeoutSeconds`), then the
  * registration window, which ends at `ready`, after `autoReadyMs` without a frame (auto-ready), or after
- * `readyGraceMs` at the latest (ready-timeout).
+ * `readyGraceMs` at the latest (ready-timeout). And the start's outcome: it settles once, and the timers stop.
  */
 import type { ReadyMode } from './types';
 
@@ -15,11 +15,29 @@ export class StartClock {
   private handshakeTimer: NodeJS.Timeout | undefined;
   private quietTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
+  private settle: ((error?: string) => void) | undefined;
 
   constructor(
     private readonly t: StartTimeouts,
     private readonly on: { handshakeTimeout(): void; windowClosed(mode: Exclude<ReadyMode, 'ready'>): void },
   ) {}
+
+  /** The start's outcome (`Connection.start()`): resolves at `end()`, rejects at `end(error)`. */
+  begin(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.settle = (error) => {
+        this.settle = undefined;
+        this.clear();
+        if (error === undefined) resolve();
+        else reject(new Error(error));
+      };
+    });
+  }
+
+  /** Ends the start: ready without `error`, failed with it. Only the first call after `begin()` counts. */
+  end(error?: string): void {
+    this.settle?.(error);
+  }
 
   /** Arms the handshake deadline: `ms` when the protocol has its own (e: 5 s), else `helloMs`. */
   awaitHandshake(ms: number = this.t.helloMs): void {
