@@ -8,6 +8,7 @@ import { LineDecoder, MAX_FRAME_BYTES } from '../protocol';
 import { TextLineSplitter, killGroup, openLog, spawnChild, type ChildSpec } from './child';
 import { watchChild } from './childEvents';
 import { killEscaped, stdioLinks } from './escaped';
+import { TORN_WRITE_GRACE_MS } from './limits';
 import { WriteQueue } from './writeQueue';
 
 export interface ChildLinkOptions extends ChildSpec {
@@ -86,13 +87,18 @@ export class ChildLink {
     return !this.closed && this.queue.push(line, id);
   }
 
-  /** Withdraws a queued request line: `queued` (removed), `writing` (torn if stopped now) or `done`. */
-  withdraw(id: string): ReturnType<WriteQueue['withdraw']> {
-    return this.queue.withdraw(id);
-  }
-
-  isWriting(id: string): boolean {
-    return this.queue.isWriting(id);
+  /**
+   * Withdraws a queued request line: `queued` (removed), `writing` or `done`. A line being written cannot be
+   * withdrawn (a torn frame): it is allowed `TORN_WRITE_GRACE_MS` to finish, else `onTorn` gives up on the transport.
+   */
+  withdraw(id: string, onTorn: () => void): ReturnType<WriteQueue['withdraw']> {
+    const where = this.queue.withdraw(id);
+    if (where === 'writing') {
+      setTimeout(() => {
+        if (this.queue.isWriting(id)) onTorn();
+      }, TORN_WRITE_GRACE_MS);
+    }
+    return where;
   }
 
   /** Signals the whole process group. */
@@ -125,8 +131,20 @@ export class ChildLink {
     return this.finished;
   }
 
+  /**
+   * After the extension was asked to shut down: up to `graceMs` for its exit, then SIGTERM to the group, up to
+   * `killGraceMs`, then SIGKILL. Resolves once the child is reaped.
+   */
+  async terminate(graceMs: number, killGraceMs: number): Promise<void> {
+    if (await this.exitWithin(graceMs)) return;
+    this.kill('SIGTERM');
+    if (await this.exitWithin(killGraceMs)) return;
+    this.kill('SIGKILL');
+    await this.waitExit();
+  }
+
   /** Whether the child is reaped within `ms`. */
-  async exitWithin(ms: number): Promise<boolean> {
+  private async exitWithin(ms: number): Promise<boolean> {
     let t: NodeJS.Timeout | undefined;
     const timeout = new Promise<boolean>((r) => (t = setTimeout(() => r(false), ms)));
     const done = await Promise.race([this.finished.then(() => true), timeout]);

@@ -291,13 +291,7 @@ export class Connection {
 
   /** A request timed out or was cancelled: withdraw it if still queued, else the protocol's cancel. */
   private abandoned({ id, sendCancel }: Abandoned): void {
-    const where = this.link?.withdraw(id) ?? 'done';
-    if (where === 'writing') {
-      // A torn frame cannot be withdrawn: allow it a moment to finish, then give up on the transport.
-      setTimeout(() => {
-        if (this.link?.isWriting(id)) this.fatal(`write of an abandoned request did not finish within ${TORN_WRITE_GRACE_MS}ms`);
-      }, TORN_WRITE_GRACE_MS);
-    }
+    const where = this.link?.withdraw(id, () => this.fatal(`write of an abandoned request did not finish within ${TORN_WRITE_GRACE_MS}ms`)) ?? 'done';
     if (where !== 'queued' && sendCancel) this.notify({ kind: 'cancel', id });
   }
 
@@ -311,11 +305,7 @@ export class Connection {
     this.exitExpected = true;
     this.pending.failAll('stopped', `extension ${this.options.name} was stopped`);
     this.notify({ kind: 'shutdown' });
-    if (await link.exitWithin(this.timeouts.shutdownGraceMs)) return;
-    link.kill('SIGTERM');
-    if (await link.exitWithin(this.timeouts.killGraceMs)) return;
-    link.kill('SIGKILL');
-    await link.waitExit();
+    await link.terminate(this.timeouts.shutdownGraceMs, this.timeouts.killGraceMs);
   }
 
   /** A transport error after the handshake: the extension is disconnected (killed) and reported as crashed. */
