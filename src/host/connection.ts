@@ -48,7 +48,7 @@ export class Connection {
   constructor(private readonly options: ConnectionOptions) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     this.clock = new StartClock(this.timeouts, {
-      handshakeTimeout: () => this.failStart(`${this.handshake?.awaiting.timeout} within ${this.handshakeMs() / 1000}s (${this.logSuffix()})`),
+      handshakeTimeout: (ms) => this.failStart(`${this.handshake?.awaiting.timeout} within ${ms / 1000}s (${this.logSuffix()})`),
       windowClosed: (mode) => this.becomeReady(mode),
     });
   }
@@ -126,13 +126,8 @@ export class Connection {
   private enterHandshake(): void {
     this.phase = 'handshake';
     this.handshake = (this.options.family ?? zutFamily).handshake({ name: this.options.name, hostInfo: () => this.options.hostInfo() });
-    this.clock.awaitHandshake(this.handshakeMs());
+    this.clock.awaitHandshake(this.handshake.timeoutMs);
     for (const line of this.handshake.opening) this.write(line);
-  }
-
-  /** The handshake deadline: the protocol's own (e: `initialize` within 5 s), else the host's start timeout. */
-  private handshakeMs(): number {
-    return this.handshake?.timeoutMs ?? this.timeouts.helloMs;
   }
 
   private onLine(line: string): void {

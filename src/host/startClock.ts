@@ -19,7 +19,7 @@ export class StartClock {
 
   constructor(
     private readonly t: StartTimeouts,
-    private readonly on: { handshakeTimeout(): void; windowClosed(mode: Exclude<ReadyMode, 'ready'>): void },
+    private readonly on: { handshakeTimeout(ms: number): void; windowClosed(mode: Exclude<ReadyMode, 'ready'>): void },
   ) {}
 
   /** The start's outcome (`Connection.start()`): resolves at `end()`, rejects at `end(error)`. */
@@ -41,7 +41,7 @@ export class StartClock {
 
   /** Arms the handshake deadline: `ms` when the protocol has its own (e: 5 s), else `helloMs`. */
   awaitHandshake(ms: number = this.t.helloMs): void {
-    this.handshakeTimer = setTimeout(() => this.on.handshakeTimeout(), ms);
+    this.handshakeTimer = setTimeout(() => this.on.handshakeTimeout(ms), ms);
   }
 
   /** The handshake is done: the registration window opens. */
