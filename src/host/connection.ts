@@ -1,7 +1,9 @@
 /**
- * A Connection is one running extension: its child process, the line codec, the outbound queue, correlated
- * requests with deadlines, the start/stop timers, and shutdown. What the lines mean is its protocol adapter's
- * (protocols/types.ts): the Connection never looks inside a frame. The Manager owns one per extension.
+ * A Connection is one running extension: its phases from spawn to exit, correlated requests with deadlines
+ * (pending.ts), messages out, and decoded messages in (routed by inbound.ts). What the lines mean is its protocol
+ * adapter's (protocols/types.ts): the Connection never looks inside a frame. The child process, its line codec,
+ * outbound queue, stop escalation and reaping are ChildLink's (childLink.ts); the start's deadlines and outcome are
+ * StartClock's (startClock.ts). Each extension's supervisor (supervisor.ts) owns one at a time.
  *
  * Phases: `spawning` → `handshake` (the adapter's handshake, under the start deadline) → `registering` (until
  * `ready`, 250 ms of silence, or the 3 s grace) → `ready` → `stopping` (after `stop()`) → `exited`. A failed
@@ -9,6 +11,7 @@
  */
 import { ChildLink } from './childLink';
 import { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type ConnectionTimeouts } from './connectionTypes';
+import { routeMessage, type InboundTargets } from './inbound';
 import { Emitter } from './lifecycle';
 import { TORN_WRITE_GRACE_MS } from './limits';
 import { PendingRequests, type Abandoned, type RequestOptions } from './pending';
@@ -27,6 +30,8 @@ type Phase = 'spawning' | 'handshake' | 'registering' | 'ready' | 'stopping' | '
 export class Connection {
   private link: ChildLink | undefined;
   private readonly pending = new PendingRequests((a) => this.abandoned(a));
+  /** Where decoded messages go (inbound.ts). */
+  private readonly inbound: InboundTargets;
   private readonly timeouts: ConnectionTimeouts;
   private readonly exitEmitter = new Emitter<ConnectionExit>();
   private phase: Phase = 'spawning';
@@ -47,6 +52,7 @@ export class Connection {
 
   constructor(private readonly options: ConnectionOptions) {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.inbound = { pending: this.pending, options, respond: (id, r) => this.respond(id, r), write: (line) => this.write(line) };
     this.clock = new StartClock(this.timeouts, {
       handshakeTimeout: (ms) => this.failStart(`${this.handshake?.awaiting.timeout} within ${ms / 1000}s (${this.logSuffix()})`),
       windowClosed: (mode) => this.becomeReady(mode),
@@ -140,14 +146,14 @@ export class Connection {
       if (m.kind === 'ready') return this.becomeReady('ready');
       this.clock.activity();
     }
-    this.dispatch(m);
+    routeMessage(this.inbound, m);
   }
 
   private onHandshakeLine(line: string): void {
     const step = this.handshake!.onLine(line);
     switch (step.kind) {
       case 'wait':
-        step.messages?.forEach((m) => this.dispatch(m));
+        step.messages?.forEach((m) => routeMessage(this.inbound, m));
         return;
       case 'fail':
         return this.failStart(`${step.message} (${step.detail ? `${step.detail}; ` : ''}${this.logSuffix()})`);
@@ -157,7 +163,7 @@ export class Connection {
         this.handshake = undefined;
         this.phase = 'registering';
         for (const l of step.send) this.write(l);
-        step.messages?.forEach((m) => this.dispatch(m));
+        step.messages?.forEach((m) => routeMessage(this.inbound, m));
         if (step.registration === 'complete') return this.becomeReady('ready');
         this.clock.openWindow();
     }
@@ -197,33 +203,6 @@ export class Connection {
   }
 
   // ------------------------------------------------------------------ messages
-
-  private dispatch(m: P.ExtMessage): void {
-    const o = this.options;
-    switch (m.kind) {
-      case 'reply':
-        this.pending.resolve(m.id, m.body); // late or unknown ids are ignored
-        return;
-      case 'notice':
-        return o.onNotice(m.notice);
-      case 'request':
-        if (o.onRequest) return o.onRequest(m.id, m.method, m.params);
-        this.respond(m.id, { kind: 'error', message: `${m.method} is not supported by this host` });
-        return;
-      case 'cancel':
-        return o.onCancel?.(m.id);
-      case 'diagnostic':
-        return o.onDiagnostic(m.message);
-      case 'batch':
-        m.messages.forEach((x) => this.dispatch(x));
-        for (const l of m.send) this.write(l);
-        return;
-      case 'progress':
-        return this.pending.progress(m.id, m.text);
-      default:
-        return; // ready after registration, stray hello, shutdown_ack
-    }
-  }
 
   private write(line: string, id?: string): boolean {
     if (!this.link || this.phase === 'exited') return false;
