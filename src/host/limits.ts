@@ -26,6 +26,11 @@ export const WRITE_BATCH_BYTES = 64 * 1024;
  * still being issued. Ours: measured on the concurrency bench row (p50 ≈ 1.26× → ≈ 1.11× the raw clients).
  */
 export const WRITE_BATCH_MAX_WAIT_MS = 0.5;
+/**
+ * A file whose mtime is within this of an extension's spawn may have changed after it (the kernel stamps files
+ * from a coarse clock, one timer tick behind the wall clock): a watcher event for it restarts the extension. Ours.
+ */
+export const FILE_TIME_SLACK_MS = 50;
 /** A cancelled frame whose write has begun may take this long before the transport is torn down. Spec (250 ms). */
 export const TORN_WRITE_GRACE_MS = 250;
 /** A stderr line longer than this is split (the log keeps every byte). Ours: bounds memory per stderr line. */

@@ -15,7 +15,7 @@ import type { ExtensionRequests } from './extRequests';
 import type { ExtensionSet } from './extensionSet';
 import type { Gatekeeper } from './gates';
 import { setManifestEnabled } from './manifest';
-import { changedExtensions, manifestSignature } from './manifestSignature';
+import { changedExtensions, manifestSignature, modifiedSince } from './manifestSignature';
 import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from './paths';
 import type { HostInfo } from './protocols';
 import { SerialQueue } from './serialQueue';
@@ -118,12 +118,12 @@ export class Loader {
    * Files changed on disk (the watcher, after its quiet period): when only manifests or executables of loaded
    * extensions changed, restart just those (the restart re-reads the manifest and re-checks consent); when
    * extension directories came or went, reload if the manifests differ from what is loaded. Late or duplicate
-   * events for our own changes find nothing new. Returns what it did.
+   * events for our own changes, or for files older than the running process, find nothing new. Returns what it did.
    */
   async applyChanges(paths: readonly string[]): Promise<{ reloaded: boolean; restarted: string[] }> {
     // After whatever is queued (an install, a reload), so its fingerprint is the one compared.
     await this.ops.run(async () => undefined);
-    const { restart, other } = changedExtensions(paths, this.host.set.infos(this.host.options.zutHome));
+    const { restart, other, files } = changedExtensions(paths, this.host.set.infos(this.host.options.zutHome));
     const manifestsChanged = (await this.signature()) !== this.loadedSignature;
     if (other.length > 0 && manifestsChanged) {
       await this.reload();
@@ -134,6 +134,9 @@ export class Loader {
       if (why === 'manifest' && !manifestsChanged) continue;
       const s = this.host.set.find(name);
       if (s?.state === 'stopped' && s.userStopped) continue; // stopped by the user: stays stopped
+      // A late event for files older than the running process (copied in just before a reload started it): it
+      // already runs them.
+      if (why === 'executable' && s?.state === 'running' && s.spawnedAt !== undefined && !(await modifiedSince(files.get(name) ?? [], s.spawnedAt))) continue;
       await this.restart(name);
       restarted.push(name);
     }

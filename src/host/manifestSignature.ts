@@ -7,6 +7,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { resolveExec } from './child';
+import { FILE_TIME_SLACK_MS } from './limits';
 import { execIsRelativePath, MANIFEST_FILE } from './manifest';
 
 async function manifestStamp(dir: string): Promise<string> {
@@ -45,19 +46,42 @@ export async function manifestSignature(roots: readonly string[], explicit: read
 export function changedExtensions(
   paths: readonly string[],
   extensions: readonly { name: string; dir: string; manifestPath: string; state: string; ecosystem?: string }[],
-): { restart: Map<string, 'manifest' | 'executable'>; other: string[] } {
+): { restart: Map<string, 'manifest' | 'executable'>; other: string[]; files: Map<string, string[]> } {
   const restart = new Map<string, 'manifest' | 'executable'>();
   const other: string[] = [];
+  const files = new Map<string, string[]>();
   // An e extension's `manifestPath` is its entry file (its program: a change restarts it like an executable's), and
   // a top-level one shares its directory with its siblings: only that file counts.
   const owns = (e: (typeof extensions)[number], p: string) => p === e.manifestPath || (e.ecosystem !== 'e' && p.startsWith(e.dir + path.sep));
   for (const p of paths) {
     const ext = extensions.find((e) => e.state !== 'shadowed' && owns(e, p));
-    if (!ext) other.push(p);
-    else if (p === ext.manifestPath && ext.ecosystem !== 'e') restart.set(ext.name, 'manifest');
+    if (!ext) {
+      other.push(p);
+      continue;
+    }
+    files.set(ext.name, [...(files.get(ext.name) ?? []), p]);
+    if (p === ext.manifestPath && ext.ecosystem !== 'e') restart.set(ext.name, 'manifest');
     else if (!restart.has(ext.name)) restart.set(ext.name, 'executable');
   }
-  return { restart, other };
+  return { restart, other, files };
+}
+
+/**
+ * Whether any of `files` may have changed at or after `since` (ms since epoch): its mtime is not clearly older
+ * (`FILE_TIME_SLACK_MS`), or it cannot be read, or its mtime is a whole second (a filesystem with coarse timestamps
+ * cannot tell; assume it changed). A running extension whose changed files are all older than its process already
+ * runs them: a late watcher event (files copied in just before a reload started it) is no reason to restart it.
+ */
+export async function modifiedSince(files: readonly string[], since: number): Promise<boolean> {
+  for (const f of files) {
+    try {
+      const { mtimeMs } = await fs.stat(f);
+      if (mtimeMs >= since - FILE_TIME_SLACK_MS || mtimeMs % 1000 === 0) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
 }
 
 /**

@@ -56,6 +56,8 @@ export class ExtensionSupervisor implements Registrant {
   private starting: Promise<void> | undefined;
   /** When the current spawn began (ms since epoch), while waiting for `hello` and registration. */
   startingSince: number | undefined;
+  /** When the last spawn began (ms since epoch): files older than this are what the running process runs. */
+  spawnedAt: number | undefined;
   readonly caps: ExtensionCaps;
 
   constructor(
@@ -143,7 +145,7 @@ export class ExtensionSupervisor implements Registrant {
     this.events.clear();
     this.intercepts.clear();
     this.caps.reset();
-    this.startingSince = Date.now();
+    this.startingSince = this.spawnedAt = Date.now();
     this.state = this.restarts > 0 ? 'restarting' : 'starting';
     this.deps.changed();
     const conn = new Connection({

@@ -148,9 +148,14 @@ describe('sibling ecosystems through the Manager', () => {
     const ping = path.join(s.eExts, 'ping.sh');
     fs.mkdirSync(s.eExts, { recursive: true });
     fs.writeFileSync(ping, PING_SH, { mode: 0o755 });
+    const before = (Date.now() - 10_000.5) / 1000; // copied in before the host started (sub-second, as on ext4)
+    fs.utimesSync(ping, before, before);
     await s.m.start();
     expect(await s.m.invokeCommand('ping', '')).toMatchObject({ ext: 'ping', action: 'display', display: 'pong' });
     const pid = s.m.extensions()[0]!.pid;
+    // A late watcher event for the file as it was when the process started: nothing to restart.
+    expect(await s.m.applyChanges([ping])).toEqual({ reloaded: false, restarted: [] });
+    expect(s.m.extensions()[0]!.pid).toBe(pid);
     fs.appendFileSync(ping, '# edited\n');
     expect(await s.m.applyChanges([ping])).toEqual({ reloaded: false, restarted: ['ping'] });
     expect(s.m.extensions()[0]).toMatchObject({ state: 'running' });

@@ -2,7 +2,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { changedExtensions, manifestSignature, watchedFiles } from '../../src/host/manifestSignature';
+import { FILE_TIME_SLACK_MS } from '../../src/host/limits';
+import { changedExtensions, manifestSignature, modifiedSince, watchedFiles } from '../../src/host/manifestSignature';
 
 let tmp: string;
 beforeEach(async () => {
@@ -69,6 +70,30 @@ describe('changedExtensions', () => {
       ['ab', 'executable'],
     ]);
     expect(r.other).toEqual(['/w/.zut/extensions/new', '/h/extensions/b/extension.json']);
+    expect([...r.files]).toEqual([
+      ['a', ['/w/.zut/extensions/a/extension.json']],
+      ['ab', ['/w/.zut/extensions/ab/bin/run']],
+    ]);
+  });
+});
+
+describe('modifiedSince', () => {
+  it('files older than the time are not modified since; a newer, missing or whole-second one is', async () => {
+    const f = path.join(tmp, 'run.sh');
+    await fs.writeFile(f, 'echo 1\n');
+    const at = Math.floor((await fs.stat(f)).mtimeMs / 1000) * 1000 + 500.25; // sub-second, as on ext4/APFS/NTFS
+    const after = at + FILE_TIME_SLACK_MS + 5;
+    await fs.utimes(f, at / 1000, at / 1000);
+    expect(await modifiedSince([f], after)).toBe(false);
+    await fs.utimes(f, (after + 10) / 1000, (after + 10) / 1000);
+    expect(await modifiedSince([f], after)).toBe(true);
+    // Just before: the kernel's file clock lags the wall clock by up to a tick, so it may have changed after.
+    await fs.utimes(f, (after - FILE_TIME_SLACK_MS / 2) / 1000, (after - FILE_TIME_SLACK_MS / 2) / 1000);
+    expect(await modifiedSince([f], after)).toBe(true);
+    await fs.utimes(f, 1000, 1000); // whole seconds: a coarse filesystem cannot tell
+    expect(await modifiedSince([f], after)).toBe(true);
+    expect(await modifiedSince([path.join(tmp, 'gone.sh')], after)).toBe(true);
+    expect(await modifiedSince([], after)).toBe(false);
   });
 });
 
