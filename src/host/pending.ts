@@ -54,8 +54,8 @@ export class PendingRequests {
   }
 
   /**
-   * Registers a request; one record per request, no per-request closures except the abort listener. `decode` maps
-   * the reply body when it arrives (a throw rejects the request).
+   * Registers a request: one record, and the abort listener when there is a signal. `decode` maps the reply body
+   * when it arrives (a throw rejects the request).
    */
   add<T = unknown>(id: string, opts: RequestOptions, decode?: (body: unknown) => T): Promise<T> {
     let p!: Pending;

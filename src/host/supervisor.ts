@@ -54,8 +54,6 @@ export class ExtensionSupervisor implements Registrant {
   restarts = 0;
   private crashTimes: number[] = [];
   private starting: Promise<void> | undefined;
-  /** When the current spawn began (ms since epoch), while waiting for `hello` and registration. */
-  startingSince: number | undefined;
   /** When the last spawn began (ms since epoch): files older than this are what the running process runs. */
   spawnedAt: number | undefined;
   readonly caps: ExtensionCaps;
@@ -94,6 +92,11 @@ export class ExtensionSupervisor implements Registrant {
   protocol: ProtocolName | undefined;
   /** Its content fingerprint when consent applies. */
   fingerprint: string | undefined;
+
+  /** When the current spawn began (ms since epoch), while waiting for `hello` and registration. */
+  get startingSince(): number | undefined {
+    return this.state === 'starting' || this.state === 'restarting' ? this.spawnedAt : undefined;
+  }
 
   /** Holds it back (or releases it): the state shows why. Does not stop a running process. */
   setGate(gate: Gate | undefined): void {
@@ -145,7 +148,7 @@ export class ExtensionSupervisor implements Registrant {
     this.events.clear();
     this.intercepts.clear();
     this.caps.reset();
-    this.startingSince = this.spawnedAt = Date.now();
+    this.spawnedAt = Date.now();
     this.state = this.restarts > 0 ? 'restarting' : 'starting';
     this.deps.changed();
     const conn = new Connection({
@@ -171,7 +174,6 @@ export class ExtensionSupervisor implements Registrant {
       await conn.start();
     } catch (e) {
       this.conn = undefined;
-      this.startingSince = undefined;
       this.state = 'error';
       this.error = `load ${this.name} (${this.disc.dir}): ${(e as Error).message}`;
       this.deps.changed();
@@ -179,7 +181,6 @@ export class ExtensionSupervisor implements Registrant {
       return;
     }
     this.error = undefined;
-    this.startingSince = undefined;
     this.protocol = conn.hello?.protocol;
     this.state = 'running';
     conn.onExit((exit) => this.onExit(conn, exit.expected, exit.message));
