@@ -19,7 +19,7 @@ import { zutFamily } from './protocols/hello';
 import type * as P from './protocols/types';
 import { summarizeFrameLine } from './protocols/v2';
 import { StartClock } from './startClock';
-import { RequestError, type ReadyMode } from './types';
+import { abortError, RequestError, type ReadyMode } from './types';
 
 export { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type ConnectionTimeouts } from './connectionTypes';
 
@@ -252,7 +252,7 @@ export class Connection {
     if (!protocol || this.phase === 'stopping' || this.phase === 'exited') {
       return Promise.reject(new RequestError('stopped', `extension ${this.options.name} is not running`));
     }
-    if (opts.signal?.aborted) return Promise.reject(new RequestError('cancelled', `${opts.what} cancelled`));
+    if (opts.signal?.aborted) return Promise.reject(abortError(opts.signal, `${opts.what} cancelled`));
     const id = opts.id ?? protocol.nextId();
     const kind: K = request.kind;
     const decode = map ? (body: unknown) => map(protocol.decodeReply(kind, body)) : (body: unknown) => protocol.decodeReply(kind, body);

@@ -16,7 +16,7 @@ import type { HostUi, Question } from './hostUi';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
 import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from './limits';
 import type { ExtRequestId, HostResponse } from './protocols/types';
-import { RequestError, type ToolInfo } from './types';
+import { abortError, RequestError, type ToolInfo } from './types';
 
 /** `call_tool` params (CallToolParams in protocols/types.ts), checked at the boundary. */
 const CallToolParams = z.object({
@@ -51,7 +51,11 @@ export class ExtensionRequests {
   /** The extensions' own `call_tool` requests in flight, per extension and request id. */
   private readonly inflight = new Map<string, Map<ExtRequestId, AbortController>>();
 
-  constructor(private readonly host: ExtRequestHost) {}
+  /** @param callToolTimeoutMs zot's `call_tool` deadline (`CALL_TOOL_TIMEOUT_MS`; shorter in tests). */
+  constructor(
+    private readonly host: ExtRequestHost,
+    private readonly callToolTimeoutMs = CALL_TOOL_TIMEOUT_MS,
+  ) {}
 
   /** A host-invoked tool call `id` of `ext` started (its `chain` includes its own name); returns its end. */
   track(ext: string, id: string, chain: readonly string[], signal?: AbortSignal): () => void {
@@ -146,11 +150,10 @@ export class ExtensionRequests {
     if (!zut && !editor) return fail(`unknown tool ${name}`);
 
     const abort = new AbortController();
-    let mine = this.inflight.get(key);
-    if (!mine) this.inflight.set(key, (mine = new Map()));
+    const mine = this.requestsOf(ext);
     mine.set(id, abort);
-    let timedOut = false;
-    const timer = setTimeout(() => ((timedOut = true), abort.abort()), CALL_TOOL_TIMEOUT_MS);
+    // zot's 60 s for the whole call (guards included, editor tools too): the abort's reason says it was the deadline.
+    const timer = setTimeout(() => abort.abort(new RequestError('timeout', `tool ${name} timed out after ${this.callToolTimeoutMs / 1000}s`)), this.callToolTimeoutMs);
     const onParentAbort = () => abort.abort();
     parent?.signal?.addEventListener('abort', onParentAbort, { once: true });
     try {
@@ -158,7 +161,6 @@ export class ExtensionRequests {
         session: this.host.session(),
         origin: 'extension',
         signal: abort.signal,
-        timeoutMs: CALL_TOOL_TIMEOUT_MS,
         chain,
         originExtension: ext,
         ...(editor ? { run: (a: unknown, signal: AbortSignal) => this.runEditorTool(name, a, signal) } : {}),
@@ -166,13 +168,11 @@ export class ExtensionRequests {
       const bounded = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
       to.respond(id, { kind: 'tool', name: zut?.name ?? name, content: bounded.content, isError: result.isError, truncated: bounded.truncated });
     } catch (e) {
-      if (timedOut) fail(`tool ${name} timed out after ${CALL_TOOL_TIMEOUT_MS / 1000}s`);
-      else fail(e instanceof RequestError && e.kind === 'cancelled' ? `tool ${name} was cancelled` : (e as Error).message);
+      fail(e instanceof RequestError && e.kind === 'cancelled' ? `tool ${name} was cancelled` : (e as Error).message);
     } finally {
       clearTimeout(timer);
       parent?.signal?.removeEventListener('abort', onParentAbort);
-      mine.delete(id);
-      if (mine.size === 0 && this.inflight.get(key) === mine) this.inflight.delete(key);
+      this.forget(ext, id, mine);
     }
   }
 
@@ -182,7 +182,7 @@ export class ExtensionRequests {
       const r = await this.host.ui().invokeEditorTool(name, args, signal);
       return { ext: 'vscode', content: r.content, isError: r.isError };
     } catch (e) {
-      if (signal.aborted) throw new RequestError('cancelled', `tool ${name}: cancelled`);
+      if (signal.aborted) throw abortError(signal, `tool ${name}: cancelled`);
       return { ext: 'vscode', content: [{ type: 'text', text: `tool ${name} failed: ${(e as Error).message}` }], isError: true };
     }
   }

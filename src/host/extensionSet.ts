@@ -62,6 +62,11 @@ export class ExtensionSet {
     this.changed();
   }
 
+  /** Whether any live extension subscribes to `event`. */
+  hasSubscribers(event: string): boolean {
+    return this.sups.some((s) => s.live && s.events.has(event));
+  }
+
   /** Whether any live extension intercepts `event`. */
   hasInterceptors(event: string): boolean {
     return this.sups.some((s) => s.live && s.intercepts.has(event));

@@ -9,7 +9,7 @@ import type { SessionContext } from '../protocol';
 import type { Blocked, CallToolOptions, ToolCallDecision, LifecycleEvent } from './api';
 import { boundContent } from './boundContent';
 import { CALL_TOOL_RESULT_MAX_BYTES } from './limits';
-import { RequestError, type ToolInfo, type ToolResult } from './types';
+import { abortError, RequestError, type ToolInfo, type ToolResult } from './types';
 
 /**
  * Who is calling. Origins with a person at a VS Code window (`chat`, `palette`, `agent`) may run interactive tools;
@@ -60,6 +60,8 @@ export interface InvokeResult extends ToolResult {
 export interface ToolCallPort {
   allTools(): ToolInfo[];
   emit(event: LifecycleEvent): void;
+  /** Whether a running extension subscribes to `event` (the `tool_result` event's bounded copy is made only then). */
+  hasSubscribers(event: string): boolean;
   interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string }): Promise<ToolCallDecision>;
   callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
 }
@@ -78,8 +80,7 @@ export async function invokeTool(host: ToolCallPort, name: string, args: unknown
   if (!o.run && !tool) throw new RequestError('unknown', `unknown tool ${name}`);
   const toolName = tool?.name ?? name;
   const signal = o.signal ?? new AbortController().signal;
-  const cancelled = () => new RequestError('cancelled', `tool ${toolName}: cancelled`);
-  if (signal.aborted) throw cancelled();
+  if (signal.aborted) throw abortError(signal, `tool ${toolName}: cancelled`);
 
   const toolId = o.toolId ?? randomUUID();
   const input = args ?? {};
@@ -89,6 +90,7 @@ export async function invokeTool(host: ToolCallPort, name: string, args: unknown
   let executed = false;
   // zot's observation budget: the event's copy of the result is bounded (the call's own result is not).
   const outcome = (status: ToolOutcomeStatus, result: { content: ToolResult['content']; isError: boolean }) => {
+    if (!host.hasSubscribers('tool_result')) return;
     const { content, truncated } = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
     host.emit({ event: 'tool_result', tool_id: toolId, tool_name: toolName, tool_args: effective, status, executed, result: { content, is_error: result.isError, ...(truncated ? { truncated } : {}) }, ...origin });
   };
@@ -118,14 +120,13 @@ async function guardedCall(
   o: InvokeToolOptions,
   started: (args: unknown) => void,
 ): Promise<InvokeResult> {
-  const cancelled = () => new RequestError('cancelled', `tool ${toolName}: cancelled`);
   const origin = o.originExtension !== undefined ? { origin_extension: o.originExtension } : {};
   const decision = await host.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input, ...origin });
   if (decision.blocked) {
     const ext = tool?.ext ?? 'zut';
     return { ext, content: [{ type: 'text', text: blockedText(decision.blocked) }], isError: true, blocked: decision.blocked };
   }
-  if (signal.aborted) throw cancelled();
+  if (signal.aborted) throw abortError(signal, `tool ${toolName}: cancelled`);
 
   if (tool && !toolAllowedFor(tool, o.origin) && !o.answersPanels) {
     return {

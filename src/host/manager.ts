@@ -189,6 +189,11 @@ export class Manager implements ExtensionHost {
     return this.set.hasInterceptors(event);
   }
 
+  /** Whether any running extension subscribes to lifecycle event `event`. */
+  hasSubscribers(event: string): boolean {
+    return this.set.hasSubscribers(event);
+  }
+
   // ------------------------------------------------------------------ requests, events, interception (dispatch.ts)
 
   invokeCommand(name: string, args: string): Promise<CommandReply & { ext: string }> {

@@ -2,7 +2,7 @@
  * The table of requests awaiting a reply on one connection: correlation id → the waiting promise, its deadline
  * and its abort listener. Every entry settles exactly once: reply, timeout, cancellation, or failure of all.
  */
-import { RequestError } from './types';
+import { abortError, RequestError } from './types';
 
 interface Pending {
   resolve(value: unknown): void;
@@ -65,7 +65,7 @@ export class PendingRequests {
     this.map.set(id, p);
     if (opts.signal) {
       p.signal = opts.signal;
-      p.onAbort = () => this.abandon(id, 'cancelled', `${opts.what} cancelled`);
+      p.onAbort = () => this.abandon(id, abortError(opts.signal!, `${opts.what} cancelled`));
       opts.signal.addEventListener('abort', p.onAbort, { once: true });
     }
     if (opts.timeoutMs !== undefined) {
@@ -135,16 +135,16 @@ export class PendingRequests {
     let next = Infinity;
     for (const [id, p] of [...this.map]) {
       if (p.deadline === undefined) continue;
-      if (p.deadline <= now + 1) this.abandon(id, 'timeout', `${p.what} timed out after ${p.timeoutMs! / 1000}s`);
+      if (p.deadline <= now + 1) this.abandon(id, new RequestError('timeout', `${p.what} timed out after ${p.timeoutMs! / 1000}s`));
       else if (p.deadline < next) next = p.deadline;
     }
     if (next < Infinity && next < this.timerAt) this.arm(next);
   };
 
-  private abandon(id: string, kind: 'timeout' | 'cancelled', message: string): void {
+  private abandon(id: string, err: RequestError): void {
     const p = this.take(id);
     if (!p) return;
-    p.reject(new RequestError(kind, message));
+    p.reject(err);
     this.onAbandon({ id, sendCancel: p.sendCancel ?? false });
   }
 }

@@ -160,6 +160,14 @@ export interface ToolResult {
 /** Why a request did not get a reply. */
 export type RequestFailure = 'timeout' | 'cancelled' | 'crashed' | 'stopped' | 'unknown' | 'overflow';
 
+/**
+ * The error of a request whose `signal` aborted: the signal's reason when that is a `RequestError` (a caller's own
+ * deadline aborts with kind `timeout`), else `cancelled` with `message`.
+ */
+export function abortError(signal: AbortSignal, message: string): RequestError {
+  return signal.reason instanceof RequestError ? signal.reason : new RequestError('cancelled', message);
+}
+
 /** A request (tool call, command, intercept) that ended without a reply. */
 export class RequestError extends Error {
   constructor(

@@ -101,6 +101,22 @@ describe('invokeTool: one guarded path', () => {
     expect(unknown.kind).toBe('unknown');
   });
 
+  it("a caller's deadline (an abort whose reason is a timeout) ends the call as timed out, not cancelled", async () => {
+    const m = await start([
+      { name: 'stall', capabilities: ['tools', 'tool_cancel'], subscribe: { events: ['tool_result'] }, tools: [{ name: 'hang', mode: 'never' }, { name: 'hang_events', mode: 'events' }] },
+    ]);
+    const ac = new AbortController();
+    const p = m.invokeTool('hang', {}, { session: { id: 's' }, origin: 'mcp', signal: ac.signal });
+    await until(() => m.extensions()[0]!.pending === 1, 5000, 'the call in flight');
+    ac.abort(new RequestError('timeout', 'tool hang timed out after 60s'));
+    const err = (await p.catch((e: unknown) => e)) as RequestError;
+    expect(err).toBeInstanceOf(RequestError);
+    expect([err.kind, err.message]).toEqual(['timeout', 'tool hang timed out after 60s']);
+    const got = JSON.parse(textOf(await m.callTool('hang_events', {}))) as { type: string; event?: string; tool_name?: string; status?: string }[];
+    expect(got.some((f) => f.type === 'tool_cancel')).toBe(true);
+    expect(got.find((f) => f.event === 'tool_result' && f.tool_name === 'hang')?.status).toBe('timed_out');
+  });
+
   it('@zut offers a name VS Code refuses under its sanitised name; the extension receives its own', async () => {
     const m = await start([{ name: 'odd', tools: [{ name: 'my tool!' }, { name: 'zut.chat' }] }]);
     const offered = new ScriptedModel([[text('')]]);
