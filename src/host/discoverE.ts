@@ -16,9 +16,10 @@ import { promises as fs, readFileSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
 import type { Manifest } from './types';
+import { isExecutable } from './manifest';
 
 /** Where an e extension's program is: its directory (cwd and identity) and its entry file. */
-export interface EEntry {
+interface EEntry {
   /** The name before `initialize` answers: the file stem (`foo.mjs` → `foo`) or the directory name. */
   name: string;
   /** The spawn directory: the extension's own directory, or the extensions dir for a top-level file. */
@@ -30,11 +31,7 @@ export interface EEntry {
 }
 
 /** What reading one e extension gave: a runnable entry, or an error naming the directory. */
-export type EReadResult = { ok: true; entry: EEntry; manifest: Manifest } | { ok: false; name: string; dir: string; error: string };
-
-function isExecutable(st: Stats): boolean {
-  return process.platform === 'win32' || (st.mode & 0o111) !== 0;
-}
+type EReadResult = { ok: true; entry: EEntry; manifest: Manifest } | { ok: false; name: string; dir: string; error: string };
 
 async function statOrUndefined(p: string): Promise<Stats | undefined> {
   try {
@@ -45,7 +42,7 @@ async function statOrUndefined(p: string): Promise<Stats | undefined> {
 }
 
 /** `foo.mjs` → `foo`; `foo` → `foo`; `.x` never reaches here. */
-export function fileStem(file: string): string {
+function fileStem(file: string): string {
   const base = path.basename(file);
   const dot = base.lastIndexOf('.');
   return dot > 0 ? base.slice(0, dot) : base;

@@ -183,7 +183,7 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoveredExtensi
     Promise.resolve(explicit.map((dir, i): Candidate => ({ dir, scope: 'explicit', rank: i, required: true, ecosystem: 'zut' }))),
     ...ecosystem('zut', projectExtensionsDir, global ? globalExtensionsDir(opts.zutHome) : undefined, listExtensionDirs),
     ...(opts.zot ? ecosystem('zot', zotProjectExtensionsDir, global ? globalExtensionsDir(opts.zot.home) : undefined, listExtensionDirs) : []),
-    ...(opts.e ? ecosystem('e', eProjectExtensionsDir, global ? path.join(opts.e.home, 'extensions') : undefined, listEExtensions) : []),
+    ...(opts.e ? ecosystem('e', eProjectExtensionsDir, global ? globalExtensionsDir(opts.e.home) : undefined, listEExtensions) : []),
   ];
   const candidates = (await Promise.all(groups)).flat();
 

@@ -9,7 +9,7 @@
  * HostUi.ask: VS Code asks the user, the CLI answers `no ui`; when the extension goes away its questions are taken
  * down (their answers would have nowhere to go). Methods the host does not know are answered with an error.
  */
-import * as z from 'zod';
+import { CallToolParams } from '../protocol/zot';
 import type { SessionContext } from '../protocol';
 import { boundContent } from './boundContent';
 import type { HostUi, Question } from './hostUi';
@@ -17,13 +17,6 @@ import type { InvokeResult, InvokeToolOptions } from './invoke';
 import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from './limits';
 import type { ExtRequestId, HostResponse } from './protocols/types';
 import { abortError, RequestError, type ToolInfo } from './types';
-
-/** `call_tool` params (CallToolParams in protocols/types.ts), checked at the boundary. */
-const CallToolParams = z.object({
-  name: z.string().min(1),
-  args: z.record(z.string(), z.unknown()).nullish().transform((v) => v ?? {}),
-  parent_id: z.string().min(1).nullish().transform((v) => v ?? undefined),
-});
 
 /** What the request handlers need of the host (the Manager). */
 export interface ExtRequestHost {

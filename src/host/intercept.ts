@@ -6,6 +6,7 @@ import type { AssistantMessageDecision, ToolCallDecision, TurnStartDecision } fr
 import type { InterceptPayload, InterceptReply } from './protocols/types';
 
 import { CONTEXT_CAP_BYTES, SYSTEM_PROMPT_MAX_BYTES } from './limits';
+import { cutUtf8 } from './boundContent';
 
 export { CONTEXT_CAP_BYTES };
 export const CONTEXT_TRUNCATED_MARKER = '[extension context truncated]';
@@ -93,11 +94,7 @@ export async function chainBeforeAgentStart(chain: Interceptor[], e: BeforeAgent
 
 /** Caps joined context at 16 KiB (UTF-8), cutting on a character boundary and ending with the marker. */
 export function capContext(text: string, cap = CONTEXT_CAP_BYTES): string {
-  const buf = Buffer.from(text, 'utf8');
-  if (buf.length <= cap) return text;
+  if (Buffer.byteLength(text) <= cap) return text;
   const suffix = '\n' + CONTEXT_TRUNCATED_MARKER;
-  let end = cap - Buffer.byteLength(suffix);
-  // Step back over UTF-8 continuation bytes (10xxxxxx) so no character is split.
-  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
-  return buf.toString('utf8', 0, end) + suffix;
+  return cutUtf8(text, cap - Buffer.byteLength(suffix)) + suffix;
 }

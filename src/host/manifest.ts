@@ -125,10 +125,15 @@ export async function execProblem(dir: string, exec: string): Promise<ExecProble
     return { kind: 'missing', message: `exec ${quoted} not found in ${dir}` };
   }
   if (!st.isFile()) return { kind: 'not-file', message: `exec ${quoted} is not a file` };
-  if (process.platform !== 'win32' && (st.mode & 0o111) === 0) {
+  if (!isExecutable(st)) {
     return { kind: 'not-executable', message: `exec ${quoted} is not executable (chmod +x it)` };
   }
   return undefined;
+}
+
+/** Whether a file's mode lets it run (always on Windows, which has no execute bits). */
+export function isExecutable(st: { mode: number }): boolean {
+  return process.platform === 'win32' || (st.mode & 0o111) !== 0;
 }
 
 /**

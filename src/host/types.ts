@@ -3,6 +3,7 @@
  * tool/command results. Kept in one place so discovery, the Manager, the CLI and the VS Code adapters agree.
  */
 import type { ContentBlock, ToolAnnotations } from '../protocol';
+import type { ProtocolName } from './protocols/types';
 
 /** Where an extension was found. `explicit` = a one-run path (zut's `--ext`, the `zut.extensionPaths` setting). */
 export type Scope = 'project' | 'global' | 'explicit';
@@ -145,7 +146,7 @@ export interface ExtensionInfo {
   /** Disabled by the workspace-local choice ("Disable (Workspace)"), not by its manifest. */
   disabledInWorkspace?: boolean;
   /** The wire protocol it spoke at its last handshake (`zut` v2, `zot` v1, `e`); undefined before one. */
-  protocol?: 'zut' | 'zot' | 'e';
+  protocol?: ProtocolName;
 }
 
 /** A `tool_result`, attributed to its extension. */

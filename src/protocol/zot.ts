@@ -21,15 +21,15 @@ export const ZotHelloFromExt = z.object({
 });
 export type ZotHelloFromExt = z.infer<typeof ZotHelloFromExt>;
 
-/** `call_tool`: the extension asks the host to run a tool (by name, JSON-object args). */
-export const CallToolFromExt = z.object({
-  type: z.literal('call_tool'),
-  id: z.string().min(1),
+/**
+ * `call_tool`'s params (the frame's `id` is the request's): the extension asks the host to run a tool by name with
+ * JSON-object args, nested in the host's `tool_call` `parent_id` when given.
+ */
+export const CallToolParams = z.object({
   name: z.string().min(1),
   args: z.record(z.string(), JsonValue).nullish().transform((v) => v ?? {}),
-  parent_id: z.string().optional(),
+  parent_id: z.string().min(1).nullish().transform((v) => v ?? undefined),
 });
-export type CallToolFromExt = z.infer<typeof CallToolFromExt>;
 
 /** `call_tool_cancel`: withdraws the extension's `call_tool` with that id. */
 export const CallToolCancelFromExt = z.object({ type: z.literal('call_tool_cancel'), id: z.string().min(1) });

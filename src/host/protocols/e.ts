@@ -8,7 +8,7 @@
 import { RequestError } from '../types';
 import { E_INITIALIZE_TIMEOUT_MS, E_MAX_PENDING_EXT_REQUESTS } from '../limits';
 import type { Question } from '../hostUi';
-import { eventFromZut, registerManifest, type ERegistration } from './eManifest';
+import { E_INTERCEPTABLE, eventFromZut, registerManifest, type ERegistration } from './eManifest';
 import { answerResult, E_PANEL_ID, mapNotification, mapRequest, refused, type EPanelState } from './eUi';
 import { answerLine, classifyLine, notificationLine, requestLine, summarizeLine, type EWireId } from './eWire';
 import type {
@@ -31,7 +31,7 @@ import type {
 } from './types';
 
 /** The e protocol version this host speaks (`initialize.params.protocol`). */
-export const E_PROTOCOL_VERSION = 1;
+const E_PROTOCOL_VERSION = 1;
 /** The capability families this host speaks (`initialize.params.capabilities`): no shortcuts, panes or renders. */
 export const E_HOST_CAPABILITIES = ['tool.update', 'events', 'hooks', 'display', 'ui', 'session', 'widget'] as const;
 /** The wire id of `initialize`; the host's later requests count up from it. */
@@ -41,7 +41,7 @@ const INITIALIZE_KEY = '1';
  * `initialize` params (spec): the host's facts and capabilities; `ui` says whether someone can answer questions
  * (false headless, as under `e -p`); `extensions_config` is from e's settings.json (the Manager reads it).
  */
-export function initializeParams(info: HostInfo): Record<string, unknown> {
+function initializeParams(info: HostInfo): Record<string, unknown> {
   return { protocol: E_PROTOCOL_VERSION, capabilities: [...E_HOST_CAPABILITIES], ui: info.canAsk !== false, e_version: info.hostVersion, cwd: info.cwd, extensions_config: info.extensionsConfig ?? {} };
 }
 
@@ -51,7 +51,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 /** The wire protocol of one running e extension. */
 export class EProtocol implements ExtensionProtocol {
   readonly name = 'e' as const;
-  readonly interceptable: ReadonlySet<string> = new Set(['tool_call', 'turn_start']);
+  readonly interceptable = E_INTERCEPTABLE;
   private seq = Number(INITIALIZE_KEY);
   private readonly panel: EPanelState = { open: false, interactive: false };
   /** The extension's open `ask` requests (by wire id as JSON), to shape the answer and bound their number. */

@@ -11,7 +11,7 @@ import type { ExtMessage } from './types';
 const Named = z.object({ name: z.string().min(1), description: z.string().optional() });
 
 /** The manifest's zod schema. Everything but `name` is optional (spec); unknown fields are ignored. */
-export const EManifestSchema = z.object({
+const EManifestSchema = z.object({
   name: z.string().min(1),
   version: z.string().optional(),
   tools: z.array(Named.extend({ parameters: z.record(z.string(), z.unknown()).optional(), label: z.unknown().optional() })).optional(),
@@ -22,13 +22,14 @@ export const EManifestSchema = z.object({
   events: z.array(z.string()).optional(),
   shortcuts: z.array(z.object({ key: z.string() }).loose()).optional(),
 });
-export type EManifest = z.infer<typeof EManifestSchema>;
 
 /** Hooks the host calls, and the zut interception each one rides on. */
-export const E_HOOKS: Readonly<Record<string, string>> = { tool_call: 'tool_call', before_turn: 'turn_start' };
+const E_HOOKS: Readonly<Record<string, string>> = { tool_call: 'tool_call', before_turn: 'turn_start' };
+/** The zut events an e extension may intercept: those its hooks ride on. */
+export const E_INTERCEPTABLE: ReadonlySet<string> = new Set(Object.values(E_HOOKS));
 
 /** e event → the zut lifecycle events that produce it (host → extension: `eventFromZut`). */
-export const E_EVENTS: Readonly<Record<string, readonly string[]>> = {
+const E_EVENTS: Readonly<Record<string, readonly string[]>> = {
   session_start: ['session_start', 'session_opened', 'session_switched', 'session_forked'],
   turn_start: ['turn_start'],
   turn_end: ['turn_end'],

@@ -12,7 +12,7 @@ import * as z from 'zod';
 export type EWireId = string | number | boolean | null | Record<string, unknown> | unknown[];
 
 /** One classified line from an e extension. */
-export type EIncoming =
+type EIncoming =
   /** An answer to the host's request `key` (its integer id as a string). */
   | { kind: 'answer'; key: string; result?: unknown; error?: string }
   /** A request from the extension (it awaits an answer with the same `id`). */

@@ -154,14 +154,6 @@ export type ExtNotice = Exclude<
 /** The extension's own correlation id for a request it made (any JSON value on e's wire; a string on zot's). */
 export type ExtRequestId = string | number;
 
-/** `call_tool` (zot): the extension asks the host to run a tool through the guarded path. */
-export interface CallToolParams {
-  name: string;
-  args: unknown;
-  /** The host's `tool_call` id this call is nested in (zot's chain rules). */
-  parent_id?: string;
-}
-
 /** What one line from the extension means. */
 export type ExtMessage =
   /** The reply to host request `id` (the key from `nextId`); `body` is checked by `decodeReply`. */
@@ -169,7 +161,7 @@ export type ExtMessage =
   | { kind: 'notice'; notice: ExtNotice }
   /**
    * The extension asks the host something and awaits `encodeResponse(id, …)`. `method` is neutral where the host
-   * knows it (`call_tool`: {@link CallToolParams}); other methods are the protocol's own (e's `ui.select`, …) and
+   * knows it (`call_tool`: its params are checked in extRequests.ts); other methods are the protocol's own (e's `ui.select`, …) and
    * are answered with an error unless the host has a handler for them. `ask`: a `Question` (hostUi.ts) for the user
    * (e's `ui.select` / `ui.confirm` / `ui.input`), answered `{kind: 'result', value: Answer | undefined}` (undefined:
    * dismissed) or `{kind: 'error'}` (no UI).

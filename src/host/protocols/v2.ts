@@ -3,7 +3,7 @@
  * protocol layer (src/protocol); replies and notices are the frames themselves (the neutral vocabulary is v2's
  * shape), so a round trip costs no copying beyond the JSON parse.
  */
-import { PROTOCOL_VERSION, encodeFrame, plainToolResult, validateExtFrame } from '../../protocol';
+import { INTERCEPTABLE_EVENTS, PROTOCOL_VERSION, encodeFrame, plainToolResult, validateExtFrame } from '../../protocol';
 import { RequestError } from '../types';
 import type {
   ExtMessage,
@@ -91,8 +91,11 @@ export function decodeFrameValue(value: unknown): ExtMessage {
  * The zut-shaped wire (v2, and zot v1 which extends it): frames with a `type` and a string `id`. Subclasses set
  * the name and version and add what their protocol has on top.
  */
+/** The events a zut extension may intercept (frames.ts). */
+const V2_INTERCEPTABLE: ReadonlySet<string> = new Set(INTERCEPTABLE_EVENTS);
+
 export class FrameProtocol implements ExtensionProtocol {
-  readonly interceptable: ReadonlySet<string> = new Set(['tool_call', 'turn_start', 'assistant_message']);
+  readonly interceptable: ReadonlySet<string> = V2_INTERCEPTABLE;
 
   constructor(
     readonly name: ProtocolName,

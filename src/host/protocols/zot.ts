@@ -4,7 +4,7 @@
  * `command_response`, `before_agent_start` interception with `system_prompt`, and the lifecycle payload fields
  * (`session_id`, `cwd`, `sequence`). The rest is zut's (v2.ts).
  */
-import { encodeFrame } from '../../protocol';
+import { INTERCEPTABLE_EVENTS, encodeFrame } from '../../protocol';
 import {
   CallToolCancelFromExt,
   ZOT_PROTOCOL_VERSION,
@@ -15,7 +15,7 @@ import type { ExtMessage, ExtensionHello, HostInfo, HostNotice } from './types';
 import { FrameProtocol, decodeFrameValue, parseJsonLine } from './v2';
 
 /** What the host tells a zot extension it supports (`hello_ack.capabilities`). */
-export const ZOT_HOST_CAPABILITIES = ['call_tool'];
+const ZOT_HOST_CAPABILITIES = ['call_tool'];
 
 /**
  * zot lifecycle events that have no moment in VS Code's `@zut` (no confirmation dialog, no compaction, no swarm, no
@@ -26,7 +26,7 @@ export const ZOT_EVENTS_NEVER_SENT: ReadonlySet<string> = new Set([
 ]);
 
 /** Events a zot extension may intercept (zot-extensions.md: Interceptable events). */
-export const ZOT_INTERCEPTABLE: ReadonlySet<string> = new Set(['tool_call', 'turn_start', 'assistant_message', 'before_agent_start']);
+const ZOT_INTERCEPTABLE: ReadonlySet<string> = new Set([...INTERCEPTABLE_EVENTS, 'before_agent_start']);
 
 export class ZotV1Protocol extends FrameProtocol {
   override readonly interceptable = ZOT_INTERCEPTABLE;
