@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Emitter } from '../host/lifecycle';
 import { LineDecoder, type DecodedLine } from '../protocol';
 import { MAX_RELAY_TOKENS, MAX_MCP_MESSAGE_BYTES, RELAY_HANDSHAKE_MS, RELAY_START_MS } from './limits';
 import { dispatchLines, encodeMessage, readMessages } from './lines';
@@ -22,7 +23,7 @@ export class RelayServer {
   private readonly sockets = new Set<net.Socket>();
   private readonly connections = new Set<McpConnection>();
   private readonly sessions: McpSessions;
-  private readonly connectionListeners = new Set<(count: number) => void>();
+  private readonly changed = new Emitter<number>();
   /** Starts whose relay has not connected yet (token digest in hex → its `RELAY_START_MS` timer). */
   private readonly pending = new Map<string, NodeJS.Timeout>();
 
@@ -91,14 +92,11 @@ export class RelayServer {
     this.connectionsChanged();
   }
 
-  /** Calls `listener` with `liveCount` whenever a start is asked for, a relay is authenticated or goes away. */
-  onDidChangeConnections(listener: (count: number) => void): { dispose(): void } {
-    this.connectionListeners.add(listener);
-    return { dispose: () => void this.connectionListeners.delete(listener) };
-  }
+  /** Fires with `liveCount` whenever a start is asked for, a relay is authenticated or goes away. */
+  readonly onDidChangeConnections = this.changed.event;
 
   private connectionsChanged(): void {
-    for (const l of [...this.connectionListeners]) l(this.liveCount);
+    this.changed.fire(this.liveCount);
   }
 
   /** Every connected relay hears `tools/list_changed` if its list changed (e.g. after a setting change). */
@@ -165,7 +163,7 @@ export class RelayServer {
 
   /** Closes every relay connection (their calls are cancelled) and the socket, and removes the private directory. */
   async dispose(): Promise<void> {
-    this.connectionListeners.clear();
+    this.changed.dispose();
     for (const t of this.pending.values()) clearTimeout(t);
     this.pending.clear();
     for (const c of this.connections) c.dispose();
