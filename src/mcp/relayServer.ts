@@ -66,7 +66,10 @@ export class RelayServer {
     this.tokens.push(d);
     if (this.tokens.length > MAX_RELAY_TOKENS) this.tokens.shift();
     const key = d.toString('hex');
-    this.pending.set(key, setTimeout(() => this.settle(key), RELAY_START_MS).unref());
+    const expire = () => {
+      if (this.settle(key)) this.connectionsChanged();
+    };
+    this.pending.set(key, setTimeout(expire, RELAY_START_MS).unref());
     this.connectionsChanged();
     return token;
   }
@@ -84,12 +87,13 @@ export class RelayServer {
     return this.connections.size + this.pending.size;
   }
 
-  private settle(key: string): void {
+  /** Forgets a start still expected to connect (clears its timer); false if it was not pending. Fires nothing. */
+  private settle(key: string): boolean {
     const t = this.pending.get(key);
-    if (!t) return;
+    if (!t) return false;
     clearTimeout(t);
     this.pending.delete(key);
-    this.connectionsChanged();
+    return true;
   }
 
   /** Fires with `liveCount` whenever a start is asked for, a relay is authenticated or goes away. */
@@ -108,11 +112,8 @@ export class RelayServer {
     if (typeof token !== 'string' || token === '') return false;
     const d = digest(token);
     const ok = this.tokens.some((t) => timingSafeEqual(t, d));
-    if (ok) {
-      const t = this.pending.get(d.toString('hex'));
-      if (t) clearTimeout(t);
-      this.pending.delete(d.toString('hex'));
-    }
+    // No event here: the start becomes a connection in serve(), which fires with the same liveCount.
+    if (ok) this.settle(d.toString('hex'));
     return ok;
   }
 
