@@ -59,12 +59,16 @@ export class RelayServer {
     return new RelayServer(server, address, dir, bridge);
   }
 
-  /** A new random token for one server start (the oldest of more than `MAX_RELAY_TOKENS` stops working). */
+  /**
+   * A new random token for one server start (the oldest of more than `MAX_RELAY_TOKENS` stops working, and its start,
+   * if still pending, stops counting in `liveCount`).
+   */
   issueToken(): string {
     const token = randomBytes(32).toString('hex');
     const d = digest(token);
     this.tokens.push(d);
-    if (this.tokens.length > MAX_RELAY_TOKENS) this.tokens.shift();
+    const evicted = this.tokens.length > MAX_RELAY_TOKENS ? this.tokens.shift() : undefined;
+    if (evicted) this.settle(evicted.toString('hex'));
     const key = d.toString('hex');
     const expire = () => {
       if (this.settle(key)) this.connectionsChanged();

@@ -12,6 +12,7 @@ import * as esbuild from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Emitter } from '../../src/host/lifecycle';
 import { Manager } from '../../src/host/manager';
+import { MAX_RELAY_TOKENS } from '../../src/mcp/limits';
 import { RelayServer } from '../../src/mcp/relayServer';
 import type { ExtensionProgress } from '../../src/mcp/server';
 import { RecordingUi, cleanupTemps, nodeExt, tempDir, until, zutHome } from './helpers/hostFixtures';
@@ -160,6 +161,16 @@ describe('MCP bridge over the relay', () => {
     await client.close();
     await until(() => b.server.liveCount === 0, 10_000, 'the relay gone');
     expect(counts).toEqual([1, 1, 0]);
+    sub.dispose();
+  });
+
+  it('liveCount: a start whose token is evicted (more than MAX_RELAY_TOKENS issued) stops counting at once', async () => {
+    const b = await bridge([]);
+    const counts: number[] = [];
+    const sub = b.server.onDidChangeConnections((n) => counts.push(n));
+    for (let i = 0; i < MAX_RELAY_TOKENS + 3; i++) b.server.issueToken();
+    expect(b.server.liveCount).toBe(MAX_RELAY_TOKENS);
+    expect(counts.slice(-4)).toEqual(Array(4).fill(MAX_RELAY_TOKENS));
     sub.dispose();
   });
 
