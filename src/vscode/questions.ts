@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Answer, Question, QuestionOption } from '../host/hostUi';
+import { SerialQueue } from '../host/serialQueue';
 import { escapeIcons, escapeNotificationLinks } from '../ui-model/statusModel';
 
 interface OptionItem extends vscode.QuickPickItem {
@@ -14,13 +15,12 @@ interface OptionItem extends vscode.QuickPickItem {
 
 /** Shows one question at a time; `ask` is the HostUi method. */
 export class QuestionSurface {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   /** Waits for earlier questions, then asks this one. Resolves `undefined` when dismissed or aborted. */
   ask<Q extends Question>(ext: string, q: Q, signal: AbortSignal): Promise<Answer<Q> | undefined> {
-    const run = this.queue.then(() => (signal.aborted ? undefined : this.show(ext, q, signal)));
-    this.queue = run.catch(() => undefined);
-    return run as Promise<Answer<Q> | undefined>;
+    const turn = () => (signal.aborted ? Promise.resolve(undefined) : this.show(ext, q, signal));
+    return this.queue.run(turn) as Promise<Answer<Q> | undefined>;
   }
 
   private show(ext: string, q: Question, signal: AbortSignal): Promise<unknown> {
