@@ -11,6 +11,7 @@ import type { HostUi } from '../host/hostUi';
 import type { Event } from '../host/lifecycle';
 import type { CommandReply as HostCommandReply } from '../host/protocols/types';
 import { PALETTE_SESSION } from './callTool';
+import { untilHidden } from './quickInput';
 import { zutDocuments } from './documents';
 import { isMultiLine } from '../ui-model/notesModel';
 import { escapeIcons, escapeNotificationLinks } from '../ui-model/statusModel';
@@ -89,42 +90,38 @@ export class CommandRunner {
    * A quick pick of the active commands that follows the host: extensions still starting add their commands
    * while it is open (busy meanwhile), so "Run Command…" right after startup is never empty for long.
    */
-  private pickCommand(): Promise<string | undefined> {
-    return new Promise((resolve) => {
-      const qp = vscode.window.createQuickPick<CommandPickItem>();
-      qp.matchOnDescription = true;
-      qp.matchOnDetail = true;
-      let shown = '';
-      const update = (): void => {
-        const items = commandPickItems(this.host.commands());
-        // Re-assigning items resets the active row: only when the list really changed.
-        const key = JSON.stringify(items);
-        if (key !== shown) {
-          shown = key;
-          const active = qp.activeItems[0]?.name;
-          qp.items = items;
-          const keep = items.find((i) => i.name === active);
-          if (keep) qp.activeItems = [keep];
-        }
-        const starting = this.host.extensions().some((e) => e.state === 'starting' || e.state === 'restarting');
-        qp.busy = starting;
-        qp.placeholder =
-          qp.items.length > 0 ? 'Run a zut command' : starting ? 'Waiting for zut extensions to start…' : 'No zut commands are available (see the Zut Extensions view)';
-      };
-      const sub = this.host.onDidChangeExtensions(update);
-      update();
-      let chosen: string | undefined;
-      qp.onDidAccept(() => {
-        chosen = qp.selectedItems[0]?.name;
-        if (chosen !== undefined) qp.hide();
+  private async pickCommand(): Promise<string | undefined> {
+    const qp = vscode.window.createQuickPick<CommandPickItem>();
+    qp.matchOnDescription = true;
+    qp.matchOnDetail = true;
+    let shown = '';
+    const update = (): void => {
+      const items = commandPickItems(this.host.commands());
+      // Re-assigning items resets the active row: only when the list really changed.
+      const key = JSON.stringify(items);
+      if (key !== shown) {
+        shown = key;
+        const active = qp.activeItems[0]?.name;
+        qp.items = items;
+        const keep = items.find((i) => i.name === active);
+        if (keep) qp.activeItems = [keep];
+      }
+      const starting = this.host.extensions().some((e) => e.state === 'starting' || e.state === 'restarting');
+      qp.busy = starting;
+      qp.placeholder =
+        qp.items.length > 0 ? 'Run a zut command' : starting ? 'Waiting for zut extensions to start…' : 'No zut commands are available (see the Zut Extensions view)';
+    };
+    const sub = this.host.onDidChangeExtensions(update);
+    update();
+    try {
+      // Accepting with nothing selected (no match yet, extensions still starting) keeps the pick open.
+      return await untilHidden<string>(qp, (done) => {
+        const name = qp.selectedItems[0]?.name;
+        if (name !== undefined) done(name);
       });
-      qp.onDidHide(() => {
-        sub.dispose();
-        qp.dispose();
-        resolve(chosen);
-      });
-      qp.show();
-    });
+    } finally {
+      sub.dispose();
+    }
   }
 
   /** Invokes `/name args` and applies the response. Failures are shown, and the returned promise resolves undefined. */

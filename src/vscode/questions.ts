@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { Answer, Question, QuestionOption } from '../host/hostUi';
 import { SerialQueue } from '../host/serialQueue';
+import { untilHidden } from './quickInput';
 import { escapeIcons, escapeNotificationLinks } from '../ui-model/statusModel';
 
 interface OptionItem extends vscode.QuickPickItem {
@@ -41,21 +42,8 @@ function pick(title: string, options: QuestionOption[], signal: AbortSignal): Pr
   qp.title = escapeIcons(title);
   qp.items = options.map((option) => ({ label: escapeIcons(option.label), ...(option.description && { description: escapeIcons(option.description) }), option }));
   qp.matchOnDescription = true;
-  return new Promise((resolve) => {
-    let answer: QuestionOption | undefined;
-    const abort = (): void => qp.hide();
-    signal.addEventListener('abort', abort, { once: true });
-    qp.onDidAccept(() => {
-      answer = qp.selectedItems[0]?.option;
-      qp.hide();
-    });
-    qp.onDidHide(() => {
-      signal.removeEventListener('abort', abort);
-      qp.dispose();
-      resolve(answer);
-    });
-    qp.show();
-  });
+  // Accepting with nothing selected is a dismissal: it hides, answering undefined.
+  return untilHidden(qp, (done) => done(qp.selectedItems[0]?.option), signal);
 }
 
 /** A modal Yes/No; closing it is a dismissal. (A modal cannot be taken down when the extension goes away.) */
@@ -71,19 +59,5 @@ function input(title: string, q: Extract<Question, { kind: 'input' }>, signal: A
   box.password = q.secret === true;
   if (q.placeholder !== undefined) box.placeholder = q.placeholder;
   if (q.prefill !== undefined) box.value = q.prefill;
-  return new Promise((resolve) => {
-    let answer: string | undefined;
-    const abort = (): void => box.hide();
-    signal.addEventListener('abort', abort, { once: true });
-    box.onDidAccept(() => {
-      answer = box.value;
-      box.hide();
-    });
-    box.onDidHide(() => {
-      signal.removeEventListener('abort', abort);
-      box.dispose();
-      resolve(answer);
-    });
-    box.show();
-  });
+  return untilHidden(box, (done) => done(box.value), signal);
 }
