@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WriteQueue } from '../../src/host/writeQueue';
 
 /** A stream that accepts one chunk and then needs a drain that only `drain()` gives. */
@@ -59,20 +59,25 @@ describe('WriteQueue', () => {
 
   it('a long synchronous burst does not hold its first frames back: the batch leaves once its first frame is old', async () => {
     const { s, written } = acceptingStream();
-    const q = new WriteQueue(s, { batchWaitMs: 50, onFail: () => undefined });
-    q.push('a\n', 'a');
-    q.push('b\n', 'b');
-    expect(written).toEqual([]); // young: staged
-    const until = performance.now() + 60;
-    while (performance.now() < until) {
-      /* a burst still being issued (busy, same tick) */
+    // A stepped clock: the queue reads performance.now() at push time, so the burst's age is set, not timed.
+    let now = 1000;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    try {
+      const q = new WriteQueue(s, { batchWaitMs: 50, onFail: () => undefined });
+      q.push('a\n', 'a');
+      now += 10;
+      q.push('b\n', 'b');
+      expect(written).toEqual([]); // young: staged
+      now += 50; // a burst still being issued (same tick), its first frame now 60 ms old
+      q.push('c\n', 'c'); // the batch is older than batchWaitMs: it leaves now, with this frame
+      expect(written).toEqual(['a\nb\nc\n']);
+      q.push('d\n', 'd');
+      expect(written).toEqual(['a\nb\nc\n']); // a new batch, young again
+      await endOfTick();
+      expect(written).toEqual(['a\nb\nc\n', 'd\n']);
+    } finally {
+      clock.mockRestore();
     }
-    q.push('c\n', 'c'); // the batch is older than batchWaitMs: it leaves now, with this frame
-    expect(written).toEqual(['a\nb\nc\n']);
-    q.push('d\n', 'd');
-    expect(written).toEqual(['a\nb\nc\n']); // a new batch, young again
-    await endOfTick();
-    expect(written).toEqual(['a\nb\nc\n', 'd\n']);
   });
 
   it('keeps order; a queued frame can be withdrawn, one being written cannot', async () => {
