@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Connection } from '../../src/host/connection';
 import type { ExtMessage, ExtNotice, ExtensionProtocol, HostRequest, ProtocolFamily, ReplyMap } from '../../src/host/protocols';
 import { RequestError } from '../../src/host/types';
-import { cleanupTemps, tempDir } from './helpers/hostFixtures';
+import { cleanupTemps, tempDir, until } from './helpers/hostFixtures';
 
 /** The child: answers `initialize` with a manifest, `tool_call` with a `tool.update` then a result, and asks the host once. */
 const CHILD = String.raw`
@@ -106,10 +106,7 @@ describe('the protocol seam with a host-speaks-first JSON-RPC protocol', () => {
     expect(reply.content).toEqual([{ type: 'text', text: 'hi Ada' }]);
     expect(progress).toEqual(['working']); // the protocol's own one-way message, correlated with the running request
     await expect(c.request({ kind: 'tool', name: 'nope', args: {} }, { what: 'tool nope', timeoutMs: 5000 })).rejects.toThrow('no such tool');
-    await new Promise<void>((resolve) => {
-      const check = () => (notices.length > 1 ? resolve() : setTimeout(check, 20));
-      check();
-    });
+    await until(() => notices.length > 1, 5000, 'the notify answering ui.confirm');
     expect(notices[1]).toEqual({ type: 'notify', message: 'answer {"method":"ui.confirm","confirmed":true}' });
   });
 });

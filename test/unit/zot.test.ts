@@ -33,15 +33,6 @@ async function start(opts: Partial<ManagerOptions> & { guard?: Record<string, un
   return { m, ui, project, report };
 }
 
-/** Polls an async condition (the fixtures report what they received through a command). */
-async function eventually(fn: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** Runs a command whose response is `display` JSON and parses it. */
 async function display(m: Manager, name: string, args = ''): Promise<Record<string, unknown>> {
   const r = await m.invokeCommand(name, args);
@@ -126,7 +117,7 @@ describe('zot v1 through the Manager', () => {
   it('call_tool_cancel ends the call with an error result and the callee gets tool_cancel', async () => {
     const { m } = await start();
     expect(await display(m, 'zcancel', 'py_slow {"ms":5000}')).toEqual({ is_error: true, text: 'call_tool: tool py_slow was cancelled' });
-    await eventually(async () => ((await display(m, 'pyseen')).cancels as string[]).length === 1, 5000, 'py_slow to get tool_cancel');
+    await until(async () => ((await display(m, 'pyseen')).cancels as string[]).length === 1, 5000, 'py_slow to get tool_cancel');
   });
 
   it('results are bounded to 256 KiB and marked truncated', async () => {
@@ -154,7 +145,7 @@ describe('zot v1 through the Manager', () => {
     void m.invokeCommand('zrelay', 'py_slow {"ms":20000}').catch(() => undefined);
     await until(() => m.extensions().find((e) => e.name === 'zot-py')?.pending === 1, 5000, 'py_slow to run');
     await m.stopExtension('zot-node');
-    await eventually(async () => ((await display(m, 'pyseen')).cancels as string[]).length === 1, 5000, 'py_slow to get tool_cancel');
+    await until(async () => ((await display(m, 'pyseen')).cancels as string[]).length === 1, 5000, 'py_slow to get tool_cancel');
     const r = await m.invokeTool('py_upper', { text: 'still' }, { session: { id: 's' }, origin: 'cli' });
     expect(r.content[0]!.text).toBe('STILL');
   });

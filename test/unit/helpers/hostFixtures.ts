@@ -114,11 +114,16 @@ export class RecordingUi implements HostUi {
   }
 }
 
-/** Polls until `fn` returns truthy (tests wait on events, they don't time them). */
-export async function until<T>(fn: () => T | undefined | false | null, ms = 10_000, what = 'condition'): Promise<T> {
+type Maybe<T> = T | undefined | false | null;
+
+/**
+ * Polls until `fn` returns (or resolves to) something truthy, and gives that back; past `ms`, throws naming `what`
+ * (tests wait on events, they don't time them).
+ */
+export async function until<T>(fn: () => Maybe<T> | Promise<Maybe<T>>, ms = 10_000, what = 'condition'): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const v = fn();
+    const v = await fn();
     if (v) return v;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
