@@ -6,34 +6,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
-import type { WorkspaceChoices } from '../../src/host/consent';
 import { buildDoctorReport, doctorText } from '../../src/host/doctor';
 import { Manager } from '../../src/host/manager';
 import { extensionContextValue, extensionItem } from '../../src/ui-model/extensionsModel';
-import { RecordingUi, cleanupTemps, tempDir, writeExt, zutHome } from './helpers/hostFixtures';
+import { MemoryChoices, RecordingUi, cleanupTemps, shExt, tempDir, zutHome } from './helpers/hostFixtures';
 
 const managers: Manager[] = [];
 afterEach(async () => {
   await Promise.all(managers.splice(0).map((m) => m.stop()));
   cleanupTemps();
 });
-
-class MemoryChoices implements WorkspaceChoices {
-  readonly values = new Map<string, unknown>();
-  get(k: string): unknown {
-    return this.values.get(k);
-  }
-  set(k: string, v: unknown): void {
-    if (v === undefined) this.values.delete(k);
-    else this.values.set(k, v);
-  }
-}
-
-/** A zot extension speaking protocol v2 (zot's v2 hello is zut's): runs on today's host. */
-function zotExt(root: string, name: string): string {
-  const script = `#!/bin/sh\nprintf '%s\\n' '{"type":"hello","protocol_version":2,"name":"${name}","version":"1.0.0","capabilities":[]}' '{"type":"ready"}'\nwhile IFS= read -r l; do case "$l" in *'"shutdown"'*) exit 0;; esac; done\n`;
-  return writeExt(root, name, { name, exec: './run.sh' }, { 'run.sh': script });
-}
 
 /** A top-level e extension file (never started by these tests: they check the gates that come first). */
 function eFile(root: string, file: string): string {
@@ -87,9 +69,9 @@ function setup(opts: Partial<ManagerOptions> = {}) {
 describe('sibling ecosystems through the Manager', () => {
   it('an untrusted workspace blocks project zot and e extensions; a global zot extension runs', async () => {
     const s = setup({ isTrusted: () => false });
-    zotExt(s.projZot, 'localzot');
+    shExt(s.projZot, 'localzot');
     eFile(s.projE, 'locale.mjs');
-    zotExt(s.zotExts, 'globalzot');
+    shExt(s.zotExts, 'globalzot');
     await s.m.start();
     expect([s.state('localzot', 'zot'), s.state('locale', 'e'), s.state('globalzot', 'zot')]).toEqual(['blocked', 'blocked', 'running']);
     expect(s.m.extensions().find((e) => e.name === 'locale')!.pid).toBeUndefined();
@@ -98,10 +80,10 @@ describe('sibling ecosystems through the Manager', () => {
   it('consent "ask": project zot and e extensions wait (nothing spawned); each top-level e file is asked for on its own', async () => {
     const choices = new MemoryChoices();
     const s = setup({ consent: { mode: () => 'ask', choices } });
-    zotExt(s.projZot, 'pz');
+    shExt(s.projZot, 'pz');
     eFile(s.projE, 'one.sh');
     eFile(s.projE, 'two.sh');
-    zotExt(s.zotExts, 'gz');
+    shExt(s.zotExts, 'gz');
     const asked: string[][] = [];
     s.m.onDidRequestConsent((infos) => asked.push(infos.map((i) => i.name)));
     await s.m.start();
@@ -121,8 +103,8 @@ describe('sibling ecosystems through the Manager', () => {
 
   it("a zot or e copy of a zut extension's name is shadowed: doctor and the Extensions view row say so", async () => {
     const s = setup();
-    zotExt(s.zutExts, 'todo');
-    zotExt(s.projZot, 'todo');
+    shExt(s.zutExts, 'todo');
+    shExt(s.projZot, 'todo');
     eFile(s.eExts, 'todo.py');
     await s.m.start();
     const infos = s.m.extensions();

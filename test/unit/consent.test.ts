@@ -1,19 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { consentPrompt, contentFingerprint, decideGate, rememberConsent, setDisabledInWorkspace, type WorkspaceChoices } from '../../src/host/consent';
-import { cleanupTemps, tempDir, writeExt } from './helpers/hostFixtures';
+import { consentPrompt, contentFingerprint, decideGate, rememberConsent, setDisabledInWorkspace } from '../../src/host/consent';
+import { MemoryChoices, cleanupTemps, tempDir, writeExt } from './helpers/hostFixtures';
 
 afterEach(cleanupTemps);
 
-const memory = (): WorkspaceChoices & { values: Map<string, unknown> } => {
-  const values = new Map<string, unknown>();
-  return { values, get: (k) => values.get(k), set: (k, v) => void (v === undefined ? values.delete(k) : values.set(k, v)) };
-};
-
 describe('consent decisions', () => {
   it('project scope in "ask" needs an answer for the current fingerprint; global and explicit never; trustedWorkspace never', async () => {
-    const choices = memory();
+    const choices = new MemoryChoices();
     const ask = { mode: () => 'ask' as const, choices };
     const proj = { dir: '/w/.zut/extensions/a', scope: 'project' as const };
     expect(decideGate(proj, 'f1', ask)).toBe('consent');

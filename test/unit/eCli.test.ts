@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shExt } from './helpers/hostFixtures';
 import { buildCli, runProcess, type Run } from './helpers/runProcess';
 
 const E_FIXTURES = path.resolve(__dirname, '../fixtures/e');
@@ -27,13 +28,7 @@ beforeAll(async () => {
   await fs.mkdir(eExts, { recursive: true });
   for (const f of ['enode', 'epy']) await fs.symlink(path.join(E_FIXTURES, f), path.join(eExts, f));
   // A zot extension (its protocol-v2 hello is zut's) that shadows nothing, and one named like an e extension.
-  for (const name of ['zotty', 'epy']) {
-    const dir = path.join(project, '.zot', 'extensions', name);
-    await fs.mkdir(dir, { recursive: true });
-    const hello = JSON.stringify({ type: 'hello', protocol_version: 2, name, version: '3.0', capabilities: [] });
-    await fs.writeFile(path.join(dir, 'run.sh'), `#!/bin/sh\nprintf '%s\\n' '${hello}' '{"type":"ready"}'\nwhile IFS= read -r l; do case "$l" in *'"shutdown"'*) exit 0;; esac; done\n`, { mode: 0o755 });
-    await fs.writeFile(path.join(dir, 'extension.json'), JSON.stringify({ name, exec: './run.sh' }));
-  }
+  for (const name of ['zotty', 'epy']) shExt(path.join(project, '.zot', 'extensions'), name, { version: '3.0' });
   cli = path.join(tmp, 'cli.js');
   await buildCli(cli);
 });

@@ -10,12 +10,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
-import type { ConsentMode, WorkspaceChoices } from '../../src/host/consent';
+import type { ConsentMode } from '../../src/host/consent';
 import { isAlive } from '../../src/host/escaped';
 import { MAX_COMMANDS_PER_EXT, MAX_STATUS_KEYS_PER_EXT, MAX_TOOLS_PER_EXT, MAX_WIDGET_LINES, MAX_WIDGETS_PER_EXT } from '../../src/host/limits';
 import { modelNames } from '../../src/host/chat/loop';
 import type { WidgetSpec } from '../../src/host/hostUi';
-import { RecordingUi, cleanupTemps, managerFixture, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
+import { MemoryChoices, RecordingUi, cleanupTemps, managerFixture, shExt, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
 import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
@@ -203,23 +203,6 @@ describe('careless: invalid tool names', () => {
   });
 });
 
-/** An in-memory workspace state. */
-class MemoryChoices implements WorkspaceChoices {
-  readonly values = new Map<string, unknown>();
-  get(key: string): unknown {
-    return this.values.get(key);
-  }
-  set(key: string, value: unknown): void {
-    if (value === undefined) this.values.delete(key);
-    else this.values.set(key, value);
-  }
-}
-
-function shExt(root: string, name: string, body = ''): string {
-  const script = `#!/bin/sh\n# ${body}\nprintf '%s\\n' '{"type":"hello","protocol_version":2,"name":"${name}","version":"1.0.0","capabilities":[]}' '{"type":"ready"}'\nwhile IFS= read -r l; do case "$l" in *'"shutdown"'*) exit 0;; esac; done\n`;
-  return writeExt(root, name, { name, exec: './run.sh' }, { 'run.sh': script });
-}
-
 describe('consent for project-local extensions', () => {
   function consentSetup(mode: ConsentMode = 'ask') {
     const choices = new MemoryChoices();
@@ -251,7 +234,7 @@ describe('consent for project-local extensions', () => {
 
   it('manifest changed under consent: the watcher path restarts it into "waiting for consent" again; so does a changed executable', async () => {
     const s = consentSetup();
-    const dir = shExt(s.projectExts, 'proj');
+    const dir = shExt(s.projectExts, 'proj', { comment: 'proj' }); // the line an agent edits below
     let asks = 0;
     s.m.onDidRequestConsent(() => asks++);
     await s.m.start();

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ManagerOptions } from '../../../src/host/api';
+import type { WorkspaceChoices } from '../../../src/host/consent';
 import { NoUiError, type Answer, type EditorTool, type EditorToolResult, type HostUi, type NoteLevel, type PanelRender, type Question, type WidgetSpec } from '../../../src/host/hostUi';
 import { Manager } from '../../../src/host/manager';
 import type { PanelSpec } from '../../../src/protocol';
@@ -36,6 +37,30 @@ export function writeExt(root: string, dir: string, manifest: Record<string, unk
 /** An extension running the Node fixture with `cfg` (see fixture.js). */
 export function nodeExt(root: string, cfg: Record<string, unknown> & { name: string }, extra: Record<string, unknown> = {}): string {
   return writeExt(root, cfg.name, { name: cfg.name, version: '1.0.0', exec: process.execPath, args: [NODE_FIXTURE, JSON.stringify(cfg)], ...extra });
+}
+
+/**
+ * A sh extension (protocol v2; zot's v2 hello is zut's) that says hello (no capabilities) and ready, then waits for
+ * `shutdown`: `<root>/<name>/run.sh`; returns its directory. `version`: its hello's (1.0.0); `comment`: a `# comment`
+ * line after the shebang, a line a test can edit to change the script's content.
+ */
+export function shExt(root: string, name: string, o: { version?: string; comment?: string } = {}): string {
+  const hello = JSON.stringify({ type: 'hello', protocol_version: 2, name, version: o.version ?? '1.0.0', capabilities: [] });
+  const comment = o.comment === undefined ? '' : `# ${o.comment}\n`;
+  const script = `#!/bin/sh\n${comment}printf '%s\\n' '${hello}' '{"type":"ready"}'\nwhile IFS= read -r l; do case "$l" in *'"shutdown"'*) exit 0;; esac; done\n`;
+  return writeExt(root, name, { name, exec: './run.sh' }, { 'run.sh': script });
+}
+
+/** An in-memory workspace state (the consent answers and workspace choices VS Code keeps in workspaceState). */
+export class MemoryChoices implements WorkspaceChoices {
+  readonly values = new Map<string, unknown>();
+  get(key: string): unknown {
+    return this.values.get(key);
+  }
+  set(key: string, value: unknown): void {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, value);
+  }
 }
 
 /** A zut home with an `extensions` dir. */
