@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shExt } from './helpers/hostFixtures';
-import { buildCli, runProcess, type Run } from './helpers/runProcess';
+import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
 
 const E_FIXTURES = path.resolve(__dirname, '../fixtures/e');
 let tmp: string;
@@ -16,8 +16,8 @@ let homeDir: string;
 let project: string;
 
 function run(args: string[]): Promise<Run> {
-  const env = { ...process.env, HOME: homeDir, ZUT_HOME: path.join(tmp, 'zut'), ZOT_HOME: path.join(tmp, 'zot') };
-  return runProcess(process.execPath, [cli, ...args], { cwd: project, env });
+  // HOME is the temp home holding ~/.e/extensions; $ZOT_HOME is an empty place inside it.
+  return runProcess(process.execPath, [cli, ...args], { cwd: project, env: isolatedEnv(homeDir, path.join(tmp, 'zut')) });
 }
 
 beforeAll(async () => {

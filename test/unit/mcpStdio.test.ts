@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, cleanupTemps, nodeExt, tempDir, until, zutHome } from './helpers/hostFixtures';
-import { buildCli } from './helpers/runProcess';
+import { buildCli, isolatedEnv } from './helpers/runProcess';
 
 let cli: string;
 beforeAll(async () => {
@@ -32,7 +32,7 @@ const text = (r: unknown) => ((r as { content: { type: string; text?: string }[]
 
 /** A hand-driven `zut-host mcp`: send lines, await replies by id. */
 function raw(p: ReturnType<typeof project>) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [cli, 'mcp', '--cwd', p.cwd, ...p.exts.flatMap((e) => ['--ext', e])], { env: { ...process.env, ZUT_HOME: p.home, HOME: p.home, ZOT_HOME: path.join(p.home, 'no-zot') } });
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [cli, 'mcp', '--cwd', p.cwd, ...p.exts.flatMap((e) => ['--ext', e])], { env: isolatedEnv(p.home, p.home) });
   const replies = new Map<number, Record<string, unknown>>();
   let buf = '';
   child.stdout.on('data', (d: Buffer) => {
@@ -60,7 +60,7 @@ function raw(p: ReturnType<typeof project>) {
 describe('zut-host mcp', () => {
   it('serves the tools over stdio with the same guards (SDK client): list, text, image; no interactive tools headless', async () => {
     const p = project();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--cwd', p.cwd, ...p.exts.flatMap((e) => ['--ext', e])], env: { ...process.env, ZUT_HOME: p.home, HOME: p.home, ZOT_HOME: path.join(p.home, 'no-zot') } as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [cli, 'mcp', '--cwd', p.cwd, ...p.exts.flatMap((e) => ['--ext', e])], env: isolatedEnv(p.home, p.home) as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'test', version: '1' });
     await client.connect(transport);
     try {
