@@ -89,11 +89,10 @@ export async function benchConcurrency(quick: boolean): Promise<BenchRow> {
     // of many short paired trials (each ≈ 50 ms).
     const trials = quick ? 5 : CONCURRENCY_TRIALS;
     const t = await abTrials(trials, 2, ours, floor);
-    const w = trials;
-    const ours50 = summarize(p50.slice(-w));
-    const ours99 = summarize(p99.slice(-w));
-    const raw50 = summarize(rawP50.slice(-w));
-    const raw99 = summarize(rawP99.slice(-w));
+    const ours50 = summarize(p50.slice(-trials));
+    const ours99 = summarize(p99.slice(-trials));
+    const raw50 = summarize(rawP50.slice(-trials));
+    const raw99 = summarize(rawP99.slice(-trials));
     const ratio = summarize(t.a.map((x, i) => x / t.b[i]!));
     return {
       id: 'concurrency',
@@ -107,7 +106,7 @@ export async function benchConcurrency(quick: boolean): Promise<BenchRow> {
       pass: ratio.median <= 1.25 && lost === 0 && misrouted === 0 && rawMisrouted === 0,
       notes: [
         `p99 ${ours99.median.toFixed(1)} ms (raw ${raw99.median.toFixed(1)} ms)`,
-        `this process's CPU per call: host ${summarize(cpu.slice(-w)).median.toFixed(1)} µs, raw ${summarize(rawCpu.slice(-w)).median.toFixed(1)} µs`,
+        `this process's CPU per call: host ${summarize(cpu.slice(-trials)).median.toFixed(1)} µs, raw ${summarize(rawCpu.slice(-trials)).median.toFixed(1)} µs`,
         `${total} calls incl. warm-up: ${lost} lost, ${misrouted} misrouted (raw clients: ${rawMisrouted} misrouted); ${trials} paired trials`,
       ],
     };
