@@ -13,7 +13,7 @@ import { ChildLink } from './childLink';
 import { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type ConnectionTimeouts } from './connectionTypes';
 import { routeMessage, type InboundTargets } from './inbound';
 import { Emitter } from './lifecycle';
-import { TORN_WRITE_GRACE_MS } from './limits';
+import { TORN_WRITE_GRACE_MS } from '../protocol/limits';
 import { PendingRequests, type Abandoned, type RequestOptions } from './pending';
 import { zutFamily } from './protocols/hello';
 import type * as P from './protocols/types';

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { resolveExec } from './child';
-import { FINGERPRINT_HASH_MAX_BYTES } from './limits';
+import { FINGERPRINT_HASH_MAX_BYTES } from '../protocol/limits';
 import type { Scope } from './types';
 
 /** `zut.projectExtensions.consent`. */

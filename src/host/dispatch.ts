@@ -11,7 +11,7 @@ import type { ExtensionRequests } from './extRequests';
 import type { ExtensionSet } from './extensionSet';
 import { chainAssistantMessage, chainToolCall, chainTurnStart, type BeforeAgentStart, type Interceptor } from './intercept';
 import { SystemPrompts, interceptorsOf } from './interceptors';
-import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from './limits';
+import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
 import type { CommandReply, ToolReply } from './protocols';
 import { NO_BRANCH, type SessionStateStore } from './state';
 import type { ExtensionSupervisor } from './supervisor';

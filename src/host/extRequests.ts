@@ -14,7 +14,7 @@ import type { SessionContext } from '../protocol';
 import { boundContent } from './boundContent';
 import type { HostUi, Question } from './hostUi';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
-import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from './limits';
+import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from '../protocol/limits';
 import type { ExtRequestId, HostResponse } from './protocols/types';
 import { abortError, RequestError, type ToolInfo } from './types';
 

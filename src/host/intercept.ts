@@ -5,7 +5,7 @@
 import type { AssistantMessageDecision, ToolCallDecision, TurnStartDecision } from './api';
 import type { InterceptPayload, InterceptReply } from './protocols/types';
 
-import { CONTEXT_CAP_BYTES, SYSTEM_PROMPT_MAX_BYTES } from './limits';
+import { CONTEXT_CAP_BYTES, SYSTEM_PROMPT_MAX_BYTES } from '../protocol/limits';
 import { cutUtf8 } from './boundContent';
 
 export { CONTEXT_CAP_BYTES };

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';
 import type { Blocked, CallToolOptions, ToolCallDecision, LifecycleEvent } from './api';
 import { boundContent } from './boundContent';
-import { CALL_TOOL_RESULT_MAX_BYTES } from './limits';
+import { CALL_TOOL_RESULT_MAX_BYTES } from '../protocol/limits';
 import { abortError, RequestError, type ToolInfo, type ToolResult } from './types';
 
 /**

@@ -25,7 +25,7 @@ import { Gatekeeper } from './gates';
 import type { BeforeAgentStart } from './intercept';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
 import { Emitter } from './lifecycle';
-import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from './limits';
+import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
 import { Loader, type HostFacts } from './loader';
 import type { CommandReply } from './protocols';
 import { NO_BRANCH, SessionStateStore } from './state';

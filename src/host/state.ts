@@ -3,7 +3,7 @@
  * 256 KiB per snapshot; empty or null deletes. Only ever handed to its owner.
  */
 import { Emitter } from './lifecycle';
-import { STATE_CAP_BYTES } from './limits';
+import { STATE_CAP_BYTES } from '../protocol/limits';
 
 export { STATE_CAP_BYTES };
 

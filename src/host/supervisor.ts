@@ -8,7 +8,7 @@ import { ExtensionCaps, type CapLimits } from './caps';
 import { Connection, type ConnectionTimeouts } from './connection';
 import type { HostUi, NoteLevel } from './hostUi';
 import { normaliseSchema, RESERVED_TOOL_NAMES, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
-import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS, RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from './limits';
+import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS, RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from '../protocol/limits';
 import type { Gate } from './consent';
 import type { DiscoveredExtension, ExtensionState, Manifest } from './types';
 import { familyFor, type ExtNotice, type HostInfo, type ProtocolName } from './protocols';

@@ -2,9 +2,9 @@
  * The line codec: newline-delimited JSON over a byte stream, with a hard per-frame limit.
  */
 
-import { MAX_FRAME_BYTES } from '../host/limits';
+import { MAX_FRAME_BYTES } from './limits';
 
-/** The largest frame (bytes, without its newline) either side may send (defined in host/limits.ts). */
+/** The largest frame (bytes, without its newline) either side may send (defined in limits.ts). */
 export { MAX_FRAME_BYTES };
 
 /** What a decoder hands out: a complete line, or an over-long line that was dropped. */

@@ -4,7 +4,7 @@
  * that extension's warnings/errors with less than the toast window between one and the next).
  */
 import type { NoteLevel } from '../host/hostUi';
-import { MAX_NOTES_PER_EXT } from '../host/limits';
+import { MAX_NOTES_PER_EXT } from '../protocol/limits';
 
 export interface Note {
   id: number;

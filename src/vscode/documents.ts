@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { Disposable } from '../host/lifecycle';
-import { MAX_ZUT_DOCUMENTS } from '../host/limits';
+import { MAX_ZUT_DOCUMENTS } from '../protocol/limits';
 
 /** The URI scheme of zut's read-only documents. */
 export const ZUT_DOCUMENT_SCHEME = 'zut';

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { IDisposable } from '../host/lifecycle';
-import { STARTING_TICK_MS, VIEW_REFRESH_DELAY_MS as REFRESH_DELAY_MS } from '../host/limits';
+import { STARTING_TICK_MS, VIEW_REFRESH_DELAY_MS as REFRESH_DELAY_MS } from '../protocol/limits';
 import type { ExtensionInfo } from '../host/types';
 import { agentToolName } from './agentTools';
 import { extensionChildren, extensionItem, groupChildren, sortExtensions, type GroupKind, type ItemModel } from '../ui-model/extensionsModel';

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ExtensionHost, LoadReport, ManagerOptions } from '../host/api';
 import type { HostUi } from '../host/hostUi';
 import { Disposable } from '../host/lifecycle';
-import { WATCH_DEBOUNCE_MS } from '../host/limits';
+import { WATCH_DEBOUNCE_MS } from '../protocol/limits';
 import { Manager } from '../host/manager';
 import { watchedFiles } from '../host/manifestSignature';
 import { globalExtensionsDir, resolveEHome, resolveZotHome, resolveZutHome } from '../host/paths';

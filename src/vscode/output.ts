@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { ExtensionHost, ExtensionLogLine } from '../host/api';
 import { Disposable } from '../host/lifecycle';
 import { escapeNotificationLinks } from '../ui-model/statusModel';
-import { FAILURE_TOAST_QUIET_MS as QUIET_MS } from '../host/limits';
+import { FAILURE_TOAST_QUIET_MS as QUIET_MS } from '../protocol/limits';
 
 /** The channel name of one extension. */
 export function extensionChannelName(ext: string): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ExtensionCaps } from '../../src/host/caps';
-import { MAX_NOTES_PER_EXT } from '../../src/host/limits';
+import { MAX_NOTES_PER_EXT } from '../../src/protocol/limits';
 import type { ExtensionInfo } from '../../src/host/types';
 import { extensionContextValue, extensionItem, stateText } from '../../src/ui-model/extensionsModel';
 import { NotesModel } from '../../src/ui-model/notesModel';

@@ -1,6 +1,6 @@
 /** The e protocol adapter's pure parts (issue 13): JSON-RPC framing, the manifest, message mapping, the handshake. */
 import { describe, expect, it } from 'vitest';
-import { E_MAX_PENDING_EXT_REQUESTS, E_PANEL_MAX_LINES, E_STATUS_MAX_COLUMNS, E_WIDGET_MAX_ROWS } from '../../src/host/limits';
+import { E_MAX_PENDING_EXT_REQUESTS, E_PANEL_MAX_LINES, E_STATUS_MAX_COLUMNS, E_WIDGET_MAX_ROWS } from '../../src/protocol/limits';
 import { eFamily, EProtocol, E_HOST_CAPABILITIES } from '../../src/host/protocols/e';
 import { eventFromZut, registerManifest } from '../../src/host/protocols/eManifest';
 import { E_PANEL_ID } from '../../src/host/protocols/eUi';

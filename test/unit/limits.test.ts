@@ -1,8 +1,8 @@
-/** Every limit of the host is a named constant in src/host/limits.ts (house rule): no numeric constant elsewhere. */
+/** Every limit of the host is a named constant in src/protocol/limits.ts (house rule): no numeric constant elsewhere. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import * as limits from '../../src/host/limits';
+import * as limits from '../../src/protocol/limits';
 
 const SRC = path.resolve(__dirname, '../../src');
 const files = (dir: string): string[] =>
@@ -11,7 +11,7 @@ const files = (dir: string): string[] =>
 describe('limits', () => {
   it('no module but limits.ts declares a numeric constant (the protocol version is not a limit)', () => {
     const offenders = files(SRC)
-      .filter((f) => !f.endsWith(path.join('host', 'limits.ts')))
+      .filter((f) => !f.endsWith(path.join('protocol', 'limits.ts')))
       .flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').map((l, i) => ({ f, l, i })))
       .filter(({ l }) => /^\s*(export\s+)?const\s+[A-Z][A-Z0-9_]*\s*(:\s*\w+\s*)?=\s*[\d(]/.test(l) && !l.includes('PROTOCOL_VERSION'))
       .map(({ f, l, i }) => `${path.relative(SRC, f)}:${i + 1}: ${l.trim()}`);

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FILE_TIME_SLACK_MS } from '../../src/host/limits';
+import { FILE_TIME_SLACK_MS } from '../../src/protocol/limits';
 import { changedExtensions, manifestSignature, modifiedSince, watchedFiles } from '../../src/host/manifestSignature';
 
 let tmp: string;

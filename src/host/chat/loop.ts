@@ -16,7 +16,7 @@ import {
   type ModelTool,
   type ResultPart,
 } from './model';
-import { TOOL_SUMMARY_MAX_CHARS as SUMMARY_MAX } from '../limits';
+import { TOOL_SUMMARY_MAX_CHARS as SUMMARY_MAX } from '../../protocol/limits';
 
 /** How one tool call ended, for the one-line summary the user sees. */
 export interface ToolOutcome {

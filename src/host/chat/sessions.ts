@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { SessionContext } from '../../protocol';
 import type { ExtensionHost } from '../api';
 import type { ChatMessage } from './model';
-import { CHAT_BRANCHES_MAX as MAX_BRANCHES, CHAT_TEXT_MAX_CHARS as TEXT_MAX } from '../limits';
+import { CHAT_BRANCHES_MAX as MAX_BRANCHES, CHAT_TEXT_MAX_CHARS as TEXT_MAX } from '../../protocol/limits';
 
 /** A conversation message as kept in metadata (images become a placeholder to keep chat storage small). */
 const StoredPart = z.discriminatedUnion('kind', [

@@ -8,7 +8,7 @@ import type { ExtensionHost } from '../api';
 import type { Skill, ToolResult } from '../types';
 import type { LocalTool } from './loop';
 import type { ChatMessage } from './model';
-import { SKILL_MAX_BYTES } from '../limits';
+import { SKILL_MAX_BYTES } from '../../protocol/limits';
 
 
 export interface SkillEntry extends Skill {

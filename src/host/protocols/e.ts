@@ -6,7 +6,7 @@
  * framing and correlation are in eWire.ts. What cannot map is answered with a clear error, never left hanging.
  */
 import { RequestError } from '../types';
-import { E_INITIALIZE_TIMEOUT_MS, E_MAX_PENDING_EXT_REQUESTS } from '../limits';
+import { E_INITIALIZE_TIMEOUT_MS, E_MAX_PENDING_EXT_REQUESTS } from '../../protocol/limits';
 import type { Question } from '../hostUi';
 import { E_INTERCEPTABLE, eventFromZut, registerManifest, type ERegistration } from './eManifest';
 import { answerResult, E_PANEL_ID, mapNotification, mapRequest, refused, type EPanelState } from './eUi';

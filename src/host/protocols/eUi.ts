@@ -8,7 +8,7 @@
  */
 import * as z from 'zod';
 import type { Question } from '../hostUi';
-import { E_PANEL_MAX_LINES, E_PROGRESS_MAX_CHARS, E_STATUS_MAX_COLUMNS, E_WIDGET_MAX_ROWS } from '../limits';
+import { E_PANEL_MAX_LINES, E_PROGRESS_MAX_CHARS, E_STATUS_MAX_COLUMNS, E_WIDGET_MAX_ROWS } from '../../protocol/limits';
 import type { ExtMessage, ExtNotice } from './types';
 import { answerLine, type EWireId } from './eWire';
 

@@ -20,7 +20,7 @@ import { readSettings } from '../../ui-model/settings';
 import { toHistory, PARTICIPANT_ID } from './history';
 import { LmChatModel } from './lmModel';
 import { ChatSink } from './render';
-import { CHAT_RECENT_RESPONSES as RECENT_MAX } from '../../host/limits';
+import { CHAT_RECENT_RESPONSES as RECENT_MAX } from '../../protocol/limits';
 
 /** What chat needs from `VsCodeHostUi` (src/vscode/hostUi.ts). */
 export interface ChatUi {

@@ -1,6 +1,6 @@
 /**
  * Every limit of the host in one place: frame and queue sizes, timeouts, per-extension caps. Each constant says
- * where its number comes from: **spec** = /work/shared/spec/zut-extensions.md (zut's own behaviour, which we match
+ * where its number comes from: **spec** = zut's extension spec, `zut-extensions.md` (zut's own behaviour, which we match
  * exactly), **ours** = chosen by this host where the spec is silent (with the reason). Imports nothing, so the
  * protocol layer, the host, the VS Code adapters and the CLI can all read it.
  */
