@@ -1,6 +1,6 @@
 /**
  * Constants of the MCP bridge, each with its source. Its numeric limits live with every other limit of the host in
- * host/limits.ts and are re-exported here.
+ * protocol/limits.ts and are re-exported here.
  */
 import { MAX_MCP_MESSAGE_BYTES, MAX_MCP_SESSIONS, MAX_RELAY_TOKENS, RELAY_HANDSHAKE_MS, RELAY_START_MS } from '../protocol/limits';
 

@@ -11,7 +11,7 @@ import { MAX_ZUT_DOCUMENTS } from '../protocol/limits';
 /** The URI scheme of zut's read-only documents. */
 export const ZUT_DOCUMENT_SCHEME = 'zut';
 
-/** How many document texts are kept (defined in host/limits.ts). */
+/** How many document texts are kept (defined in protocol/limits.ts). */
 export { MAX_ZUT_DOCUMENTS };
 
 /** The path segment for a name from an extension: letters, digits, `.`, `_`, `-` kept, anything else `_`. */
