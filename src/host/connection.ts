@@ -9,7 +9,7 @@
  * `ready`, 250 ms of silence, or the 3 s grace) → `ready` → `stopping` (after `stop()`) → `exited`. A failed
  * handshake kills the child and rejects `start()` once it is reaped.
  */
-import { ChildLink } from './childLink';
+import { ChildLink } from './process/childLink';
 import { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type ConnectionTimeouts } from './connectionTypes';
 import { routeMessage, type InboundTargets } from './inbound';
 import { Emitter } from './lifecycle';

@@ -1,7 +1,7 @@
 /**
  * The options and outcomes of a Connection (connection.ts).
  */
-import type { ChildSpec } from './child';
+import type { ChildSpec } from './process/child';
 import { AUTO_READY_MS, DEFAULT_START_TIMEOUT_MS, KILL_GRACE_MS, READY_GRACE_MS, SHUTDOWN_GRACE_MS, WRITE_TIMEOUT_MS } from '../protocol/limits';
 import type { ExtNotice, ExtRequestId, HostInfo, ProtocolFamily } from './protocols/types';
 

@@ -6,7 +6,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { resolveExec } from './child';
+import { resolveExec } from './process/child';
 import { FILE_TIME_SLACK_MS } from '../protocol/limits';
 import { execIsRelativePath, MANIFEST_FILE } from './manifest';
 

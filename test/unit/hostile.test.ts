@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
 import type { ConsentMode } from '../../src/host/consent';
-import { isAlive } from '../../src/host/escaped';
+import { isAlive } from '../../src/host/process/escaped';
 import { MAX_COMMANDS_PER_EXT, MAX_STATUS_KEYS_PER_EXT, MAX_TOOLS_PER_EXT, MAX_WIDGET_LINES, MAX_WIDGETS_PER_EXT } from '../../src/protocol/limits';
 import { modelNames } from '../../src/host/chat/loop';
 import type { WidgetSpec } from '../../src/host/hostUi';

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { WriteQueue } from '../../src/host/writeQueue';
+import { WriteQueue } from '../../src/host/process/writeQueue';
 
 /** A stream that accepts one chunk and then needs a drain that only `drain()` gives. */
 function stuckStream() {

@@ -8,7 +8,7 @@
  * On Windows the tree is killed with `taskkill /T /F` (child.ts). Other platforms: the group kill only.
  */
 import { promises as fs, readlinkSync } from 'node:fs';
-import { ESCAPED_KILL_ROUNDS, ESCAPED_POLL_MS } from '../protocol/limits';
+import { ESCAPED_KILL_ROUNDS, ESCAPED_POLL_MS } from '../../protocol/limits';
 
 /** The child's stdio links (`socket:[123]`, `pipe:[456]`), read once right after spawn. Empty off Linux. */
 export function stdioLinks(pid: number | undefined): string[] {

@@ -4,11 +4,11 @@
  * holding its stdio). No protocol here: lines in, lines out.
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { LineDecoder, MAX_FRAME_BYTES } from '../protocol';
+import { LineDecoder, MAX_FRAME_BYTES } from '../../protocol';
 import { TextLineSplitter, killGroup, openLog, spawnChild, type ChildSpec } from './child';
 import { watchChild } from './childEvents';
 import { killEscaped, stdioLinks } from './escaped';
-import { TORN_WRITE_GRACE_MS } from '../protocol/limits';
+import { TORN_WRITE_GRACE_MS } from '../../protocol/limits';
 import { WriteQueue } from './writeQueue';
 
 export interface ChildLinkOptions extends ChildSpec {

@@ -5,7 +5,7 @@
  */
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { describeExit } from './child';
-import { EOF_EXIT_WAIT_MS, EXIT_DRAIN_MS } from '../protocol/limits';
+import { EOF_EXIT_WAIT_MS, EXIT_DRAIN_MS } from '../../protocol/limits';
 
 export interface ChildEvents {
   onStdout(chunk: Buffer): void;

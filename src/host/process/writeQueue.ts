@@ -10,7 +10,7 @@
  */
 import type { Writable } from 'node:stream';
 
-import { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_BATCH_BYTES, WRITE_BATCH_MAX_WAIT_MS, WRITE_TIMEOUT_MS } from '../protocol/limits';
+import { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_BATCH_BYTES, WRITE_BATCH_MAX_WAIT_MS, WRITE_TIMEOUT_MS } from '../../protocol/limits';
 
 // The bounds live in limits.ts; re-exported for the queue's users.
 export { QUEUE_MAX_BYTES, QUEUE_MAX_FRAMES, TORN_WRITE_GRACE_MS, WRITE_TIMEOUT_MS };
