@@ -5,7 +5,7 @@
  */
 import type { ExtensionLogLine, TraceLevel } from './api';
 import { ExtensionCaps, type CapLimits } from './caps';
-import { Connection, type ConnectionTimeouts } from './connection';
+import { Connection, type ConnectionTimeouts } from './connection/connection';
 import type { HostUi, NoteLevel } from './hostUi';
 import { normaliseSchema, RESERVED_TOOL_NAMES, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
 import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS, RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from '../protocol/limits';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Connection, type ConnectionOptions } from '../../src/host/connection';
+import { Connection, type ConnectionOptions } from '../../src/host/connection/connection';
 import type { ExtNotice } from '../../src/host/protocols';
 import { RequestError } from '../../src/host/types';
 import { FIXTURES, NODE_FIXTURE, alive, cleanupTemps, tempDir, until } from './helpers/hostFixtures';

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Connection } from '../../src/host/connection';
+import { Connection } from '../../src/host/connection/connection';
 import type { ExtMessage, ExtNotice, ExtensionProtocol, HostRequest, ProtocolFamily, ReplyMap } from '../../src/host/protocols';
 import { RequestError } from '../../src/host/types';
 import { cleanupTemps, tempDir, until } from './helpers/hostFixtures';

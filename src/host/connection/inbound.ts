@@ -4,9 +4,9 @@
  * request or a cancel to the connection's owner (a request without a handler is answered with an error), a
  * diagnostic to its log, and a batch in order, followed by the lines it asks to send. No process here.
  */
-import type { ConnectionOptions } from './connectionTypes';
+import type { ConnectionOptions } from './types';
 import type { PendingRequests } from './pending';
-import type * as P from './protocols/types';
+import type * as P from '../protocols/types';
 
 /** What inbound messages reach on one connection (built once per connection). */
 export interface InboundTargets {

@@ -3,7 +3,7 @@
  * registration window, which ends at `ready`, after `autoReadyMs` without a frame (auto-ready), or after
  * `readyGraceMs` at the latest (ready-timeout). And the start's outcome: it settles once, and the timers stop.
  */
-import type { ReadyMode } from './types';
+import type { ReadyMode } from '../types';
 
 export interface StartTimeouts {
   helloMs: number;

@@ -9,19 +9,19 @@
  * `ready`, 250 ms of silence, or the 3 s grace) → `ready` → `stopping` (after `stop()`) → `exited`. A failed
  * handshake kills the child and rejects `start()` once it is reaped.
  */
-import { ChildLink } from './process/childLink';
-import { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type ConnectionTimeouts } from './connectionTypes';
+import { ChildLink } from '../process/childLink';
+import { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type ConnectionTimeouts } from './types';
 import { routeMessage, type InboundTargets } from './inbound';
-import { Emitter } from './lifecycle';
-import { TORN_WRITE_GRACE_MS } from '../protocol/limits';
+import { Emitter } from '../lifecycle';
+import { TORN_WRITE_GRACE_MS } from '../../protocol/limits';
 import { PendingRequests, type Abandoned, type RequestOptions } from './pending';
-import { zutFamily } from './protocols/hello';
-import type * as P from './protocols/types';
-import { summarizeFrameLine } from './protocols/v2';
+import { zutFamily } from '../protocols/hello';
+import type * as P from '../protocols/types';
+import { summarizeFrameLine } from '../protocols/v2';
 import { StartClock } from './startClock';
-import { abortError, RequestError, type ReadyMode } from './types';
+import { abortError, RequestError, type ReadyMode } from '../types';
 
-export { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type ConnectionTimeouts } from './connectionTypes';
+export { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type ConnectionTimeouts } from './types';
 
 const NO_EVENTS: ReadonlySet<string> = new Set();
 

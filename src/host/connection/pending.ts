@@ -2,7 +2,7 @@
  * The table of requests awaiting a reply on one connection: correlation id → the waiting promise, its deadline
  * and its abort listener. Every entry settles exactly once: reply, timeout, cancellation, or failure of all.
  */
-import { abortError, RequestError } from './types';
+import { abortError, RequestError } from '../types';
 
 interface Pending {
   resolve(value: unknown): void;
