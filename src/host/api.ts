@@ -4,8 +4,8 @@
  */
 import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type { ZotEventFromHost } from '../protocol/zot';
-import type { CapLimits } from './caps';
-import type { ConsentOptions } from './consent';
+import type { CapLimits } from './extensions/caps';
+import type { ConsentOptions } from './extensions/consent';
 import type { HostUi } from './hostUi';
 import type { BeforeAgentStart } from './intercept';
 import type { InvokeResult, InvokeToolOptions } from './invoke';

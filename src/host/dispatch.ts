@@ -8,13 +8,13 @@
 import type { PanelKeyName, SessionContext } from '../protocol';
 import type { AssistantMessageDecision, CallToolOptions, LifecycleEvent, ManagerOptions, ToolCallDecision, TurnStartDecision } from './api';
 import type { ExtensionRequests } from './extRequests';
-import type { ExtensionSet } from './extensionSet';
+import type { ExtensionSet } from './extensions/extensionSet';
 import { chainAssistantMessage, chainToolCall, chainTurnStart, type BeforeAgentStart, type Interceptor } from './intercept';
 import { SystemPrompts, interceptorsOf } from './interceptors';
 import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
 import type { CommandReply, ToolReply } from './protocols';
 import { NO_BRANCH, type SessionStateStore } from './state';
-import type { ExtensionSupervisor } from './supervisor';
+import type { ExtensionSupervisor } from './extensions/supervisor';
 import { RequestError, type ToolResult } from './types';
 
 /** The Manager's timeouts the dispatch applies (omitted: limits.ts). */

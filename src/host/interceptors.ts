@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { chainBeforeAgentStart, type BeforeAgentStart, type Interceptor } from './intercept';
 import type { InterceptPayload } from './protocols/types';
-import type { ExtensionSupervisor } from './supervisor';
+import type { ExtensionSupervisor } from './extensions/supervisor';
 import { RequestError } from './types';
 
 /** The interception chain of `event` among `sups`. */

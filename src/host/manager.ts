@@ -20,16 +20,16 @@ import type {
 } from './api';
 import { Dispatcher } from './dispatch';
 import { ExtensionRequests } from './extRequests';
-import { ExtensionSet } from './extensionSet';
-import { Gatekeeper } from './gates';
+import { ExtensionSet } from './extensions/extensionSet';
+import { Gatekeeper } from './extensions/gates';
 import type { BeforeAgentStart } from './intercept';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
 import { Emitter } from './lifecycle';
 import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
-import { Loader, type HostFacts } from './loader';
+import { Loader, type HostFacts } from './extensions/loader';
 import type { CommandReply } from './protocols';
 import { NO_BRANCH, SessionStateStore } from './state';
-import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './supervisor';
+import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './extensions/supervisor';
 import type { CommandInfo, ExtensionInfo, ToolInfo, ToolResult } from './types';
 
 export { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS };

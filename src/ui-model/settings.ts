@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod';
 import type { TraceLevel } from '../host/api';
-import type { ConsentMode } from '../host/consent';
+import type { ConsentMode } from '../host/extensions/consent';
 import { DEFAULT_START_TIMEOUT_MS } from '../protocol/limits';
 
 /** Every `zut.*` setting after validation (invalid values fall back to the default, with a problem reported). */

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
-import { consentPrompt } from '../host/consent';
+import { consentPrompt } from '../host/extensions/consent';
 
 /** Shows the prompt whenever the host asks (and once at registration if something already waits). */
 export function registerConsentPrompt(context: vscode.ExtensionContext, host: ExtensionHost): void {

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { Answer, Question, QuestionOption } from '../host/hostUi';
-import { SerialQueue } from '../host/serialQueue';
+import { SerialQueue } from '../host/extensions/serialQueue';
 import { untilHidden } from './quickInput';
 import { escapeIcons, escapeNotificationLinks } from '../ui-model/statusModel';
 

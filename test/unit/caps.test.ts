@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExtensionCaps } from '../../src/host/caps';
+import { ExtensionCaps } from '../../src/host/extensions/caps';
 import { MAX_NOTES_PER_EXT } from '../../src/protocol/limits';
 import type { ExtensionInfo } from '../../src/host/types';
 import { extensionContextValue, extensionItem, stateText } from '../../src/ui-model/extensionsModel';

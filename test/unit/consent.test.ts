@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { consentPrompt, contentFingerprint, decideGate, rememberConsent, setDisabledInWorkspace } from '../../src/host/consent';
+import { consentPrompt, contentFingerprint, decideGate, rememberConsent, setDisabledInWorkspace } from '../../src/host/extensions/consent';
 import { MemoryChoices, cleanupTemps, tempDir, writeExt } from './helpers/hostFixtures';
 
 afterEach(cleanupTemps);

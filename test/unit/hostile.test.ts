@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
-import type { ConsentMode } from '../../src/host/consent';
+import type { ConsentMode } from '../../src/host/extensions/consent';
 import { isAlive } from '../../src/host/process/escaped';
 import { MAX_COMMANDS_PER_EXT, MAX_STATUS_KEYS_PER_EXT, MAX_TOOLS_PER_EXT, MAX_WIDGET_LINES, MAX_WIDGETS_PER_EXT } from '../../src/protocol/limits';
 import { modelNames } from '../../src/host/chat/loop';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SerialQueue } from '../../src/host/serialQueue';
+import { SerialQueue } from '../../src/host/extensions/serialQueue';
 
 /** A job whose end the test controls, recording start/end order. */
 function gate(log: string[], name: string) {

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ManagerOptions } from '../../../src/host/api';
-import type { WorkspaceChoices } from '../../../src/host/consent';
+import type { WorkspaceChoices } from '../../../src/host/extensions/consent';
 import { NoUiError, type Answer, type EditorTool, type EditorToolResult, type HostUi, type NoteLevel, type PanelRender, type Question, type WidgetSpec } from '../../../src/host/hostUi';
 import { Manager } from '../../../src/host/manager';
 import type { PanelSpec } from '../../../src/protocol';

@@ -9,7 +9,7 @@ import {
   MAX_TOOLS_PER_EXT,
   MAX_WIDGET_LINES,
   MAX_WIDGETS_PER_EXT,
-} from '../protocol/limits';
+} from '../../protocol/limits';
 
 /** What a cap bounds. */
 export type CapKind = 'commands' | 'tools' | 'status' | 'widgets' | 'widget-lines';

@@ -3,8 +3,8 @@
  * load order that registered a name owns it (so ownership is stable whatever order frames arrive in, and a
  * crashed owner's names pass to the next registrant). Built-in tool names are refused.
  */
-import type { ToolAnnotations } from '../protocol';
-import type { CommandInfo, ToolInfo } from './types';
+import type { ToolAnnotations } from '../../protocol';
+import type { CommandInfo, ToolInfo } from '../types';
 
 /** Tool names zut reserves for built-ins: extensions can never claim them. */
 export const RESERVED_TOOL_NAMES = new Set([

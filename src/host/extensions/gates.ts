@@ -5,11 +5,11 @@
  * work. Choices are keyed by the extension's `identity` (its directory; an e extension's entry file, as top-level
  * e files share a directory). No `vscode`.
  */
-import type { ManagerOptions } from './api';
-import { identity } from './discovery';
+import type { ManagerOptions } from '../api';
+import { identity } from '../discovery';
 import { contentFingerprint, decideGate, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
 import type { ExtensionSupervisor } from './supervisor';
-import type { ExtensionInfo } from './types';
+import type { ExtensionInfo } from '../types';
 
 /** What the Gatekeeper needs from the Manager. */
 export interface GateHost {

@@ -10,9 +10,9 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { resolveExec } from './process/child';
-import { FINGERPRINT_HASH_MAX_BYTES } from '../protocol/limits';
-import type { Scope } from './types';
+import { resolveExec } from '../process/child';
+import { FINGERPRINT_HASH_MAX_BYTES } from '../../protocol/limits';
+import type { Scope } from '../types';
 
 /** `zut.projectExtensions.consent`. */
 export type ConsentMode = 'ask' | 'trustedWorkspace';

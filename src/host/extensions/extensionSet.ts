@@ -3,11 +3,11 @@
  * and tool registry index (registry.ts; rebuilt on next use after a change), the deferred tools a `tool_result`
  * activated, the change notification (once per burst), and the ExtensionInfo snapshots. No `vscode`.
  */
-import { Emitter } from './lifecycle';
-import { logPathFor } from './paths';
+import { Emitter } from '../lifecycle';
+import { logPathFor } from '../paths';
 import { buildIndex, type RegistryIndex } from './registry';
 import type { ExtensionSupervisor } from './supervisor';
-import type { ExtensionInfo } from './types';
+import type { ExtensionInfo } from '../types';
 
 export class ExtensionSet {
   private sups: ExtensionSupervisor[] = [];

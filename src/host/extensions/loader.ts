@@ -6,18 +6,18 @@
  * in call order; queued reloads coalesce (serialQueue.ts). The Manager delegates; consent is the Gatekeeper's
  * (gates.ts). No `vscode`.
  */
-import type { SessionContext } from '../protocol';
-import type { ExtensionLogLine, LoadReport, ManagerOptions, TraceLevel } from './api';
+import type { SessionContext } from '../../protocol';
+import type { ExtensionLogLine, LoadReport, ManagerOptions, TraceLevel } from '../api';
 import { DEFAULT_CAPS } from './caps';
-import { readEExtensionsConfig } from './discoverE';
-import { discover, rereadManifest } from './discovery';
-import type { ExtensionRequests } from './extRequests';
+import { readEExtensionsConfig } from '../discoverE';
+import { discover, rereadManifest } from '../discovery';
+import type { ExtensionRequests } from '../extRequests';
 import type { ExtensionSet } from './extensionSet';
 import type { Gatekeeper } from './gates';
-import { setManifestEnabled } from './manifest';
-import { changedExtensions, manifestSignature, modifiedSince } from './manifestSignature';
-import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from './paths';
-import type { HostInfo } from './protocols';
+import { setManifestEnabled } from '../manifest';
+import { changedExtensions, manifestSignature, modifiedSince } from '../manifestSignature';
+import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from '../paths';
+import type { HostInfo } from '../protocols';
 import { SerialQueue } from './serialQueue';
 import { ExtensionSupervisor, type RestartPolicy, type SupervisorDeps } from './supervisor';
 
