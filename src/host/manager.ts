@@ -18,17 +18,17 @@ import type {
   TraceLevel,
   TurnStartDecision,
 } from './api';
-import { Dispatcher } from './dispatch';
-import { ExtensionRequests } from './extRequests';
+import { Dispatcher } from './calls/dispatch';
+import { ExtensionRequests } from './calls/extRequests';
 import { ExtensionSet } from './extensions/extensionSet';
 import { Gatekeeper } from './extensions/gates';
-import type { BeforeAgentStart } from './intercept';
-import { invokeTool, type InvokeResult, type InvokeToolOptions } from './invoke';
+import type { BeforeAgentStart } from './calls/intercept';
+import { invokeTool, type InvokeResult, type InvokeToolOptions } from './calls/invoke';
 import { Emitter } from './lifecycle';
 import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
 import { Loader, type HostFacts } from './extensions/loader';
 import type { CommandReply } from './protocols';
-import { NO_BRANCH, SessionStateStore } from './state';
+import { NO_BRANCH, SessionStateStore } from './calls/state';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './extensions/supervisor';
 import type { CommandInfo, ExtensionInfo, ToolInfo, ToolResult } from './types';
 

@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { ToolAnnotations } from '../protocol';
-import { toolAllowedFor, type ToolOrigin } from '../host/invoke';
-import { assignModelNames, type ToolNameMap } from '../host/toolNames';
+import { toolAllowedFor, type ToolOrigin } from '../host/calls/invoke';
+import { assignModelNames, type ToolNameMap } from '../host/calls/toolNames';
 import type { ToolInfo, ToolResult } from '../host/types';
 
 /** One MCP tool definition (MCP spec: `Tool`). */

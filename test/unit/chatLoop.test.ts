@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONTEXT_CAP_BYTES, CONTEXT_TRUNCATED_MARKER } from '../../src/host/intercept';
+import { CONTEXT_CAP_BYTES, CONTEXT_TRUNCATED_MARKER } from '../../src/host/calls/intercept';
 import { runLoop, type LoopOptions } from '../../src/host/chat/loop';
 import { ModelError, type ChatModel, type ModelStreamPart } from '../../src/host/chat/model';
 import type { ExtensionHost } from '../../src/host/api';

@@ -2,7 +2,7 @@
  * Hostile and careless extensions against the real host (real child processes: Node, Python and sh fixtures in
  * test/fixtures/hostile): registration and surface floods stay bounded (counted as stored registrations, not
  * timed), an escaped setsid grandchild holding stdout and ignoring SIGTERM is gone after shutdown, a late hello
- * starts, tool names no model accepts are offered under valid names (the rule of src/host/toolNames.ts) while the
+ * starts, tool names no model accepts are offered under valid names (the rule of src/host/calls/toolNames.ts) while the
  * extension keeps its own, and a project extension whose manifest or executable changes asks for consent again.
  * Each case prints one "[hostile]" line with what the host did, its memory figure and its time to a clean state.
  */

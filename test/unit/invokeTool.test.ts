@@ -1,4 +1,4 @@
-/** The one guarded tool path (src/host/invoke.ts) against the real Manager and real fixture extensions. */
+/** The one guarded tool path (src/host/calls/invoke.ts) against the real Manager and real fixture extensions. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runLoop } from '../../src/host/chat/loop';
 import { Manager } from '../../src/host/manager';

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONTEXT_TRUNCATED_MARKER } from '../../src/host/intercept';
+import { CONTEXT_TRUNCATED_MARKER } from '../../src/host/calls/intercept';
 import { Manager } from '../../src/host/manager';
 import type { ManagerOptions } from '../../src/host/api';
 import { RequestError } from '../../src/host/types';

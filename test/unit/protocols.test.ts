@@ -3,7 +3,7 @@
  * decoding, reply checks, zot's event payloads; and the pieces zot needs (bounded results, tool_prompt plans).
  */
 import { describe, expect, it } from 'vitest';
-import { boundContent, cutUtf8 } from '../../src/host/boundContent';
+import { boundContent, cutUtf8 } from '../../src/host/calls/boundContent';
 import { zutFamily, type ExtensionProtocol, type HostInfo } from '../../src/host/protocols';
 import { RequestError } from '../../src/host/types';
 import { planResponse } from '../../src/ui-model/commandModel';

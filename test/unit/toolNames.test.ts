@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MODEL_TOOL_NAME, assignModelNames, isModelToolName, sanitiseToolName } from '../../src/host/toolNames';
+import { MODEL_TOOL_NAME, assignModelNames, isModelToolName, sanitiseToolName } from '../../src/host/calls/toolNames';
 
 describe('model-facing tool names', () => {
   it('keeps valid names as they are', () => {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../../protocol';
 import type { ExtensionHost } from '../api';
-import { assignModelNames, type ToolNameMap } from '../toolNames';
+import { assignModelNames, type ToolNameMap } from '../calls/toolNames';
 import { RequestError, type ToolResult } from '../types';
 import {
   ModelError,

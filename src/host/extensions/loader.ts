@@ -11,7 +11,7 @@ import type { ExtensionLogLine, LoadReport, ManagerOptions, TraceLevel } from '.
 import { DEFAULT_CAPS } from './caps';
 import { readEExtensionsConfig } from '../discoverE';
 import { discover, rereadManifest } from '../discovery';
-import type { ExtensionRequests } from '../extRequests';
+import type { ExtensionRequests } from '../calls/extRequests';
 import type { ExtensionSet } from './extensionSet';
 import type { Gatekeeper } from './gates';
 import { setManifestEnabled } from '../manifest';

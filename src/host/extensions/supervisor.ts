@@ -12,7 +12,7 @@ import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS, RESTART_MAX_CRASHES, RESTAR
 import type { Gate } from './consent';
 import type { DiscoveredExtension, ExtensionState, Manifest } from '../types';
 import { familyFor, type ExtNotice, type HostInfo, type ProtocolName } from '../protocols';
-import type { ExtensionRequests } from '../extRequests';
+import type { ExtensionRequests } from '../calls/extRequests';
 import { ZOT_EVENTS_NEVER_SENT } from '../protocols/zot';
 
 /** The restart policy as data. */

@@ -5,7 +5,7 @@
  * the extension keeps receiving its own name. `@zut` and the MCP bridge use this one rule.
  */
 import { createHash } from 'node:crypto';
-import { MODEL_TOOL_NAME_MAX } from '../protocol/limits';
+import { MODEL_TOOL_NAME_MAX } from '../../protocol/limits';
 
 /** Tool names VS Code and MCP accept (ours: the intersection of both clients' rules). */
 export const MODEL_TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;

@@ -9,14 +9,14 @@
  * HostUi.ask: VS Code asks the user, the CLI answers `no ui`; when the extension goes away its questions are taken
  * down (their answers would have nowhere to go). Methods the host does not know are answered with an error.
  */
-import { CallToolParams } from '../protocol/zot';
-import type { SessionContext } from '../protocol';
+import { CallToolParams } from '../../protocol/zot';
+import type { SessionContext } from '../../protocol';
 import { boundContent } from './boundContent';
-import type { HostUi, Question } from './hostUi';
+import type { HostUi, Question } from '../hostUi';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
-import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from '../protocol/limits';
-import type { ExtRequestId, HostResponse } from './protocols/types';
-import { abortError, RequestError, type ToolInfo } from './types';
+import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from '../../protocol/limits';
+import type { ExtRequestId, HostResponse } from '../protocols/types';
+import { abortError, RequestError, type ToolInfo } from '../types';
 
 /** What the request handlers need of the host (the Manager). */
 export interface ExtRequestHost {

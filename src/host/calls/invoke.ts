@@ -5,11 +5,11 @@
  * `tool_cancel` on abort), with `details` filed under the caller's own session branch. VS Code-free.
  */
 import { randomUUID } from 'node:crypto';
-import type { SessionContext } from '../protocol';
-import type { Blocked, CallToolOptions, ToolCallDecision, LifecycleEvent } from './api';
+import type { SessionContext } from '../../protocol';
+import type { Blocked, CallToolOptions, ToolCallDecision, LifecycleEvent } from '../api';
 import { boundContent } from './boundContent';
-import { CALL_TOOL_RESULT_MAX_BYTES } from '../protocol/limits';
-import { abortError, RequestError, type ToolInfo, type ToolResult } from './types';
+import { CALL_TOOL_RESULT_MAX_BYTES } from '../../protocol/limits';
+import { abortError, RequestError, type ToolInfo, type ToolResult } from '../types';
 
 /**
  * Who is calling. Origins with a person at a VS Code window (`chat`, `palette`, `agent`) may run interactive tools;

@@ -1,21 +1,20 @@
 /**
  * What the host sends its running extensions: a command (`command_invoked` → `command_response`), the bare tool
  * call (`tool_call` → `tool_result`, whose `activate_tools` and `details` are applied here), lifecycle and session
- * events to their subscribers, the interception chains (intercept.ts, interceptors.ts), and panel input. The
+ * events to their subscribers, the interception chains (intercept.ts), and panel input. The
  * Manager delegates to it; the guarded tool path (invoke.ts) runs through the Manager and ends in `callTool`.
  * No `vscode`.
  */
-import type { PanelKeyName, SessionContext } from '../protocol';
-import type { AssistantMessageDecision, CallToolOptions, LifecycleEvent, ManagerOptions, ToolCallDecision, TurnStartDecision } from './api';
+import type { PanelKeyName, SessionContext } from '../../protocol';
+import type { AssistantMessageDecision, CallToolOptions, LifecycleEvent, ManagerOptions, ToolCallDecision, TurnStartDecision } from '../api';
 import type { ExtensionRequests } from './extRequests';
-import type { ExtensionSet } from './extensions/extensionSet';
-import { chainAssistantMessage, chainToolCall, chainTurnStart, type BeforeAgentStart, type Interceptor } from './intercept';
-import { SystemPrompts, interceptorsOf } from './interceptors';
-import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
-import type { CommandReply, ToolReply } from './protocols';
+import type { ExtensionSet } from '../extensions/extensionSet';
+import { SystemPrompts, chainAssistantMessage, chainToolCall, chainTurnStart, interceptorsOf, type BeforeAgentStart, type Interceptor } from './intercept';
+import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../../protocol/limits';
+import type { CommandReply, ToolReply } from '../protocols';
 import { NO_BRANCH, type SessionStateStore } from './state';
-import type { ExtensionSupervisor } from './extensions/supervisor';
-import { RequestError, type ToolResult } from './types';
+import type { ExtensionSupervisor } from '../extensions/supervisor';
+import { RequestError, type ToolResult } from '../types';
 
 /** The Manager's timeouts the dispatch applies (omitted: limits.ts). */
 export type DispatchTimeouts = Pick<ManagerOptions, 'commandTimeoutMs' | 'toolTimeoutMs' | 'interceptTimeoutMs'>;

@@ -3,7 +3,7 @@
  * `tool_result` observations: 256 KiB). Text is cut on a UTF-8 character boundary; a block that no longer fits
  * (an image, or anything after the budget ran out) is left out; `truncated` says whether anything was.
  */
-import type { ContentBlock } from '../protocol';
+import type { ContentBlock } from '../../protocol';
 
 /** The blocks within `maxBytes` (text, base64 data and MIME types counted in UTF-8 bytes), and whether any were cut. */
 export function boundContent(content: readonly ContentBlock[], maxBytes: number): { content: ContentBlock[]; truncated: boolean } {
