@@ -42,9 +42,9 @@ export async function sdkFrameTypes() {
 /** Where the manifest's JSON Schema is written (package.json `jsonValidation` points at it). */
 export const MANIFEST_SCHEMA_FILE = path.join(ROOT, 'dist', 'extension.schema.json');
 
-/** Writes dist/extension.schema.json from the manifest's zod schema (src/host/manifest.ts). */
+/** Writes dist/extension.schema.json from the manifest's zod schema (src/host/disk/manifest.ts). */
 export async function writeManifestSchema() {
-  const schema = (await importTs('src/host/manifest.ts')).manifestJsonSchema();
+  const schema = (await importTs('src/host/disk/manifest.ts')).manifestJsonSchema();
   fs.mkdirSync(path.dirname(MANIFEST_SCHEMA_FILE), { recursive: true });
   fs.writeFileSync(MANIFEST_SCHEMA_FILE, JSON.stringify(schema, null, 2) + '\n');
   return schema;

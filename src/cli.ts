@@ -15,7 +15,7 @@ import { EXIT, Interrupted, parse, UsageError, USAGE, VERSION, write } from './c
 import { mcp } from './cli/mcp';
 import { newExtension } from './cli/new';
 import { trace } from './cli/trace';
-import { sanitizeText } from './host/doctor';
+import { sanitizeText } from './host/disk/doctor';
 import { RequestError } from './host/types';
 
 const SUBCOMMANDS: Record<string, (p: ReturnType<typeof parse>) => Promise<number>> = {

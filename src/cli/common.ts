@@ -6,11 +6,11 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import pkg from '../../package.json';
 import type { ExtensionHost, LoadReport, ManagerOptions } from '../host/api';
-import { sanitizeText } from '../host/doctor';
+import { sanitizeText } from '../host/disk/doctor';
 import type { HostUi } from '../host/hostUi';
 import { NullHostUi } from '../host/hostUi';
 import { Manager } from '../host/manager';
-import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/paths';
+import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
 
 export const VERSION = pkg.version;
 

@@ -1,5 +1,5 @@
 /** `zut-host doctor`: what the host sees (text or --json); exit 1 when any extension is in error. */
-import { buildDoctorReport, doctorHasErrors, doctorJson, doctorText } from '../host/doctor';
+import { buildDoctorReport, doctorHasErrors, doctorJson, doctorText } from '../host/disk/doctor';
 import { EXIT, UsageError, withHost, write, type Parsed } from './common';
 
 export async function doctor(p: Parsed): Promise<number> {

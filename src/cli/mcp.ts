@@ -1,6 +1,6 @@
 /** `zut-host mcp`: an MCP server over stdio exposing the extensions' tools (src/mcp/stdio.ts). */
 import * as path from 'node:path';
-import { resolveZutHome } from '../host/paths';
+import { resolveZutHome } from '../host/disk/paths';
 import { runMcpStdio } from '../mcp/stdio';
 import { timeoutOf, UsageError, VERSION, type Parsed } from './common';
 

@@ -1,7 +1,7 @@
 /** `zut-host new --lang ts|python|go|sh [--dir DIR] NAME`: the generator behind "Zut: New Extension…". */
 import * as path from 'node:path';
 import { createNewExtension, isNewExtensionLang, NEW_EXTENSION_LANGS } from '../host/newExtension';
-import { projectExtensionsDir } from '../host/paths';
+import { projectExtensionsDir } from '../host/disk/paths';
 import { EXIT, UsageError, write, type Parsed } from './common';
 
 /** The built SDK beside the bundle (dist/cli.js → dist/sdk). */

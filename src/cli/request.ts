@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ExtensionHost } from '../host/api';
-import { sanitizeText } from '../host/doctor';
+import { sanitizeText } from '../host/disk/doctor';
 import { planResponse } from '../ui-model/commandModel';
 import { EXIT, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
 import { parseKeys, parseKeysFile, type KeyPress } from './keys';

@@ -5,7 +5,7 @@
  * Stops every extension (shutdown → grace → SIGTERM → SIGKILL) on stdin EOF, SIGTERM and SIGINT.
  */
 import type { Readable, Writable } from 'node:stream';
-import { sanitizeText } from '../host/doctor';
+import { sanitizeText } from '../host/disk/doctor';
 import { Emitter } from '../host/lifecycle';
 import { NullHostUi, type NoteLevel } from '../host/hostUi';
 import { Manager } from '../host/manager';

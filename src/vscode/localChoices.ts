@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
-import { MANIFEST_FILE } from '../host/manifest';
+import { MANIFEST_FILE } from '../host/disk/manifest';
 import type { ExtensionInfo } from '../host/types';
 import { resolveExtension } from './management';
 

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import { createNewExtension, isNewExtensionLang, LANG_LABELS, NEW_EXTENSION_LANGS, newExtensionNameProblem, type NewExtension, type NewExtensionLang } from '../host/newExtension';
-import { globalExtensionsDir, projectExtensionsDir } from '../host/paths';
+import { globalExtensionsDir, projectExtensionsDir } from '../host/disk/paths';
 import { hostControl } from './host';
 
 interface NewExtensionArgs {

@@ -1,11 +1,11 @@
 /**
  * The Problems panel: each zut extension's load error and diagnostics as diagnostics on its `extension.json`
- * (decided by src/host/problems.ts), refreshed whenever the extensions change, cleared once it loads cleanly.
+ * (decided by src/host/disk/problems.ts), refreshed whenever the extensions change, cleared once it loads cleanly.
  */
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
-import { manifestProblems, problemRange } from '../host/problems';
+import { manifestProblems, problemRange } from '../host/disk/problems';
 
 export function registerProblems(context: vscode.ExtensionContext, host: ExtensionHost): void {
   const collection = vscode.languages.createDiagnosticCollection('zut');

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
-import { buildDoctorReport, doctorText } from '../../src/host/doctor';
+import { buildDoctorReport, doctorText } from '../../src/host/disk/doctor';
 import { Manager } from '../../src/host/manager';
 import { extensionContextValue, extensionItem } from '../../src/ui-model/extensionsModel';
 import { MemoryChoices, RecordingUi, cleanupTemps, shExt, tempDir, zutHome } from './helpers/hostFixtures';

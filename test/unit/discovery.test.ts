@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { discover } from '../../src/host/discovery';
+import { discover } from '../../src/host/disk/discovery';
 import type { DiscoveredExtension } from '../../src/host/types';
 
 let tmp: string;

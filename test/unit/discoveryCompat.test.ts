@@ -3,9 +3,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { pickEntryPoint } from '../../src/host/discoverE';
-import { discover, rereadManifest } from '../../src/host/discovery';
-import { resolveEHome, resolveZotHome } from '../../src/host/paths';
+import { pickEntryPoint } from '../../src/host/disk/discoverE';
+import { discover, rereadManifest } from '../../src/host/disk/discovery';
+import { resolveEHome, resolveZotHome } from '../../src/host/disk/paths';
 import type { DiscoveredExtension } from '../../src/host/types';
 
 let tmp: string;

@@ -9,7 +9,7 @@ import {
   mdCode,
   mdCodeBlock,
   sanitizeText,
-} from '../../src/host/doctor';
+} from '../../src/host/disk/doctor';
 import type { ExtensionInfo } from '../../src/host/types';
 
 function info(over: Partial<ExtensionInfo>): ExtensionInfo {

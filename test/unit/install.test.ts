@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installExtension, removeExtension } from '../../src/host/install';
+import { installExtension, removeExtension } from '../../src/host/disk/install';
 
 let tmp: string;
 let dest: string;

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveExec } from '../../src/host/process/child';
-import { execIsRelativePath, readManifest, setManifestEnabled } from '../../src/host/manifest';
+import { execIsRelativePath, readManifest, setManifestEnabled } from '../../src/host/disk/manifest';
 
 let tmp: string;
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FILE_TIME_SLACK_MS } from '../../src/protocol/limits';
-import { changedExtensions, manifestSignature, modifiedSince, watchedFiles } from '../../src/host/manifestSignature';
+import { changedExtensions, manifestSignature, modifiedSince, watchedFiles } from '../../src/host/disk/manifestSignature';
 
 let tmp: string;
 beforeEach(async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { globalExtensionsDir, logPathFor, projectExtensionsDir, resolveZutHome, safeFileName } from '../../src/host/paths';
+import { globalExtensionsDir, logPathFor, projectExtensionsDir, resolveZutHome, safeFileName } from '../../src/host/disk/paths';
 
 describe('resolveZutHome', () => {
   it('uses ZUT_HOME verbatim on every platform', () => {

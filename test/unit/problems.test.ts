@@ -1,6 +1,6 @@
-/** The Problems panel's decisions (src/host/problems.ts): which problems, on which manifest, where, naming the log. */
+/** The Problems panel's decisions (src/host/disk/problems.ts): which problems, on which manifest, where, naming the log. */
 import { describe, expect, it } from 'vitest';
-import { manifestProblems, problemRange } from '../../src/host/problems';
+import { manifestProblems, problemRange } from '../../src/host/disk/problems';
 import type { ExtensionInfo } from '../../src/host/types';
 
 const info = (over: Partial<ExtensionInfo>): ExtensionInfo => ({

@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSkills, parseFrontmatter } from '../../src/host/skills';
+import { loadSkills, parseFrontmatter } from '../../src/host/disk/skills';
 
 let tmp: string;
 let dir: string;

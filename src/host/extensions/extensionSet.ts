@@ -4,7 +4,7 @@
  * activated, the change notification (once per burst), and the ExtensionInfo snapshots. No `vscode`.
  */
 import { Emitter } from '../lifecycle';
-import { logPathFor } from '../paths';
+import { logPathFor } from '../disk/paths';
 import { buildIndex, type RegistryIndex } from './registry';
 import type { ExtensionSupervisor } from './supervisor';
 import type { ExtensionInfo } from '../types';

@@ -6,7 +6,7 @@
  * e files share a directory). No `vscode`.
  */
 import type { ManagerOptions } from '../api';
-import { identity } from '../discovery';
+import { identity } from '../disk/discovery';
 import { contentFingerprint, decideGate, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
 import type { ExtensionSupervisor } from './supervisor';
 import type { ExtensionInfo } from '../types';

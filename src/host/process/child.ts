@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { STDERR_LINE_MAX_CHARS } from '../../protocol/limits';
-import { execIsRelativePath } from '../manifest';
+import { execIsRelativePath } from '../disk/manifest';
 
 /** How to start one extension. */
 export interface ChildSpec {

@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { valueAt } from '../protocol';
-import type { Manifest } from './types';
+import { valueAt } from '../../protocol';
+import type { Manifest } from '../types';
 
 /** The manifest's file name inside an extension directory. */
 export const MANIFEST_FILE = 'extension.json';

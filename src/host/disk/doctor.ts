@@ -4,8 +4,8 @@
  * (VS Code's "Zut: Show Doctor Report") and JSON. Everything an extension supplied is untrusted: the text
  * formatter strips terminal control sequences, the markdown formatter keeps it in code spans/blocks.
  */
-import { fencedBlock, longestRun } from './markdown';
-import type { ExtensionInfo, Scope } from './types';
+import { fencedBlock, longestRun } from '../markdown';
+import type { ExtensionInfo, Scope } from '../types';
 
 export type DoctorStatus = 'ok' | 'warning' | 'error' | 'shadowed' | 'disabled' | 'theme-only' | 'auto-ready' | 'ready-timeout';
 

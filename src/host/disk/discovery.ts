@@ -27,7 +27,7 @@ import { readEExtension, listEExtensions } from './discoverE';
 import { MANIFEST_FILE, readManifest, type ReadManifestResult } from './manifest';
 import { eProjectExtensionsDir, globalExtensionsDir, projectExtensionsDir, zotProjectExtensionsDir } from './paths';
 import { loadSkills } from './skills';
-import type { DiscoveredExtension, Ecosystem, Scope } from './types';
+import type { DiscoveredExtension, Ecosystem, Scope } from '../types';
 
 export interface DiscoverOptions {
   /** Workspace folders, in order (absolute). */

@@ -4,8 +4,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { Skill } from './types';
-import { SKILL_FRONTMATTER_BYTES as FRONTMATTER_BYTES } from '../protocol/limits';
+import type { Skill } from '../types';
+import { SKILL_FRONTMATTER_BYTES as FRONTMATTER_BYTES } from '../../protocol/limits';
 
 export const SKILL_FILE = 'SKILL.md';
 

@@ -4,7 +4,7 @@
  * loads cleanly has none, so its entries disappear. `problemRange` places a problem in the manifest's text:
  * at a JSON syntax error's position, at the key a message names (`exec`, `args`, …), else on the first line.
  */
-import type { ExtensionInfo } from './types';
+import type { ExtensionInfo } from '../types';
 
 export type ProblemSeverity = 'error' | 'warning';
 

@@ -15,7 +15,7 @@
 import { promises as fs, readFileSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
-import type { Manifest } from './types';
+import type { Manifest } from '../types';
 import { isExecutable } from './manifest';
 
 /** Where an e extension's program is: its directory (cwd and identity) and its entry file. */
