@@ -1,6 +1,6 @@
 /** `zut-host new --lang ts|python|go|sh [--dir DIR] NAME`: the generator behind "Zut: New Extension…". */
 import * as path from 'node:path';
-import { createNewExtension, isNewExtensionLang, NEW_EXTENSION_LANGS } from '../host/newExtension';
+import { createNewExtension, isNewExtensionLang, NEW_EXTENSION_LANGS } from '../host/authoring/newExtension';
 import { projectExtensionsDir } from '../host/disk/paths';
 import { EXIT, UsageError, write, type Parsed } from './common';
 

@@ -1,14 +1,14 @@
 /**
  * "Zut: New Extension…" (palette and the Extensions view title): asks for the language, the name and the place
  * (a project's `.zut/extensions` or the zut home), writes the extension with the shared generator
- * (src/host/newExtension.ts), starts it, and opens its main file. Saving the file restarts it (host.ts watches
+ * (src/host/authoring/newExtension.ts), starts it, and opens its main file. Saving the file restarts it (host.ts watches
  * each extension's executable). Arguments (`{ lang, name, where }`, where = `project` | `global` | a folder)
  * skip the questions, for scripts and tests.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
-import { createNewExtension, isNewExtensionLang, LANG_LABELS, NEW_EXTENSION_LANGS, newExtensionNameProblem, type NewExtension, type NewExtensionLang } from '../host/newExtension';
+import { createNewExtension, isNewExtensionLang, LANG_LABELS, NEW_EXTENSION_LANGS, newExtensionNameProblem, type NewExtension, type NewExtensionLang } from '../host/authoring/newExtension';
 import { globalExtensionsDir, projectExtensionsDir } from '../host/disk/paths';
 import { hostControl } from './host';
 

@@ -1,5 +1,5 @@
 /**
- * The "New Extension…" generator (src/host/newExtension.ts), shared by the VS Code command and `zut-host new`:
+ * The "New Extension…" generator (src/host/authoring/newExtension.ts), shared by the VS Code command and `zut-host new`:
  * every language's template is written, loaded by the real Manager and answers its command and tool.
  */
 import { execFileSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/host/manager';
 import { watchedFiles } from '../../src/host/disk/manifestSignature';
-import { createNewExtension, NEW_EXTENSION_LANGS, newExtensionNameProblem, SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/newExtension';
+import { createNewExtension, NEW_EXTENSION_LANGS, newExtensionNameProblem, SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/authoring/newExtension';
 import { cleanupTemps, RecordingUi, tempDir, zutHome } from './helpers/hostFixtures';
 
 const ROOT = path.resolve(__dirname, '../..');

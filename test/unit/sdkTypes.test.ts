@@ -12,7 +12,7 @@ import type * as z from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import type * as Sdk from '../../packages/sdk/src/frames.js' with { 'resolution-mode': 'import' };
 import type { extFrameSchemas, hostFrameSchemas } from '../../src/protocol';
-import { SDK_FILES as TEMPLATE_SDK_FILES } from '../../src/host/newExtension';
+import { SDK_FILES as TEMPLATE_SDK_FILES } from '../../src/host/authoring/newExtension';
 import { generateSdkFrameTypes } from '../../src/protocol/typesGen';
 import { cleanupTemps, tempDir } from './helpers/hostFixtures';
 import { EXAMPLES_DIR } from './helpers/stdioDriver';

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/host/manager';
 import { watchedFiles } from '../../src/host/disk/manifestSignature';
-import { SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/newExtension';
+import { SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/authoring/newExtension';
 import { cleanupTemps, RecordingUi, tempDir } from './helpers/hostFixtures';
 import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
 

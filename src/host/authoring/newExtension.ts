@@ -5,8 +5,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { NEW_EXTENSION_NAME_MAX } from '../protocol/limits';
-import { MANIFEST_FILE } from './disk/manifest';
+import { NEW_EXTENSION_NAME_MAX } from '../../protocol/limits';
+import { MANIFEST_FILE } from '../disk/manifest';
 import type { Template, TemplateVars } from './templates/common';
 import { goTemplate } from './templates/go';
 import { pythonTemplate } from './templates/python';
