@@ -10,7 +10,7 @@ import type { HostUi } from './hostUi';
 import type { BeforeAgentStart } from './calls/intercept';
 import type { InvokeResult, InvokeToolOptions } from './calls/invoke';
 import type { CommandReply } from './protocols/types';
-import type { Event } from './lifecycle';
+import type { Event } from './events';
 import type { CommandInfo, ExtensionInfo, ToolInfo, ToolResult } from './types';
 
 /** The result of a (re)load: what stopped, what loaded, what became ready, and the errors. */

@@ -24,7 +24,7 @@ import { ExtensionSet } from './extensions/extensionSet';
 import { Gatekeeper } from './extensions/gates';
 import type { BeforeAgentStart } from './calls/intercept';
 import { invokeTool, type InvokeResult, type InvokeToolOptions } from './calls/invoke';
-import { Emitter } from './lifecycle';
+import { Emitter } from './events';
 import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
 import { Loader, type HostFacts } from './extensions/loader';
 import type { CommandReply } from './protocols';

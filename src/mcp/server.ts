@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';
 import type { ExtensionHost } from '../host/api';
-import type { Event, IDisposable } from '../host/lifecycle';
+import type { Event, IDisposable } from '../host/events';
 import { RequestError } from '../host/types';
 import { MAX_MCP_SESSIONS, MCP_PROTOCOL_VERSIONS, RPC } from './limits';
 import { buildCatalog, toMcpContent, type CatalogFilter, type McpCatalog } from './tools';

@@ -6,7 +6,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { sanitizeText } from '../host/disk/doctor';
-import { Emitter } from '../host/lifecycle';
+import { Emitter } from '../host/events';
 import { NullHostUi, type NoteLevel } from '../host/hostUi';
 import { Manager } from '../host/manager';
 import { encodeMessage, readMessages } from './lines';

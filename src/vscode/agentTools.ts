@@ -9,7 +9,7 @@
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
-import type { Event } from '../host/lifecycle';
+import type { Event } from '../host/events';
 import type { ToolInfo } from '../host/types';
 import { DefinitionVersion, OFF } from '../mcp/definitionVersion';
 import { RELAY_ENV } from '../mcp/limits';

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { HostUi } from '../host/hostUi';
-import type { Event } from '../host/lifecycle';
+import type { Event } from '../host/events';
 import type { CommandReply as HostCommandReply } from '../host/protocols/types';
 import { PALETTE_SESSION } from './callTool';
 import { untilHidden } from './quickInput';

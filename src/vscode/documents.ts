@@ -5,7 +5,7 @@
  * says so when VS Code asks for it again).
  */
 import * as vscode from 'vscode';
-import { Disposable } from '../host/lifecycle';
+import { Disposable } from '../host/events';
 import { MAX_ZUT_DOCUMENTS } from '../protocol/limits';
 
 /** The URI scheme of zut's read-only documents. */

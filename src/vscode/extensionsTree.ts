@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
-import type { IDisposable } from '../host/lifecycle';
+import type { IDisposable } from '../host/events';
 import { STARTING_TICK_MS, VIEW_REFRESH_DELAY_MS as REFRESH_DELAY_MS } from '../protocol/limits';
 import type { ExtensionInfo } from '../host/types';
 import { agentToolName } from './agentTools';

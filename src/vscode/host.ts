@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionHost, LoadReport, ManagerOptions } from '../host/api';
 import type { HostUi } from '../host/hostUi';
-import { Disposable } from '../host/lifecycle';
+import { Disposable } from '../host/events';
 import { WATCH_DEBOUNCE_MS } from '../protocol/limits';
 import { Manager } from '../host/manager';
 import { watchedFiles } from '../host/disk/manifestSignature';

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import type { ExtensionHost } from '../host/api';
 import type { Answer, EditorTool, EditorToolResult, HostUi, NoteLevel, PanelRender, Question, WidgetSpec } from '../host/hostUi';
 import { editorTools, invokeEditorTool } from './editorTools';
-import { Disposable, Emitter, type Event } from '../host/lifecycle';
+import { Disposable, Emitter, type Event } from '../host/events';
 import type { PanelSpec } from '../protocol/frames';
 import { NotesSurface, type NoteEvent } from './notes';
 import type { NotesModelOptions } from '../ui-model/notesModel';

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import type { NoteLevel } from '../host/hostUi';
-import { Emitter, type Event, type IDisposable } from '../host/lifecycle';
+import { Emitter, type Event, type IDisposable } from '../host/events';
 import { NotesModel, type NotesModelOptions } from '../ui-model/notesModel';
 import { escapeNotificationLinks } from '../ui-model/statusModel';
 

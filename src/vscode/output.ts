@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost, ExtensionLogLine } from '../host/api';
-import { Disposable } from '../host/lifecycle';
+import { Disposable } from '../host/events';
 import { escapeNotificationLinks } from '../ui-model/statusModel';
 import { FAILURE_TOAST_QUIET_MS as QUIET_MS } from '../protocol/limits';
 

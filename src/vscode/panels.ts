@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { PanelRender } from '../host/hostUi';
-import type { IDisposable } from '../host/lifecycle';
+import type { IDisposable } from '../host/events';
 import type { PanelSpec } from '../protocol/frames';
 import { frameFromSpec, RenderCoalescer, WebviewMessage, type PanelFrame, type Scheduler } from '../ui-model/panelModel';
 

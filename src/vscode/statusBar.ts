@@ -4,7 +4,7 @@
  * reveals its extension's row in the Extensions view (state, commands, log).
  */
 import * as vscode from 'vscode';
-import type { IDisposable } from '../host/lifecycle';
+import type { IDisposable } from '../host/events';
 import { statusPresentation } from '../ui-model/statusModel';
 
 /** What a status item shows (for tests and diagnostics). */

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { NoteLevel, WidgetSpec } from '../host/hostUi';
-import type { IDisposable } from '../host/lifecycle';
+import type { IDisposable } from '../host/events';
 import type { NotesModel } from '../ui-model/notesModel';
 
 type ExtNode = { kind: 'ext'; ext: string };

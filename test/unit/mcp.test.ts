@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as esbuild from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Emitter } from '../../src/host/lifecycle';
+import { Emitter } from '../../src/host/events';
 import { Manager } from '../../src/host/manager';
 import { MAX_RELAY_TOKENS } from '../../src/mcp/limits';
 import { RelayServer } from '../../src/mcp/relayServer';

@@ -2,7 +2,7 @@
  * Opaque extension state per (session branch, extension): what `tool_result.details` last said. Capped at
  * 256 KiB per snapshot; empty or null deletes. Only ever handed to its owner.
  */
-import { Emitter } from '../lifecycle';
+import { Emitter } from '../events';
 import { STATE_CAP_BYTES } from '../../protocol/limits';
 
 export { STATE_CAP_BYTES };

@@ -12,7 +12,7 @@
 import { ChildLink } from '../process/childLink';
 import { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type ConnectionTimeouts } from './types';
 import { routeMessage, type InboundTargets } from './inbound';
-import { Emitter } from '../lifecycle';
+import { Emitter } from '../events';
 import { TORN_WRITE_GRACE_MS } from '../../protocol/limits';
 import { PendingRequests, type Abandoned, type RequestOptions } from './pending';
 import { zutFamily } from '../protocols/hello';

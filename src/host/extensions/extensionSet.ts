@@ -3,7 +3,7 @@
  * and tool registry index (registry.ts; rebuilt on next use after a change), the deferred tools a `tool_result`
  * activated, the change notification (once per burst), and the ExtensionInfo snapshots. No `vscode`.
  */
-import { Emitter } from '../lifecycle';
+import { Emitter } from '../events';
 import { logPathFor } from '../disk/paths';
 import { buildIndex, type RegistryIndex } from './registry';
 import type { ExtensionSupervisor } from './supervisor';

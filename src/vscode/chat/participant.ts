@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../../host/api';
 import type { NoteLevel } from '../../host/hostUi';
-import type { Event } from '../../host/lifecycle';
+import type { Event } from '../../host/events';
 import type { PanelSpec } from '../../protocol';
 import { helpText, historyToMessages, lastTurnMeta } from '../../host/chat/conversation';
 import { runLoop, type LoopOptions, type LoopResult } from '../../host/chat/loop';
