@@ -1,5 +1,6 @@
 /**
- * The options and outcomes of a Connection (connection.ts); its inbound routing is inbound.ts, its start clock startClock.ts, its requests in flight pending.ts.
+ * The options and outcomes of a Connection (connection.ts); its inbound routing is inbound.ts, its start clock
+ * startClock.ts, its requests in flight pending.ts.
  */
 import type { ChildSpec } from '../process/child';
 import { AUTO_READY_MS, DEFAULT_START_TIMEOUT_MS, KILL_GRACE_MS, READY_GRACE_MS, SHUTDOWN_GRACE_MS, WRITE_TIMEOUT_MS } from '../../protocol/limits';
