@@ -2,7 +2,7 @@
 import type { HostUi } from '../src/host/hostUi';
 import { NullHostUi } from '../src/host/hostUi';
 import { Manager } from '../src/host/manager';
-import type { LoadReport } from '../src/host/api';
+import type { LoadReport } from '../src/host/types';
 import { makeZutHome, type FixtureSpec } from '../test/fixtures/bench/home';
 
 export interface RunningHost {

@@ -5,7 +5,8 @@
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import pkg from '../../package.json';
-import type { ExtensionHost, LoadReport, ManagerOptions } from '../host/api';
+import type { ExtensionHost, ManagerOptions } from '../host/api';
+import type { LoadReport } from '../host/types';
 import { sanitizeText } from '../host/disk/doctor';
 import type { HostUi } from '../host/hostUi';
 import { NullHostUi } from '../host/hostUi';

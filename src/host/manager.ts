@@ -6,18 +6,21 @@
  * requests extensions make of the host (extRequests.ts), and the one guarded tool path (invoke.ts). VS Code-free.
  */
 import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
+import type { ExtensionHost, ManagerOptions } from './api';
 import type {
   AssistantMessageDecision,
   CallToolOptions,
-  ExtensionHost,
+  CommandInfo,
+  ExtensionInfo,
   ExtensionLogLine,
   LifecycleEvent,
   LoadReport,
-  ManagerOptions,
   ToolCallDecision,
+  ToolInfo,
+  ToolResult,
   TraceLevel,
   TurnStartDecision,
-} from './api';
+} from './types';
 import { Dispatcher } from './calls/dispatch';
 import { ExtensionRequests } from './calls/extRequests';
 import { ExtensionSet } from './extensions/extensionSet';
@@ -30,7 +33,6 @@ import { Loader, type HostFacts } from './extensions/loader';
 import type { CommandReply } from './protocols';
 import { NO_BRANCH, SessionStateStore } from './calls/state';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './extensions/supervisor';
-import type { CommandInfo, ExtensionInfo, ToolInfo, ToolResult } from './types';
 
 export { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS };
 

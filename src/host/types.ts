@@ -2,8 +2,11 @@
  * Shared types of the VS Code-free host: manifests, discovered extensions, live extension info,
  * tool/command results. Kept in one place so discovery, the Manager, the CLI and the VS Code adapters agree.
  */
-import type { ContentBlock, ToolAnnotations } from '../protocol';
-import type { ProtocolName } from './protocols/types';
+import type { ContentBlock, SessionContext, ToolAnnotations } from '../protocol';
+import type { ZotEventFromHost } from '../protocol/zot';
+
+/** The protocol an extension speaks: zut's v2, zot's v1, or e's JSON-RPC (protocols/). */
+export type ProtocolName = 'zut' | 'zot' | 'e';
 
 /** Where an extension was found. `explicit` = a one-run path (zut's `--ext`, the `zut.extensionPaths` setting). */
 export type Scope = 'project' | 'global' | 'explicit';
@@ -180,3 +183,64 @@ export class RequestError extends Error {
   }
 }
 
+/** The result of a (re)load: what stopped, what loaded, what became ready, and the errors. */
+export interface LoadReport {
+  stopped: string[];
+  loaded: string[];
+  ready: string[];
+  errors: { ext: string; message: string }[];
+}
+
+/** Options of one tool call. */
+export interface CallToolOptions {
+  /** Cancels the call; sends `tool_cancel` when the extension advertised it. */
+  signal?: AbortSignal;
+  /** Overrides the configured reply timeout. Ignored (no deadline) for interactive tools. */
+  timeoutMs?: number;
+  /** The caller's session branch: `details` are filed under its id (none: the no-session branch). */
+  session?: SessionContext;
+  /** Names of the tool calls this one is nested in (zot's `call_tool` chain rules). */
+  chain?: readonly string[];
+  /** Output the tool streams while it runs (e's `tool.update`). */
+  onProgress?: (text: string) => void;
+}
+
+/**
+ * A lifecycle event as the host emits it: the `event` frame's fields (zut's, plus those zot's events carry:
+ * `origin_extension`, and `status`/`executed`/`result` of its `tool_result` event) without `type`, without `state`
+ * (the Manager fills it in per receiver) and without zot's per-connection `session_id`/`cwd`/`sequence`.
+ */
+export type LifecycleEvent = Omit<ZotEventFromHost, 'type' | 'state' | 'session_id' | 'cwd' | 'sequence'>;
+
+/** Who blocked, and why. */
+export interface Blocked {
+  ext: string;
+  reason: string;
+}
+
+/** Outcome of the `tool_call` interception chain. `args` are the (possibly rewritten) arguments. */
+export interface ToolCallDecision {
+  blocked?: Blocked;
+  args: unknown;
+}
+
+/** Outcome of the `turn_start` chain. `context`: the joined hidden context (`[ext]\n<text>` blocks, capped 16 KiB). */
+export interface TurnStartDecision {
+  blocked?: Blocked;
+  context?: string;
+}
+
+/** Outcome of the `assistant_message` chain. `text`: what the user sees (possibly replaced). */
+export interface AssistantMessageDecision {
+  blocked?: Blocked;
+  text: string;
+}
+
+/** A line an extension wrote to stderr, or (when tracing) a frame in or out. */
+export interface ExtensionLogLine {
+  ext: string;
+  kind: 'stderr' | 'in' | 'out' | 'host';
+  text: string;
+}
+
+export type TraceLevel = 'off' | 'messages' | 'verbose';

@@ -5,7 +5,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod';
-import type { TraceLevel } from '../host/api';
+import type { TraceLevel } from '../host/types';
 import type { ConsentMode } from '../host/extensions/consent';
 import { DEFAULT_START_TIMEOUT_MS } from '../protocol/limits';
 

@@ -5,7 +5,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionHost, LoadReport, ManagerOptions } from '../host/api';
+import type { ExtensionHost, ManagerOptions } from '../host/api';
+import type { LoadReport } from '../host/types';
 import type { HostUi } from '../host/hostUi';
 import { Disposable } from '../host/events';
 import { WATCH_DEBOUNCE_MS } from '../protocol/limits';

@@ -6,12 +6,12 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionHost, LoadReport } from '../host/api';
+import type { ExtensionHost } from '../host/api';
+import type { ExtensionInfo, LoadReport } from '../host/types';
 import { buildDoctorReport, doctorMarkdown } from '../host/disk/doctor';
 import { installExtension, type InstalledExtension } from '../host/disk/install';
 import { setManifestEnabled } from '../host/disk/manifest';
 import { globalExtensionsDir, projectExtensionsDir } from '../host/disk/paths';
-import type { ExtensionInfo } from '../host/types';
 import { registerCallTool } from './callTool';
 import { zutDocuments } from './documents';
 import { hostControl } from './host';

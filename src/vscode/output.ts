@@ -4,7 +4,8 @@
  * own log. A load error, crash or given-up restart shows one error notification with "Show Log" and "Restart".
  */
 import * as vscode from 'vscode';
-import type { ExtensionHost, ExtensionLogLine } from '../host/api';
+import type { ExtensionHost } from '../host/api';
+import type { ExtensionLogLine } from '../host/types';
 import { Disposable } from '../host/events';
 import { escapeNotificationLinks } from '../ui-model/statusModel';
 import { FAILURE_TOAST_QUIET_MS as QUIET_MS } from '../protocol/limits';

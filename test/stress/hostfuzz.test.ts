@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExtensionLogLine } from '../../src/host/api';
+import type { ExtensionLogLine } from '../../src/host/types';
 import { NullHostUi, type HostUi, type NoteLevel, type PanelRender } from '../../src/host/hostUi';
 import { Manager } from '../../src/host/manager';
 import { LineDecoder, parseExtFrame, type PanelSpec } from '../../src/protocol';

@@ -6,7 +6,16 @@
  * No `vscode`.
  */
 import type { PanelKeyName, SessionContext } from '../../protocol';
-import type { AssistantMessageDecision, CallToolOptions, LifecycleEvent, ManagerOptions, ToolCallDecision, TurnStartDecision } from '../api';
+import type { ManagerOptions } from '../api';
+import {
+  type AssistantMessageDecision,
+  type CallToolOptions,
+  type LifecycleEvent,
+  RequestError,
+  type ToolCallDecision,
+  type ToolResult,
+  type TurnStartDecision,
+} from '../types';
 import type { ExtensionRequests } from './extRequests';
 import type { ExtensionSet } from '../extensions/extensionSet';
 import { SystemPrompts, chainAssistantMessage, chainToolCall, chainTurnStart, interceptorsOf, type BeforeAgentStart, type Interceptor } from './intercept';
@@ -14,7 +23,6 @@ import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../..
 import type { CommandReply, ToolReply } from '../protocols';
 import { NO_BRANCH, type SessionStateStore } from './state';
 import type { ExtensionSupervisor } from '../extensions/supervisor';
-import { RequestError, type ToolResult } from '../types';
 
 /** The Manager's timeouts the dispatch applies (omitted: limits.ts). */
 export type DispatchTimeouts = Pick<ManagerOptions, 'commandTimeoutMs' | 'toolTimeoutMs' | 'interceptTimeoutMs'>;

@@ -6,13 +6,12 @@
  * are (re)loaded (zot: "stable across normal user messages").
  */
 import { randomUUID } from 'node:crypto';
-import type { AssistantMessageDecision, ToolCallDecision, TurnStartDecision } from '../api';
+import { type AssistantMessageDecision, RequestError, type ToolCallDecision, type TurnStartDecision } from '../types';
 import type { InterceptPayload, InterceptReply } from '../protocols/types';
 
 import { CONTEXT_CAP_BYTES, SYSTEM_PROMPT_MAX_BYTES } from '../../protocol/limits';
 import { cutUtf8 } from './boundContent';
 import type { ExtensionSupervisor } from '../extensions/supervisor';
-import { RequestError } from '../types';
 
 export { CONTEXT_CAP_BYTES };
 export const CONTEXT_TRUNCATED_MARKER = '[extension context truncated]';

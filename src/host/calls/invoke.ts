@@ -6,10 +6,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../../protocol';
-import type { Blocked, CallToolOptions, ToolCallDecision, LifecycleEvent } from '../api';
+import {
+  abortError,
+  type Blocked,
+  type CallToolOptions,
+  type LifecycleEvent,
+  RequestError,
+  type ToolCallDecision,
+  type ToolInfo,
+  type ToolResult,
+} from '../types';
 import { boundContent } from './boundContent';
 import { CALL_TOOL_RESULT_MAX_BYTES } from '../../protocol/limits';
-import { abortError, RequestError, type ToolInfo, type ToolResult } from '../types';
 
 /**
  * Who is calling. Origins with a person at a VS Code window (`chat`, `palette`, `agent`) may run interactive tools;

@@ -7,7 +7,8 @@
  * (gates.ts). No `vscode`.
  */
 import type { SessionContext } from '../../protocol';
-import type { ExtensionLogLine, LoadReport, ManagerOptions, TraceLevel } from '../api';
+import type { ManagerOptions } from '../api';
+import type { ExtensionLogLine, LoadReport, TraceLevel } from '../types';
 import { DEFAULT_CAPS } from './caps';
 import { readEExtensionsConfig } from '../disk/discoverE';
 import { discover, rereadManifest } from '../disk/discovery';

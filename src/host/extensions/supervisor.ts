@@ -3,14 +3,13 @@
  * the restart policy (like the LSP client's: up to 4 automatic restarts, none after the 5th crash within
  * 3 minutes; an exit after `shutdown` is not a crash). Spontaneous frames are handed to the HostUi port.
  */
-import type { ExtensionLogLine, TraceLevel } from '../api';
+import type { DiscoveredExtension, ExtensionLogLine, ExtensionState, Manifest, TraceLevel } from '../types';
 import { ExtensionCaps, type CapLimits } from './caps';
 import { Connection, type ConnectionTimeouts } from '../connection/connection';
 import type { HostUi, NoteLevel } from '../hostUi';
 import { normaliseSchema, RESERVED_TOOL_NAMES, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
 import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS, RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from '../../protocol/limits';
 import type { Gate } from './consent';
-import type { DiscoveredExtension, ExtensionState, Manifest } from '../types';
 import { familyFor, type ExtNotice, type HostInfo, type ProtocolName } from '../protocols';
 import type { ExtensionRequests } from '../calls/extRequests';
 import { ZOT_EVENTS_NEVER_SENT } from '../protocols/zot';

@@ -5,7 +5,7 @@
  * counterpart) becomes a diagnostic naming it, so the doctor report says what will never be called.
  */
 import * as z from 'zod';
-import type { LifecycleEvent } from '../api';
+import type { LifecycleEvent } from '../types';
 import type { ExtMessage } from './types';
 
 const Named = z.object({ name: z.string().min(1), description: z.string().optional() });

@@ -28,10 +28,10 @@
  * No `vscode` here.
  */
 import type { ContentBlock, ExtFrame, PanelSpec, SessionContext } from '../../protocol';
-import type { LifecycleEvent } from '../api';
+import type { LifecycleEvent, ProtocolName } from '../types';
 
 /** The wire protocols the host speaks. */
-export type ProtocolName = 'zut' | 'zot' | 'e';
+export type { ProtocolName };
 
 /** What the host tells an extension at the handshake (zut/zot `hello_ack`, e's `initialize` params). */
 export interface HostInfo {
