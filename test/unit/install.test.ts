@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installExtension, removeExtension } from '../../src/host/disk/install';
+import { installExtension, removeExtension, stageInstall } from '../../src/host/disk/install';
 
 let tmp: string;
 let dest: string;
@@ -29,7 +29,7 @@ async function src(name: string, manifest: object | string, files: Record<string
 const left = async () => (await fs.readdir(dest).catch(() => [] as string[])).sort();
 
 describe('installExtension', () => {
-  it('copies everything but .git into <dest>/<manifest name>, keeping modes and relative symlinks', async () => {
+  it('copies everything but .git into <dest>/<manifest name>, keeping modes; a link inside the folder becomes its content', async () => {
     const dir = await src('hello-src', { name: 'hello', exec: './bin/hello', skills: ['skills'] }, {
       'bin/hello': ['#!/bin/sh\necho hi\n', 0o755],
       'skills/a/SKILL.md': ['# a'],
@@ -38,13 +38,20 @@ describe('installExtension', () => {
       '.env.example': ['X=1'],
     });
     await fs.symlink('bin/hello', path.join(dir, 'run'));
+    await fs.symlink('skills', path.join(dir, 'more-skills'));
     const r = await installExtension(dir, dest);
     expect(r).toEqual({ name: 'hello', dir: path.join(dest, 'hello') });
     expect(await left()).toEqual(['hello']);
     const entries = (await fs.readdir(r.dir)).sort();
-    expect(entries).toEqual(['.env.example', 'bin', 'extension.json', 'node_modules', 'run', 'skills']);
+    expect(entries).toEqual(['.env.example', 'bin', 'extension.json', 'more-skills', 'node_modules', 'run', 'skills']);
     expect((await fs.stat(path.join(r.dir, 'bin', 'hello'))).mode & 0o777).toBe(0o755);
-    expect(await fs.readlink(path.join(r.dir, 'run'))).toBe('bin/hello');
+    // Links are copied as what they point to: nothing installed points back into the source.
+    const run = await fs.lstat(path.join(r.dir, 'run'));
+    expect(run.isFile() && !run.isSymbolicLink()).toBe(true);
+    expect(run.mode & 0o777).toBe(0o755);
+    expect(await fs.readFile(path.join(r.dir, 'run'), 'utf8')).toBe('#!/bin/sh\necho hi\n');
+    expect((await fs.lstat(path.join(r.dir, 'more-skills'))).isDirectory()).toBe(true);
+    expect(await fs.readFile(path.join(r.dir, 'more-skills', 'a', 'SKILL.md'), 'utf8')).toBe('# a');
     expect(await fs.readFile(path.join(r.dir, 'skills', 'a', 'SKILL.md'), 'utf8')).toBe('# a');
   });
 
@@ -79,14 +86,43 @@ describe('installExtension', () => {
     expect(await left()).toEqual([]);
   });
 
-  it('rolls back the staging directory when the staged copy is invalid', async () => {
-    // The executable is a symlink to a file outside the source: valid in place, dangling once copied verbatim.
-    const outside = path.join(tmp, 'outside-bin');
+  it('refuses a link that leaves the folder, naming it, and leaves nothing behind (issue 20, point 10)', async () => {
+    // The executable is an absolute link into the source repository: installed as is, the global (never asked)
+    // extension would run whatever the repository later puts there.
+    const outside = path.join(tmp, 'repo-run.sh');
     await fs.writeFile(outside, '#!/bin/sh\n', { mode: 0o755 });
     const dir = await src('linky', { name: 'linky', exec: './bin/run' });
     await fs.mkdir(path.join(dir, 'bin'));
+    await fs.symlink(outside, path.join(dir, 'bin', 'run'));
+    await expect(installExtension(dir, dest)).rejects.toThrow(
+      `install: ${dir}: refused: bin/run is a symbolic link to ${outside}, outside the extension folder`,
+    );
+    expect(await left()).toEqual([]);
+    // The same through a relative link, and a directory link that leaves.
+    await fs.rm(path.join(dir, 'bin', 'run'));
     await fs.symlink(path.relative(path.join(dir, 'bin'), outside), path.join(dir, 'bin', 'run'));
-    await expect(installExtension(dir, dest)).rejects.toThrow(/^install: staged copy of .*: exec "\.\/bin\/run" not found in .*\.staging-/);
+    await expect(installExtension(dir, dest)).rejects.toThrow(/refused: bin\/run is a symbolic link to .*repo-run\.sh, outside the extension folder/);
+    await fs.rm(path.join(dir, 'bin', 'run'));
+    await fs.writeFile(path.join(dir, 'bin', 'run'), '#!/bin/sh\n', { mode: 0o755 });
+    await fs.symlink(tmp, path.join(dir, 'lib'));
+    await expect(installExtension(dir, dest)).rejects.toThrow(`refused: lib is a symbolic link to ${tmp}, outside the extension folder`);
+    expect(await left()).toEqual([]);
+  });
+
+  it('refuses a dangling link, a link loop and a FIFO', async () => {
+    const dir = await src('odd', { name: 'odd', exec: 'node' });
+    await fs.symlink('nowhere', path.join(dir, 'gone'));
+    await expect(installExtension(dir, dest)).rejects.toThrow('refused: gone is a symbolic link to "nowhere", which does not exist');
+    await fs.rm(path.join(dir, 'gone'));
+    await fs.mkdir(path.join(dir, 'sub'));
+    await fs.symlink('..', path.join(dir, 'sub', 'up'));
+    await expect(installExtension(dir, dest)).rejects.toThrow('refused: sub/up is a symbolic link to its own ancestor ".." (a loop)');
+    await fs.rm(path.join(dir, 'sub'), { recursive: true });
+    if (process.platform !== 'win32') {
+      const { execFileSync } = await import('node:child_process');
+      execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+      await expect(installExtension(dir, dest)).rejects.toThrow('refused: pipe is not a regular file or directory');
+    }
     expect(await left()).toEqual([]);
   });
 
@@ -95,6 +131,35 @@ describe('installExtension', () => {
     const inside = path.join(dir, 'nested', 'extensions');
     await expect(installExtension(dir, inside)).rejects.toThrow(/^install: /);
     expect(await fs.readdir(inside)).toEqual([]);
+  });
+});
+
+describe('stageInstall', () => {
+  it('stages a copy whose plan lists the manifest and every file; discard leaves nothing, commit installs it', async () => {
+    const dir = await src('plan', { name: 'plan', exec: './run.sh', args: ['--fast'] }, { 'run.sh': ['#!/bin/sh\n', 0o755], 'lib/a.txt': ['abc'] });
+    const staged = await stageInstall(dir, dest, { label: 'the source' });
+    expect(staged.plan.source).toBe('the source');
+    expect(staged.plan.dest).toBe(path.join(dest, 'plan'));
+    expect(staged.plan.manifest).toMatchObject({ name: 'plan', exec: './run.sh', args: ['--fast'] });
+    expect(staged.plan.files).toEqual([
+      { path: 'extension.json', bytes: expect.any(Number), executable: false },
+      { path: 'lib/a.txt', bytes: 3, executable: false },
+      { path: 'run.sh', bytes: 10, executable: true },
+    ]);
+    expect((await left()).filter((n) => n.startsWith('.staging-'))).toHaveLength(1);
+    await staged.discard();
+    expect(await left()).toEqual([]);
+    const again = await stageInstall(dir, dest);
+    expect(await again.commit()).toEqual({ name: 'plan', dir: path.join(dest, 'plan') });
+    expect(await left()).toEqual(['plan']);
+  });
+
+  it('a destination that appears between staging and commit is refused, and the staged copy removed', async () => {
+    const dir = await src('race', { name: 'race', exec: 'node' });
+    const staged = await stageInstall(dir, dest);
+    await fs.mkdir(path.join(dest, 'race'));
+    await expect(staged.commit()).rejects.toThrow(`install: ${path.join(dest, 'race')} already exists`);
+    expect(await left()).toEqual(['race']);
   });
 });
 

@@ -1,16 +1,56 @@
 /**
  * `zut ext install <path>` / `zut ext remove`: copy a local extension into an extensions directory, staged and
- * validated so a broken copy never becomes an installed extension. Nothing is built and nothing is fetched.
+ * validated so a broken copy never becomes an installed extension. Two steps so the caller can show what will run
+ * before it is installed: `stageInstall` copies (and with `build: 'go'` builds) into `<root>/.staging-<random>`
+ * and returns the plan; `commit` renames the staging directory into place, `discard` removes it. Nothing is built
+ * unless asked and nothing is fetched here (git sources: installSources.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { MANIFEST_FILE, execProblem, readManifest } from './manifest';
+import { copyContents, CopyRefused, isInside, type CopiedFile } from './copyTree';
+import { MANIFEST_FILE, execIsRelativePath, execProblem, readManifest } from './manifest';
+import type { Manifest } from '../types';
 
 /** The name and final directory of an installed extension. */
 export interface InstalledExtension {
   name: string;
   dir: string;
+}
+
+/** What an install puts on disk and will run: shown before it is committed. */
+export interface InstallPlan {
+  /** What the user named: a folder or a git URL. */
+  source: string;
+  /** The final directory (`<root>/<name>`). */
+  dest: string;
+  manifest: Manifest;
+  /** Every file of the staged copy, sorted. */
+  files: CopiedFile[];
+  /** Set when `--build=go` produced the executable: the command that ran. */
+  built?: string;
+}
+
+/** A copy in its staging directory, validated, not yet an installed extension. */
+export interface StagedInstall {
+  plan: InstallPlan;
+  /** Renames the staged copy into place; refuses if the destination appeared meanwhile (and discards). */
+  commit(): Promise<InstalledExtension>;
+  /** Removes the staged copy. Idempotent. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Builds the staged copy's executable (`--build=go`): `out` is the absolute path the manifest's relative `exec`
+ * names inside the staging directory. Returns the command line that ran (for the plan).
+ */
+export type Builder = (sourceDir: string, out: string) => Promise<string>;
+
+export interface StageOptions {
+  /** How to name the source in messages and in the plan (a git URL cloned to a temporary folder). Default: its path. */
+  label?: string;
+  /** Build the executable into the staged copy (`--build=go`); the source need not contain it. */
+  build?: Builder;
 }
 
 async function exists(p: string): Promise<boolean> {
@@ -23,58 +63,100 @@ async function exists(p: string): Promise<boolean> {
 }
 
 /** Validates an extension directory for installation: a valid manifest and, for `./x` execs, the executable. */
-async function validate(dir: string, what: string): Promise<string> {
+async function validate(dir: string, what: string, execRequired = true): Promise<Manifest> {
   const r = await readManifest(dir);
   if (!r.ok) throw new Error(`install: ${what}: ${r.error}`);
-  if (r.manifest.exec !== undefined) {
+  if (r.manifest.exec !== undefined && execRequired) {
     const problem = await execProblem(dir, r.manifest.exec);
     // Only presence matters here; an executable bit missing is a spawn-time warning, not an install failure.
     if (problem && problem.kind !== 'not-executable') throw new Error(`install: ${what}: ${problem.message}`);
   }
-  return r.manifest.name;
+  return r.manifest;
 }
 
+const fail = (what: string, e: unknown): Error =>
+  e instanceof Error && e.message.startsWith('install:') ? e : new Error(`install: ${what}: ${e instanceof Error ? e.message : String(e)}`);
+
 /**
- * Installs the extension at `src` as `<destRoot>/<name>` (`name` from its manifest). Steps: validate `src`;
- * refuse an existing destination; copy everything except `.git` directories into `<destRoot>/.staging-<random>`
- * (symlinks copied verbatim, modes kept); validate the staged copy; rename it into place. On any failure the
- * staging directory is removed. Throws an `install: …` error naming the problem.
+ * Stages the extension at `src` for `<destRoot>/<name>` (`name` from its manifest). Steps: validate `src`; refuse
+ * an existing destination or a destination inside the source; copy every file's content (not `.git`; a link that
+ * leaves the folder is refused, naming it: copyTree.ts) into `<destRoot>/.staging-<random>`; build when asked;
+ * validate the staged copy. On any failure the staging directory is removed. Throws an `install: …` error.
  */
-export async function installExtension(src: string, destRoot: string): Promise<InstalledExtension> {
+export async function stageInstall(src: string, destRoot: string, opts: StageOptions = {}): Promise<StagedInstall> {
   const source = path.resolve(src);
+  const what = opts.label ?? source;
   const root = path.resolve(destRoot);
   let st;
   try {
     st = await fs.stat(source);
   } catch (e) {
-    throw new Error(`install: ${source}: ${(e as Error).message}`);
+    throw fail(what, e);
   }
-  if (!st.isDirectory()) throw new Error(`install: ${source} is not a directory`);
-  const name = await validate(source, source);
-  const dest = path.join(root, name);
+  if (!st.isDirectory()) throw new Error(`install: ${what} is not a directory`);
+  const manifest = await validate(source, what, opts.build === undefined);
+  if (opts.build && (manifest.exec === undefined || !execIsRelativePath(manifest.exec))) {
+    throw new Error(
+      `install: ${what}: --build=go needs a relative exec (like "./${manifest.name}") in ${MANIFEST_FILE} to write the binary to; ` +
+        `${manifest.exec === undefined ? 'it has none' : `${JSON.stringify(manifest.exec)} is a launcher resolved from PATH`}`,
+    );
+  }
+  const dest = path.join(root, manifest.name);
   if (await exists(dest)) {
-    throw new Error(`install: ${dest} already exists; remove it first to reinstall ${JSON.stringify(name)}`);
+    throw new Error(`install: ${dest} already exists; remove it first to reinstall ${JSON.stringify(manifest.name)}`);
   }
   await fs.mkdir(root, { recursive: true });
+  if (isInside(await fs.realpath(source), await fs.realpath(root))) throw new Error(`install: ${what}: cannot install into ${root}, which is inside it`);
   const staging = path.join(root, `.staging-${randomBytes(6).toString('hex')}`);
+  const discard = () => fs.rm(staging, { recursive: true, force: true });
   try {
-    await fs.cp(source, staging, {
-      recursive: true,
-      errorOnExist: true,
-      force: false,
-      verbatimSymlinks: true,
-      preserveTimestamps: true,
-      filter: (p) => path.basename(p) !== '.git',
-    });
-    const stagedName = await validate(staging, `staged copy of ${source}`);
-    if (stagedName !== name) throw new Error(`install: ${source} changed while it was copied`);
-    if (await exists(dest)) throw new Error(`install: ${dest} already exists`);
-    await fs.rename(staging, dest);
+    let files = await copyContents(source, staging);
+    let built: string | undefined;
+    if (opts.build && manifest.exec !== undefined) {
+      built = await opts.build(source, path.resolve(staging, manifest.exec));
+      files = await listFiles(staging);
+    }
+    const staged = await validate(staging, `staged copy of ${what}`);
+    if (staged.name !== manifest.name) throw new Error(`install: ${what} changed while it was copied`);
+    const plan: InstallPlan = { source: what, dest, manifest: staged, files, ...(built !== undefined && { built }) };
+    return {
+      plan,
+      discard,
+      async commit() {
+        try {
+          if (await exists(dest)) throw new Error(`install: ${dest} already exists`);
+          await fs.rename(staging, dest);
+        } catch (e) {
+          await discard();
+          throw fail(what, e);
+        }
+        return { name: staged.name, dir: dest };
+      },
+    };
   } catch (e) {
-    await fs.rm(staging, { recursive: true, force: true });
-    throw e instanceof Error && e.message.startsWith('install:') ? e : new Error(`install: ${source}: ${(e as Error).message}`);
+    await discard();
+    if (e instanceof CopyRefused) throw new Error(`install: ${what}: refused: ${e.message}`);
+    throw fail(what, e);
   }
-  return { name, dir: dest };
+}
+
+/** `stageInstall` then `commit`: installs `src` as `<destRoot>/<name>` in one step. */
+export async function installExtension(src: string, destRoot: string, opts: StageOptions = {}): Promise<InstalledExtension> {
+  return (await stageInstall(src, destRoot, opts)).commit();
+}
+
+/** Every regular file under `dir` (relative, `/`-separated, sorted) with its size: the plan after a build. */
+async function listFiles(dir: string, rel = ''): Promise<CopiedFile[]> {
+  const out: CopiedFile[] = [];
+  for (const e of await fs.readdir(path.join(dir, rel), { withFileTypes: true })) {
+    const r = rel === '' ? e.name : `${rel}/${e.name}`;
+    if (e.isDirectory()) out.push(...(await listFiles(dir, r)));
+    else if (e.isFile()) {
+      const st = await fs.stat(path.join(dir, r));
+      out.push({ path: r, bytes: st.size, executable: (st.mode & 0o111) !== 0 });
+    }
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**
