@@ -3,13 +3,13 @@
  * benchmarks program against. `Manager` (manager.ts) implements it.
  */
 import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
-import type { CapLimits } from './extensions/caps';
-import type { ConsentOptions } from './extensions/consent';
-import type { HostUi } from './hostUi';
 import type { BeforeAgentStart } from './calls/intercept';
 import type { InvokeResult, InvokeToolOptions } from './calls/invoke';
 import type { CommandReply } from './protocols/types';
 import type { Event } from './events';
+import type { ManagerOptions } from './extensions/options';
+
+export type { ManagerOptions };
 import type {
   AssistantMessageDecision,
   CallToolOptions,
@@ -25,40 +25,6 @@ import type {
   TurnStartDecision,
 } from './types';
 
-/** How the Manager is built (manager.ts). Times in milliseconds; omitted = the spec's defaults. */
-export interface ManagerOptions {
-  /** Workspace folders, in order; each one's `.zut/extensions` is scanned. */
-  folders: string[];
-  /** `$ZUT_HOME` (see paths.ts `resolveZutHome`). Logs go to `<zutHome>/logs`. */
-  zutHome: string;
-  /** One-run extension directories (zut's `--ext`); they win over project and global. */
-  extensionPaths?: string[];
-  /** False: do not load `$ZUT_HOME/extensions` (logs still go to `<zutHome>/logs`). Default true. */
-  globalExtensions?: boolean;
-  /** `zut.compat.zot`: also load zot extensions (`.zot/extensions`, `<home>/extensions`; home = `$ZOT_HOME`). */
-  zot?: { home: string };
-  /** `zut.compat.e`: also load e extensions (`.e/extensions`, `<home>/extensions`; home = `~/.e`). */
-  e?: { home: string };
-  ui: HostUi;
-  /** Sent as `hello_ack.zut_version`. */
-  hostVersion: string;
-  provider?: string;
-  model?: string;
-  /** False = untrusted workspace: project-local and explicit extensions are `blocked`, not spawned. */
-  isTrusted?: () => boolean;
-  toolTimeoutMs?: number;
-  commandTimeoutMs?: number;
-  interceptTimeoutMs?: number;
-  /** The `hello` deadline (`zut.startTimeoutSeconds`; default `DEFAULT_START_TIMEOUT_MS`, 60 s). */
-  helloTimeoutMs?: number;
-  /** Per-extension caps (default: limits.ts); tests lower them. */
-  caps?: Partial<CapLimits>;
-  /** Automatic restarts after a crash (default true): up to 4, none after the 5th crash within 3 minutes. */
-  autoRestart?: boolean;
-  trace?: TraceLevel;
-  /** Consent for project-local code and workspace-local choices (consent.ts); omitted = none asked (CLI). */
-  consent?: ConsentOptions;
-}
 
 /** The Manager's public API. */
 export interface ExtensionHost {

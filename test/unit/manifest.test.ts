@@ -2,8 +2,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resolveExec } from '../../src/host/process/child';
-import { execIsRelativePath, readManifest, setManifestEnabled } from '../../src/host/disk/manifest';
+import { execIsRelativePath, readManifest, resolveExec, setManifestEnabled } from '../../src/host/disk/manifest';
 
 let tmp: string;
 beforeEach(async () => {

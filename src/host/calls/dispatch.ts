@@ -6,7 +6,7 @@
  * No `vscode`.
  */
 import type { PanelKeyName, SessionContext } from '../../protocol';
-import type { ManagerOptions } from '../api';
+import type { ManagerOptions } from '../extensions/options';
 import {
   type AssistantMessageDecision,
   type CallToolOptions,

@@ -15,7 +15,7 @@ import { boundContent } from './boundContent';
 import type { HostUi, Question } from '../hostUi';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
 import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from '../../protocol/limits';
-import type { ExtRequestId, HostResponse } from '../protocols/types';
+import type { ExtRequestId, Responder } from '../protocols/types';
 import { abortError, RequestError, type ToolInfo } from '../types';
 
 /** What the request handlers need of the host (the Manager). */
@@ -27,10 +27,6 @@ export interface ExtRequestHost {
   session(): SessionContext;
 }
 
-/** Where to send the answer: the requesting extension's live connection. */
-export interface Responder {
-  respond(id: ExtRequestId, response: HostResponse): boolean;
-}
 
 /** A host-invoked tool call running in an extension: its chain (names, outermost first) and its cancellation. */
 interface ActiveCall {

@@ -100,6 +100,15 @@ export function execIsRelativePath(exec: string): boolean {
   return !path.isAbsolute(exec) && !path.win32.isAbsolute(exec) && /[/\\]/.test(exec);
 }
 
+/**
+ * Resolves `exec` like zut: a relative path (`./x`, `../x`, anything with a separator;
+ * `execIsRelativePath` above, the one rule) joined to the extension directory; absolute as is; a bare name is left for
+ * the OS to look up on PATH.
+ */
+export function resolveExec(dir: string, exec: string): string {
+  return execIsRelativePath(exec) ? path.resolve(dir, exec) : exec;
+}
+
 /** What is wrong with a relative `exec`. */
 export interface ExecProblem {
   kind: 'outside' | 'missing' | 'not-file' | 'not-executable';

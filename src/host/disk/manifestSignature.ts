@@ -6,9 +6,8 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { resolveExec } from '../process/child';
 import { FILE_TIME_SLACK_MS } from '../../protocol/limits';
-import { execIsRelativePath, MANIFEST_FILE } from './manifest';
+import { execIsRelativePath, MANIFEST_FILE, resolveExec } from './manifest';
 
 async function manifestStamp(dir: string): Promise<string> {
   try {

@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { resolveExec } from '../process/child';
+import { resolveExec } from '../disk/manifest';
 import { FINGERPRINT_HASH_MAX_BYTES } from '../../protocol/limits';
 import type { Scope } from '../types';
 

@@ -5,7 +5,7 @@
  * work. Choices are keyed by the extension's `identity` (its directory; an e extension's entry file, as top-level
  * e files share a directory). No `vscode`.
  */
-import type { ManagerOptions } from '../api';
+import type { ManagerOptions } from './options';
 import { identity } from '../disk/discovery';
 import { contentFingerprint, decideGate, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
 import type { ExtensionSupervisor } from './supervisor';

@@ -7,12 +7,11 @@
  * (gates.ts). No `vscode`.
  */
 import type { SessionContext } from '../../protocol';
-import type { ManagerOptions } from '../api';
+import type { ManagerOptions } from './options';
 import type { ExtensionLogLine, LoadReport, TraceLevel } from '../types';
 import { DEFAULT_CAPS } from './caps';
 import { readEExtensionsConfig } from '../disk/discoverE';
 import { discover, rereadManifest } from '../disk/discovery';
-import type { ExtensionRequests } from '../calls/extRequests';
 import type { ExtensionSet } from './extensionSet';
 import type { Gatekeeper } from './gates';
 import { setManifestEnabled } from '../disk/manifest';
@@ -20,7 +19,7 @@ import { changedExtensions, manifestSignature, modifiedSince } from '../disk/man
 import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from '../disk/paths';
 import type { HostInfo } from '../protocols';
 import { SerialQueue } from './serialQueue';
-import { ExtensionSupervisor, type RestartPolicy, type SupervisorDeps } from './supervisor';
+import { ExtensionSupervisor, type HostRequests, type RestartPolicy, type SupervisorDeps } from './supervisor';
 
 /** What extensions starting from now on are told, and how they are traced (the Manager's setters change it). */
 export interface HostFacts {
@@ -39,7 +38,7 @@ export interface LoaderHost {
   readonly gates: Gatekeeper;
   readonly facts: HostFacts;
   /** Requests the extensions make of the host (extRequests.ts). */
-  readonly requests: ExtensionRequests;
+  readonly requests: HostRequests;
   log(line: ExtensionLogLine): void;
   fail(failure: { ext: string; message: string; kind: 'load' | 'crash' | 'gave-up' }): void;
   /** A start or reload finished. */

@@ -10,8 +10,7 @@ import type { HostUi, NoteLevel } from '../hostUi';
 import { normaliseSchema, RESERVED_TOOL_NAMES, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
 import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS, RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from '../../protocol/limits';
 import type { Gate } from './consent';
-import { familyFor, type ExtNotice, type HostInfo, type ProtocolName } from '../protocols';
-import type { ExtensionRequests } from '../calls/extRequests';
+import { familyFor, type ExtNotice, type ExtRequestId, type HostInfo, type ProtocolName, type Responder } from '../protocols';
 import { ZOT_EVENTS_NEVER_SENT } from '../protocols/zot';
 
 /** The restart policy as data. */
@@ -36,8 +35,17 @@ export interface SupervisorDeps {
   changed(): void;
   fail(kind: 'load' | 'crash' | 'gave-up', message: string): void;
   log(line: ExtensionLogLine): void;
-  /** Requests the extension makes of the host (zot's `call_tool`): extRequests.ts. */
-  requests: Pick<ExtensionRequests, 'handle' | 'cancel' | 'closed'>;
+  /** Requests the extension makes of the host (zot's `call_tool`, e's questions): calls/extRequests.ts. */
+  requests: HostRequests;
+}
+
+/** Answers the requests extensions make of the host (calls/extRequests.ts implements it). */
+export interface HostRequests {
+  /** One request from `ext`; the answer goes to `to`. */
+  handle(ext: string, to: Responder, id: ExtRequestId, method: string, params: unknown): void;
+  cancel(ext: string, id: ExtRequestId): void;
+  /** `ext`'s connection closed: its requests in flight end. */
+  closed(ext: string): void;
 }
 
 export class ExtensionSupervisor implements Registrant {

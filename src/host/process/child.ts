@@ -6,7 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { STDERR_LINE_MAX_CHARS } from '../../protocol/limits';
-import { execIsRelativePath } from '../disk/manifest';
+import { resolveExec } from '../disk/manifest';
 
 /** How to start one extension. */
 export interface ChildSpec {
@@ -16,15 +16,6 @@ export interface ChildSpec {
   exec: string;
   args: string[];
   logPath: string;
-}
-
-/**
- * Resolves `exec` like zut: a relative path (`./x`, `../x`, anything with a separator; manifest.ts's
- * `execIsRelativePath`, the one rule) joined to the extension directory; absolute as is; a bare name is left for
- * the OS to look up on PATH.
- */
-export function resolveExec(dir: string, exec: string): string {
-  return execIsRelativePath(exec) ? path.resolve(dir, exec) : exec;
 }
 
 /** How a process ended, in zut's words: `exit status N` or `signal SIGX`. */

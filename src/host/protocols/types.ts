@@ -97,6 +97,11 @@ export type HostResponse =
   /** The request failed or is not supported here (zot: an `is_error` tool result; e: `{"error":…}`). */
   | { kind: 'error'; message: string };
 
+/** Where to send the answer to an extension's request: its live connection. */
+export interface Responder {
+  respond(id: ExtRequestId, response: HostResponse): boolean;
+}
+
 // ---------------------------------------------------------------- replies to host requests
 
 /** The reply to a `tool` request (zut's `tool_result` without `type`/`id`). */
