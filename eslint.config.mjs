@@ -1,4 +1,5 @@
 import tseslint from 'typescript-eslint';
+import { floors } from './scripts/lint/floors.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'out/**', '**/*.js', '**/*.mjs', 'media/**/*.d.ts'] },
@@ -21,9 +22,6 @@ export default tseslint.config(
       }],
     },
   },
-  {
-    // The VS Code-free layers (HOUSE.md "Shape"): only src/vscode and src/extension.ts may import `vscode`.
-    files: ['src/protocol/**/*.ts', 'src/host/**/*.ts', 'src/mcp/**/*.ts', 'src/ui-model/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'This layer is VS Code-free: map in src/vscode instead.' }] }] },
-  },
+  // The floors (ARCHITECTURE.md): nothing imports upward, src/protocol imports nothing of ours, no cycles.
+  ...floors,
 );

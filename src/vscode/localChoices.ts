@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import { MANIFEST_FILE } from '../host/disk/manifest';
 import type { ExtensionInfo } from '../host/types';
-import { resolveExtension } from './management';
+import { resolveExtension } from './pickExtension';
 
 type Reg = (id: string, fn: (...args: unknown[]) => unknown) => void;
 

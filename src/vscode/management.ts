@@ -4,19 +4,17 @@
  * accepts its target as an argument (a view node or an extension name) so it can be scripted and tested.
  */
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
-import type { ExtensionInfo, LoadReport } from '../host/types';
+import type { LoadReport } from '../host/types';
 import { buildDoctorReport, doctorMarkdown } from '../host/disk/doctor';
 import { installExtension, type InstalledExtension } from '../host/disk/install';
 import { setManifestEnabled } from '../host/disk/manifest';
-import { globalExtensionsDir, projectExtensionsDir } from '../host/disk/paths';
 import { registerCallTool } from './callTool';
 import { zutDocuments } from './documents';
 import { hostControl } from './host';
 import { registerLocalChoices, trashExtension } from './localChoices';
-import { nameOf } from './output';
+import { destinationRoot, pickDestination, resolveExtension, type DestinationWords } from './pickExtension';
 
 /** The outcome of `zut.install` (for scripts and tests; the user sees notifications). */
 export interface InstallOutcome {
@@ -42,7 +40,7 @@ export function registerManagement(context: vscode.ExtensionContext, host: Exten
   reg('zut.install', async (src?: unknown, dest?: unknown): Promise<InstallOutcome | undefined> => {
     const source = typeof src === 'string' ? src : await pickSource();
     if (!source) return undefined;
-    const destRoot = typeof dest === 'string' ? destinationRoot(dest, control.zutHome()) : await pickDestination(control.zutHome());
+    const destRoot = typeof dest === 'string' ? destinationRoot(dest, control.zutHome()) : await pickDestination(control.zutHome(), INSTALL_WORDS);
     if (!destRoot) return undefined;
     try {
       const installed = await control.exclusive(() => installExtension(source, destRoot));
@@ -147,32 +145,6 @@ async function reload(p: Promise<LoadReport>): Promise<LoadReport | undefined> {
   }
 }
 
-/** The extension a command is about: a view node, a name, or a quick pick (optionally filtered). */
-export async function resolveExtension(
-  host: ExtensionHost,
-  target: unknown,
-  placeHolder: string,
-  filter: (e: ExtensionInfo) => boolean = () => true,
-): Promise<ExtensionInfo | undefined> {
-  const all = host.extensions();
-  const fromNode = typeof target === 'object' && target !== null ? (target as { info?: ExtensionInfo }).info : undefined;
-  if (fromNode?.dir) return all.find((e) => e.dir === fromNode.dir) ?? fromNode;
-  const name = nameOf(target);
-  if (name !== undefined) {
-    const n = name.toLowerCase();
-    const found = all.filter((e) => e.name.toLowerCase() === n);
-    const info = found.find((e) => e.state !== 'shadowed') ?? found[0];
-    if (!info) void vscode.window.showErrorMessage(`No zut extension named "${name}".`);
-    return info;
-  }
-  const items = all.filter(filter).map((e) => ({ label: e.name, description: `${e.state} · ${e.scope}`, detail: e.dir, info: e }));
-  if (items.length === 0) {
-    void vscode.window.showInformationMessage('No matching zut extensions.');
-    return undefined;
-  }
-  return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }))?.info;
-}
-
 async function pickSource(): Promise<string | undefined> {
   const picked = await vscode.window.showOpenDialog({
     canSelectFolders: true,
@@ -184,25 +156,9 @@ async function pickSource(): Promise<string | undefined> {
   return picked?.[0]?.fsPath;
 }
 
-/** `global`, `project` (the first folder) or an absolute extensions directory. */
-function destinationRoot(dest: string, zutHome: string): string | undefined {
-  if (dest === 'global') return globalExtensionsDir(zutHome);
-  const first = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-  if (dest === 'project') return first ? projectExtensionsDir(first.uri.fsPath) : undefined;
-  return path.isAbsolute(dest) ? dest : undefined;
-}
-
-async function pickDestination(zutHome: string): Promise<string | undefined> {
-  const items = [
-    { label: 'Global', description: globalExtensionsDir(zutHome), detail: 'Available in every workspace ($ZUT_HOME/extensions)', root: globalExtensionsDir(zutHome) },
-    ...(vscode.workspace.workspaceFolders ?? [])
-      .filter((f) => f.uri.scheme === 'file')
-      .map((f) => ({
-        label: `Project: ${f.name}`,
-        description: projectExtensionsDir(f.uri.fsPath),
-        detail: 'Only this project (.zut/extensions); needs a trusted workspace to run',
-        root: projectExtensionsDir(f.uri.fsPath),
-      })),
-  ];
-  return (await vscode.window.showQuickPick(items, { placeHolder: 'Install where?' }))?.root;
-}
+const INSTALL_WORDS: DestinationWords = {
+  placeHolder: 'Install where?',
+  globalFirst: true,
+  globalDetail: 'Available in every workspace ($ZUT_HOME/extensions)',
+  projectDetail: 'Only this project (.zut/extensions); needs a trusted workspace to run',
+};

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import { createNewExtension, isNewExtensionLang, LANG_LABELS, NEW_EXTENSION_LANGS, newExtensionNameProblem, type NewExtension, type NewExtensionLang } from '../host/authoring/newExtension';
-import { globalExtensionsDir, projectExtensionsDir } from '../host/disk/paths';
 import { hostControl } from './host';
+import { destinationRoot, pickDestination, type DestinationWords } from './pickExtension';
 
 interface NewExtensionArgs {
   lang?: string;
@@ -28,7 +28,7 @@ export function registerNewExtension(context: vscode.ExtensionContext, host: Ext
       if (!lang) return undefined;
       const name = a.name ?? (await askName());
       if (!name) return undefined;
-      const root = a.where !== undefined ? rootFor(a.where, control.zutHome()) : await pickRoot(control.zutHome());
+      const root = a.where !== undefined ? destinationRoot(a.where, control.zutHome()) : await pickDestination(control.zutHome(), NEW_WORDS);
       if (!root) return undefined;
       try {
         const made = await control.exclusive(() => createNewExtension({ lang, name, root, sdkDir }));
@@ -60,24 +60,10 @@ function askName(): Thenable<string | undefined> {
   });
 }
 
-function rootFor(where: string, zutHome: string): string | undefined {
-  if (where === 'global') return globalExtensionsDir(zutHome);
-  const first = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-  if (where === 'project') return first ? projectExtensionsDir(first.uri.fsPath) : undefined;
-  return path.isAbsolute(where) ? where : undefined;
-}
-
-async function pickRoot(zutHome: string): Promise<string | undefined> {
-  const items = [
-    ...(vscode.workspace.workspaceFolders ?? [])
-      .filter((f) => f.uri.scheme === 'file')
-      .map((f) => ({
-        label: `Project: ${f.name}`,
-        description: projectExtensionsDir(f.uri.fsPath),
-        detail: 'This project only (.zut/extensions); runs in a trusted workspace',
-        root: projectExtensionsDir(f.uri.fsPath),
-      })),
-    { label: 'Global', description: globalExtensionsDir(zutHome), detail: 'Every workspace ($ZUT_HOME/extensions)', root: globalExtensionsDir(zutHome) },
-  ];
-  return (await vscode.window.showQuickPick(items, { title: 'New zut extension (3/3)', placeHolder: 'Where' }))?.root;
-}
+const NEW_WORDS: DestinationWords = {
+  title: 'New zut extension (3/3)',
+  placeHolder: 'Where',
+  globalFirst: false,
+  globalDetail: 'Every workspace ($ZUT_HOME/extensions)',
+  projectDetail: 'This project only (.zut/extensions); runs in a trusted workspace',
+};

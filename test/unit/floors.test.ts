@@ -1,0 +1,60 @@
+/** The floors as lint (scripts/lint/floors.mjs, ARCHITECTURE.md): a wrong-way import and a cycle are errors. */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ESLint, type Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain .mjs module of the lint set-up, without types
+import { floors } from '../../scripts/lint/floors.mjs';
+
+const root = path.resolve(__dirname, '../..');
+const parser: Linter.Config = { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } };
+const lint = (cwd: string) => new ESLint({ cwd, overrideConfigFile: true, overrideConfig: [parser, ...(floors as Linter.Config[])] });
+
+async function messages(cwd: string, file: string, code: string): Promise<string[]> {
+  const [r] = await lint(cwd).lintText(code, { filePath: path.join(cwd, file) });
+  return r!.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('floors', () => {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'zut-floors-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('refuses imports that run upward, and vscode below src/vscode', async () => {
+    expect(await messages(root, 'src/protocol/wrong.ts', "import { Manager } from '../host/manager';\n")).toEqual([
+      expect.stringMatching(/^no-restricted-imports: .*src\/protocol imports nothing of ours/),
+    ]);
+    expect(await messages(root, 'src/host/process/wrong.ts', "import type { Loader } from '../extensions/loader';\n")).toEqual([
+      expect.stringMatching(/^no-restricted-imports: .*src\/host\/process is below/),
+    ]);
+    expect(await messages(root, 'src/host/calls/wrong.ts', "import { x } from '../../mcp/server';\n")).toEqual([expect.stringMatching(/^no-restricted-imports/)]);
+    expect(await messages(root, 'src/host/types.ts', "import type { Loader } from './extensions/loader';\n")).toEqual([expect.stringMatching(/^no-restricted-imports/)]);
+    expect(await messages(root, 'src/mcp/wrong.ts', "import * as vscode from 'vscode';\n")).toEqual([expect.stringMatching(/^no-restricted-imports/)]);
+    expect(await messages(root, 'src/ui-model/wrong.ts', "import { x } from '../vscode/host';\n")).toEqual([expect.stringMatching(/^no-restricted-imports/)]);
+  });
+
+  it('allows imports that run downward', async () => {
+    expect(await messages(root, 'src/host/calls/right.ts', "import type { ExtensionSupervisor } from '../extensions/supervisor';\nimport { MAX_FRAME_BYTES } from '../../protocol/limits';\n")).toEqual([]);
+    expect(await messages(root, 'src/vscode/right.ts', "import * as vscode from 'vscode';\nimport type { ExtensionHost } from '../host/api';\n")).toEqual([]);
+  });
+
+  it('reports both imports of a cycle, type-only ones included', async () => {
+    mkdirSync(path.join(tmp, 'src'), { recursive: true });
+    writeFileSync(path.join(tmp, 'src/a.ts'), "import type { B } from './b';\nexport type A = B;\n");
+    writeFileSync(path.join(tmp, 'src/b.ts'), "import { c } from './c';\nexport type B = string;\nexport const d = c;\n");
+    writeFileSync(path.join(tmp, 'src/c.ts'), "import type { A } from './a';\nexport const c: A = '';\n");
+    writeFileSync(path.join(tmp, 'src/d.ts'), "import { c } from './c';\nexport const e = c;\n");
+    const [a, d] = await Promise.all([
+      messages(tmp, 'src/a.ts', "import type { B } from './b';\nexport type A = B;\n"),
+      messages(tmp, 'src/d.ts', "import { c } from './c';\nexport const e = c;\n"),
+    ]);
+    expect(a).toEqual([expect.stringMatching(/^house\/no-cycle: Import cycle: b\.ts is in a cycle with this file \(a\.ts, b\.ts, c\.ts\)/)]);
+    expect(d).toEqual([]);
+  });
+
+  it('finds no cycle and no wrong-way import in src today', async () => {
+    const results = await lint(root).lintFiles(['src/**/*.ts']);
+    expect(results.flatMap((r) => r.messages.map((m) => `${path.relative(root, r.filePath)}: ${m.message}`))).toEqual([]);
+  });
+});
