@@ -13,14 +13,6 @@ import { MAX_MCP_SESSIONS, MCP_PROTOCOL_VERSIONS, RPC } from './limits';
 import { buildCatalog, toMcpContent, type CatalogFilter, type McpCatalog } from './tools';
 
 type Id = string | number;
-/** A JSON-RPC message as received (validated loosely: MCP messages are open objects). */
-export interface RpcMessage {
-  jsonrpc?: unknown;
-  id?: unknown;
-  method?: unknown;
-  params?: unknown;
-}
-
 /** A line from an extension that may be shown as progress of its running call (`notify`, `status`). */
 export interface ExtensionProgress {
   ext: string;

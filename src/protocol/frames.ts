@@ -281,8 +281,3 @@ export type PanelKeyName = (typeof PANEL_KEYS)[number];
 /** Events an extension may intercept. */
 export const INTERCEPTABLE_EVENTS = ['tool_call', 'turn_start', 'assistant_message'] as const;
 export type InterceptableEvent = (typeof INTERCEPTABLE_EVENTS)[number];
-
-/** Whether `subscribe.intercept` may name this event. */
-export function isInterceptable(event: string): event is InterceptableEvent {
-  return (INTERCEPTABLE_EVENTS as readonly string[]).includes(event);
-}

@@ -16,7 +16,6 @@ import type { Scope } from '../types';
 
 /** `zut.projectExtensions.consent`. */
 export type ConsentMode = 'ask' | 'trustedWorkspace';
-export const CONSENT_MODES: readonly ConsentMode[] = ['ask', 'trustedWorkspace'];
 
 /** A workspace-local key/value store (VS Code: `context.workspaceState`; never the repository). */
 export interface WorkspaceChoices {

@@ -87,13 +87,13 @@ export function decodeFrameValue(value: unknown): ExtMessage {
   }
 }
 
+/** The events a zut extension may intercept (frames.ts). */
+const V2_INTERCEPTABLE: ReadonlySet<string> = new Set(INTERCEPTABLE_EVENTS);
+
 /**
  * The zut-shaped wire (v2, and zot v1 which extends it): frames with a `type` and a string `id`. Subclasses set
  * the name and version and add what their protocol has on top.
  */
-/** The events a zut extension may intercept (frames.ts). */
-const V2_INTERCEPTABLE: ReadonlySet<string> = new Set(INTERCEPTABLE_EVENTS);
-
 export class FrameProtocol implements ExtensionProtocol {
   readonly interceptable: ReadonlySet<string> = V2_INTERCEPTABLE;
 
