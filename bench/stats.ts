@@ -57,6 +57,29 @@ export async function abTrials(
   return out;
 }
 
+/**
+ * Like abTrials with three sides: each trial runs A, B and C once, the order rotating (ABC, BCA, CAB, …), so a
+ * figure derived from two sides (e.g. A − B) is compared with C measured under the same conditions.
+ */
+export async function threeWay(
+  trials: number,
+  warmup: number,
+  a: () => Promise<number>,
+  b: () => Promise<number>,
+  c: () => Promise<number>,
+): Promise<{ a: number[]; b: number[]; c: number[] }> {
+  const fns = [a, b, c];
+  for (let i = 0; i < warmup; i++) for (const f of fns) await f();
+  const out: number[][] = [[], [], []];
+  for (let i = 0; i < trials; i++) {
+    for (let k = 0; k < 3; k++) {
+      const side = (i + k) % 3;
+      out[side]!.push(await fns[side]!());
+    }
+  }
+  return { a: out[0]!, b: out[1]!, c: out[2]! };
+}
+
 /** Per-trial ratios a[i]/b[i] of interleaved trials. */
 export function ratios(a: number[], b: number[]): number[] {
   return a.map((x, i) => x / b[i]!);
