@@ -36,6 +36,16 @@ export const TORN_WRITE_GRACE_MS = 250;
 /** A stderr line longer than this is split (the log keeps every byte). Ours: bounds memory per stderr line. */
 export const STDERR_LINE_MAX_CHARS = 64 * 1024;
 
+// ------------------------------------------------------------------ files an extension directory supplies (ours, issue 20)
+
+/**
+ * The largest `extension.json` read (zut and zot); a larger one is refused, not cut. Ours: real manifests are a few
+ * hundred bytes; a manifest symlinked to `/dev/zero` or a huge file must not be read whole (issue 20).
+ */
+export const MAX_MANIFEST_BYTES = 256 * 1024;
+/** The largest e `settings.json` read for `extensions_config`; a larger one counts as absent. Ours, as above. */
+export const MAX_E_SETTINGS_BYTES = 1024 * 1024;
+
 // ------------------------------------------------------------------ start and stop
 
 /**

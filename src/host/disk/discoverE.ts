@@ -12,10 +12,12 @@
  *   a directory there to be an extension).
  * - Windows has no executable bit: every file counts as executable there.
  */
-import { promises as fs, readFileSync, type Stats } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
+import { MAX_E_SETTINGS_BYTES } from '../../protocol/limits';
 import type { Manifest } from '../types';
+import { readBoundedFileSync } from './boundedRead';
 import { isExecutable } from './manifest';
 
 /** Where an e extension's program is: its directory (cwd and identity) and its entry file. */
@@ -134,12 +136,12 @@ const ESettings = z.object({ extensions: z.record(z.string(), z.unknown()) });
 
 /**
  * e's `initialize.params.extensions_config` (e spec): every entry under `"extensions"` in `<eHome>/settings.json`,
- * namespaced by extension name. A missing or malformed file gives `{}` (e's config is optional). Read at each start,
+ * namespaced by extension name. A missing, malformed, oversized (`MAX_E_SETTINGS_BYTES`) or non-regular file gives `{}` (e's config is optional). Read at each start,
  * so an edit applies on the next restart.
  */
 export function readEExtensionsConfig(eHome: string): Record<string, unknown> {
   try {
-    const parsed = ESettings.safeParse(JSON.parse(readFileSync(path.join(eHome, 'settings.json'), 'utf8')));
+    const parsed = ESettings.safeParse(JSON.parse(readBoundedFileSync(path.join(eHome, 'settings.json'), MAX_E_SETTINGS_BYTES)));
     return parsed.success ? parsed.data.extensions : {};
   } catch {
     return {};

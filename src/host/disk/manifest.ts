@@ -8,7 +8,9 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
 import { valueAt } from '../../protocol';
+import { MAX_MANIFEST_BYTES } from '../../protocol/limits';
 import type { Manifest } from '../types';
+import { readBoundedFile } from './boundedRead';
 
 /** The manifest's file name inside an extension directory. */
 export const MANIFEST_FILE = 'extension.json';
@@ -146,7 +148,9 @@ export function isExecutable(st: { mode: number }): boolean {
 }
 
 /**
- * Reads and validates `<dir>/extension.json`. Every spec field is type-checked; unknown fields are tolerated.
+ * Reads and validates `<dir>/extension.json`. Only a regular file of at most `MAX_MANIFEST_BYTES` is read, and a
+ * symlinked manifest whose target lies outside `dir` is refused (boundedRead.ts): a repository's extension folder
+ * can make the host read neither `/dev/zero` nor a file elsewhere. Every spec field is type-checked; unknown fields are tolerated.
  * Without `exec` the manifest is valid only if the directory ships a theme (`themeOnly: true`).
  * `diagnostics` are non-fatal: a relative `exec` that is missing or not executable.
  */
@@ -154,7 +158,7 @@ export async function readManifest(dir: string): Promise<ReadManifestResult> {
   const file = path.join(dir, MANIFEST_FILE);
   let text: string;
   try {
-    text = await fs.readFile(file, 'utf8');
+    text = await readBoundedFile(file, MAX_MANIFEST_BYTES, dir);
   } catch (e) {
     return { ok: false, error: `read manifest: ${(e as Error).message}` };
   }
@@ -211,8 +215,8 @@ export async function setManifestEnabled(dir: string, enabled: boolean): Promise
   let mode: number;
   try {
     // A symlinked manifest stays a symlink: the real file is replaced.
+    text = await readBoundedFile(file, MAX_MANIFEST_BYTES, dir);
     file = await fs.realpath(file);
-    text = await fs.readFile(file, 'utf8');
     mode = (await fs.stat(file)).mode & 0o777;
   } catch (e) {
     throw new Error(`read manifest: ${(e as Error).message}`);

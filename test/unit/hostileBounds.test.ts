@@ -1,0 +1,64 @@
+/**
+ * Hostile repositories and extensions against the bounds of issue 20 (real files, real child processes): manifests
+ * that are `/dev/zero`, a FIFO, a symlink out of the folder or too large are refused before they are read whole;
+ * byte caps per field and per extension; a call burst against a one-at-a-time extension; progress floods to a
+ * slow MCP client; relay handshakes. Each case prints one "[hostile]" line with what the host did.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ManagerOptions } from '../../src/host/api';
+import { MAX_MANIFEST_BYTES } from '../../src/protocol/limits';
+import { cleanupTemps, managerFixture, shExt, stopManagers, tempDir } from './helpers/hostFixtures';
+
+afterEach(async () => {
+  await stopManagers();
+  cleanupTemps();
+});
+
+const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+const figure = (line: string): void => console.log(`[hostile] ${line}`);
+
+function setup(opts: Partial<ManagerOptions> = {}) {
+  const s = managerFixture({ hostVersion: '1.0.0', autoRestart: false, ...opts }, 'zut-bounds-');
+  return { ...s, m: s.make() };
+}
+
+describe('hostile: manifests are read bounded (point 4)', () => {
+  it('an untrusted workspace whose manifests are /dev/zero, a FIFO, a link out of the folder or 300 KiB: each refused, nothing read whole', async () => {
+    const s = setup({ isTrusted: () => false });
+    const dirOf = (name: string) => {
+      const d = path.join(s.projectExts, name);
+      fs.mkdirSync(d, { recursive: true });
+      return d;
+    };
+    fs.symlinkSync('/dev/zero', path.join(dirOf('zero'), 'extension.json'));
+    execFileSync('mkfifo', [path.join(dirOf('fifo'), 'extension.json')]);
+    const outside = path.join(tempDir('zut-elsewhere-'), 'secret.json');
+    fs.writeFileSync(outside, JSON.stringify({ name: 'elsewhere', exec: 'node' }));
+    fs.symlinkSync(outside, path.join(dirOf('outside'), 'extension.json'));
+    fs.writeFileSync(path.join(dirOf('big'), 'extension.json'), JSON.stringify({ name: 'big', exec: 'node', description: 'x'.repeat(MAX_MANIFEST_BYTES) }));
+    // A link that stays inside the folder is still a manifest.
+    fs.writeFileSync(path.join(dirOf('inside'), 'real.json'), JSON.stringify({ name: 'inside', exec: 'node' }));
+    fs.symlinkSync('real.json', path.join(s.projectExts, 'inside', 'extension.json'));
+    shExt(s.projectExts, 'plain');
+
+    const rss0 = process.memoryUsage().rss;
+    const t0 = Date.now();
+    await s.m.start();
+    const ms = Date.now() - t0;
+    const rss1 = process.memoryUsage().rss;
+    const by = (dir: string) => s.m.extensions().find((e) => path.basename(e.dir) === dir)!;
+    expect(by('zero').state).toBe('error');
+    expect(by('zero').error).toMatch(/not a regular file|outside/);
+    expect(by('fifo').error).toMatch(/not a regular file/);
+    expect(by('outside').error).toMatch(/outside .*refused/);
+    expect(by('big').error).toMatch(new RegExp(`larger than ${MAX_MANIFEST_BYTES} bytes`));
+    expect(by('inside').name).toBe('inside');
+    expect(by('inside').state).toBe('blocked');
+    expect(by('plain').state).toBe('blocked');
+    expect(rss1 - rss0).toBeLessThan(64 * 1024 * 1024);
+    figure(`manifests → /dev/zero, FIFO, link outside, ${MAX_MANIFEST_BYTES + 1}+ bytes: 4 refused, discovery ${ms} ms, host RSS ${mib(rss0)} → ${mib(rss1)}`);
+  }, 30_000);
+});
