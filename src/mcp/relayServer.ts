@@ -1,8 +1,10 @@
 /**
  * The extension-host end of the agent-mode relay: a local socket (a Unix socket in a private 0700 directory; a named
  * pipe on Windows) that `dist/mcp-relay.js` connects to. A relay first sends `{"token":"…"}` (a random token handed
- * to it in env for that server start); a wrong or late token closes the socket. After `{"zut_relay":"ok"}` the
- * socket carries MCP messages, served by an `McpConnection`. A relay that disconnects cancels its calls in flight.
+ * to it in env for that server start); a wrong or late token, or a first line over `RELAY_HANDSHAKE_MAX_BYTES`,
+ * closes the socket. A token is single-use: it admits one relay (one per start), then is forgotten. After
+ * `{"zut_relay":"ok"}` the socket carries MCP messages, served by an `McpConnection`. A relay that disconnects
+ * cancels its calls in flight.
  * VS Code-free: one instance of each zut extension, the relay never spawns anything.
  */
 import { randomBytes, createHash, timingSafeEqual } from 'node:crypto';
@@ -12,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Emitter } from '../host/events';
 import { LineDecoder, type DecodedLine } from '../protocol';
-import { MAX_RELAY_TOKENS, MAX_MCP_MESSAGE_BYTES, RELAY_HANDSHAKE_MS, RELAY_START_MS } from './limits';
+import { MAX_RELAY_TOKENS, MAX_MCP_MESSAGE_BYTES, RELAY_HANDSHAKE_MAX_BYTES, RELAY_HANDSHAKE_MS, RELAY_START_MS } from './limits';
 import { dispatchLines, encodeMessage, readMessages } from './lines';
 import { McpConnection, McpSessions, type McpBridgeOptions } from './server';
 
@@ -112,39 +114,51 @@ export class RelayServer {
     for (const c of this.connections) c.checkListChanged();
   }
 
-  private valid(token: unknown): boolean {
+  /** Whether `token` is a live one; a match is used up (single-use: one relay per start). */
+  private redeem(token: unknown): boolean {
     if (typeof token !== 'string' || token === '') return false;
     const d = digest(token);
-    const ok = this.tokens.some((t) => timingSafeEqual(t, d));
+    // Every entry is compared (constant time per entry), whichever matches.
+    const at = this.tokens.reduce((hit, t, i) => (timingSafeEqual(t, d) ? i : hit), -1);
+    if (at < 0) return false;
+    this.tokens.splice(at, 1);
     // No event here: the start becomes a connection in serve(), which fires with the same liveCount.
-    if (ok) this.settle(d.toString('hex'));
-    return ok;
+    this.settle(d.toString('hex'));
+    return true;
   }
 
   private accept(socket: net.Socket): void {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => socket.destroy());
-    const decoder = new LineDecoder(MAX_MCP_MESSAGE_BYTES);
     const timer = setTimeout(() => socket.destroy(), RELAY_HANDSHAKE_MS);
+    // Before it is authenticated a peer may make us hold one short line, no more.
+    let head = Buffer.alloc(0);
     const onHandshake = (chunk: Buffer) => {
-      const lines = decoder.push(chunk);
-      if (lines.length === 0) return;
+      head = Buffer.concat([head, chunk]);
+      const nl = head.indexOf(10);
+      if (nl < 0 ? head.length > RELAY_HANDSHAKE_MAX_BYTES : nl > RELAY_HANDSHAKE_MAX_BYTES) {
+        clearTimeout(timer);
+        socket.destroy();
+        return;
+      }
+      if (nl < 0) return;
       clearTimeout(timer);
       socket.off('data', onHandshake);
-      const first = lines[0]!;
       let token: unknown;
       try {
-        token = 'line' in first ? (JSON.parse(first.line) as { token?: unknown }).token : undefined;
+        token = (JSON.parse(head.subarray(0, nl).toString('utf8')) as { token?: unknown } | null)?.token;
       } catch {
         token = undefined;
       }
-      if (!this.valid(token)) {
+      if (!this.redeem(token)) {
         socket.end(encodeMessage({ zut_relay: 'refused' }));
         return;
       }
       socket.write(encodeMessage({ zut_relay: 'ok' }));
-      this.serve(socket, decoder, lines.slice(1));
+      // Bytes that came with the handshake line are the first MCP messages (the decoder keeps a partial one).
+      const decoder = new LineDecoder(MAX_MCP_MESSAGE_BYTES);
+      this.serve(socket, decoder, decoder.push(head.subarray(nl + 1)));
     };
     socket.on('data', onHandshake);
   }

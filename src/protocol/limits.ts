@@ -148,7 +148,12 @@ export const MODEL_TOOL_NAME_MAX = 64;
 export const MAX_MCP_MESSAGE_BYTES = 8 * 1024 * 1024;
 /** How long an MCP relay has to present its token after connecting. Ours. */
 export const RELAY_HANDSHAKE_MS = 5_000;
-/** MCP relay tokens kept valid at once (one per server start VS Code asked for; the oldest drop first). Ours. */
+/**
+ * The longest first line (`{"token":"…"}`, 77 bytes) a relay may send before it is authenticated; longer, the socket
+ * is closed. Ours: an unauthenticated peer must not make the host buffer more (issue 20).
+ */
+export const RELAY_HANDSHAKE_MAX_BYTES = 4 * 1024;
+/** MCP relay tokens kept valid at once (one per server start VS Code asked for, used up by its relay; the oldest drop first). Ours. */
 export const MAX_RELAY_TOKENS = 16;
 /**
  * How long a server start VS Code asked for (a token issued) counts as live before its relay has connected: tool

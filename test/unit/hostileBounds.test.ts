@@ -6,13 +6,17 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
-import { MAX_MANIFEST_BYTES } from '../../src/protocol/limits';
-import { cleanupTemps, managerFixture, shExt, stopManagers, tempDir } from './helpers/hostFixtures';
+import { RelayServer } from '../../src/mcp/relayServer';
+import { MAX_MANIFEST_BYTES, RELAY_HANDSHAKE_MAX_BYTES } from '../../src/protocol/limits';
+import { cleanupTemps, managerFixture, shExt, stopManagers, tempDir, until } from './helpers/hostFixtures';
 
+const servers: RelayServer[] = [];
 afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.dispose()));
   await stopManagers();
   cleanupTemps();
 });
@@ -61,4 +65,54 @@ describe('hostile: manifests are read bounded (point 4)', () => {
     expect(rss1 - rss0).toBeLessThan(64 * 1024 * 1024);
     figure(`manifests → /dev/zero, FIFO, link outside, ${MAX_MANIFEST_BYTES + 1}+ bytes: 4 refused, discovery ${ms} ms, host RSS ${mib(rss0)} → ${mib(rss1)}`);
   }, 30_000);
+});
+
+describe('hostile: relay handshakes (point 16)', () => {
+  async function relayServer() {
+    const s = setup();
+    await s.m.start();
+    const server = await RelayServer.listen({ host: s.m, serverVersion: 't', origin: 'agent' });
+    servers.push(server);
+    return server;
+  }
+  /** A raw connection to the relay socket: what it was told and whether it was closed. */
+  function connect(address: string) {
+    const socket = net.createConnection(address);
+    let got = '';
+    let closed = false;
+    socket.on('data', (d: Buffer) => (got += d.toString()));
+    socket.on('error', () => undefined);
+    socket.on('close', () => (closed = true));
+    return { socket, reply: () => got, closed: () => closed };
+  }
+  const hello = (token: string) => JSON.stringify({ token }) + '\n' + JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) + '\n';
+
+  it('a token admits one relay: a second connection with the same token is refused, the first keeps working', async () => {
+    const server = await relayServer();
+    const token = server.issueToken();
+    const one = connect(server.address);
+    one.socket.write(hello(token));
+    await until(() => one.reply().includes('"id":1'), 5_000, 'the first relay answered');
+    const two = connect(server.address);
+    two.socket.write(hello(token));
+    await until(() => two.closed(), 5_000, 'the second relay closed');
+    expect(two.reply()).toContain('"zut_relay":"refused"');
+    expect(two.reply()).not.toContain('"id":1');
+    expect(server.connectionCount).toBe(1);
+    one.socket.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) + '\n');
+    await until(() => one.reply().includes('"id":2'), 5_000, 'the first relay still served');
+    one.socket.destroy();
+    figure('relay token reused by a second connection: refused; the first relay still served');
+  });
+
+  it('an unauthenticated peer sending a first line over 4 KiB is closed at once (not after the 5 s handshake timeout)', async () => {
+    const server = await relayServer();
+    server.issueToken();
+    const c = connect(server.address);
+    const t0 = Date.now();
+    c.socket.write('{"token":"' + 'a'.repeat(RELAY_HANDSHAKE_MAX_BYTES) + '"}');
+    await until(() => c.closed(), 2_000, 'the socket closed');
+    expect(c.reply()).toBe('');
+    figure(`relay handshake line of ${RELAY_HANDSHAKE_MAX_BYTES + 12} bytes without a newline: closed after ${Date.now() - t0} ms`);
+  });
 });
