@@ -142,6 +142,8 @@ export interface ExtensionInfo {
   restarts: number;
   /** Requests (tool calls, commands, intercepts) awaiting a reply. */
   pending: number;
+  /** Of those, requests held in the host unwritten until a slot frees (requestWindow.ts); absent when none. */
+  held?: number;
   /** While starting: when the spawn began (ms since epoch), for "starting… (12 s)". */
   startingSince?: number;
   /** Project extensions in consent mode `ask`: the content fingerprint the consent is for. */
@@ -162,7 +164,7 @@ export interface ToolResult {
 }
 
 /** Why a request did not get a reply. */
-export type RequestFailure = 'timeout' | 'cancelled' | 'crashed' | 'stopped' | 'unknown' | 'overflow';
+export type RequestFailure = 'timeout' | 'cancelled' | 'crashed' | 'stopped' | 'unknown' | 'overflow' | 'busy';
 
 /**
  * The error of a request whose `signal` aborted: the signal's reason when that is a `RequestError` (a caller's own

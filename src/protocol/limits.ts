@@ -46,6 +46,20 @@ export const MAX_MANIFEST_BYTES = 256 * 1024;
 /** The largest e `settings.json` read for `extensions_config`; a larger one counts as absent. Ours, as above. */
 export const MAX_E_SETTINGS_BYTES = 1024 * 1024;
 
+// ------------------------------------------------------------------ requests in flight (ours, issue 20)
+
+/**
+ * Requests (tool calls, commands, interceptions) one extension has written and not yet answered; more wait in the
+ * host, unwritten, with their deadlines running (requestWindow.ts). Ours (issue 20): half the spec's 256-frame
+ * queue, so a burst of calls against an extension that reads one line at a time can never overflow it, and events,
+ * cancels and answers keep room.
+ */
+export const MAX_REQUESTS_IN_FLIGHT = 128;
+/** …and at most this many bytes of them (one request always passes alone). Ours: half the spec's 16 MiB queue. */
+export const MAX_REQUEST_BYTES_IN_FLIGHT = 8 * 1024 * 1024;
+/** Requests waiting for a slot, per extension; past it a request is refused at once as `busy`. Ours (issue 20). */
+export const MAX_REQUESTS_HELD = 4_096;
+
 // ------------------------------------------------------------------ start and stop
 
 /**

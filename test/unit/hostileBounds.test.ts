@@ -11,8 +11,13 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
 import { RelayServer } from '../../src/mcp/relayServer';
-import { MAX_MANIFEST_BYTES, RELAY_HANDSHAKE_MAX_BYTES } from '../../src/protocol/limits';
-import { cleanupTemps, managerFixture, shExt, stopManagers, tempDir, until } from './helpers/hostFixtures';
+import type { Manager } from '../../src/host/manager';
+import { MAX_MANIFEST_BYTES, MAX_REQUESTS_IN_FLIGHT, RELAY_HANDSHAKE_MAX_BYTES } from '../../src/protocol/limits';
+import { cleanupTemps, managerFixture, shExt, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
+
+const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
+/** Requests held back (unwritten) by every running extension of `m`, summed. */
+const heldOf = (m: Manager): number => m.extensions().reduce((n, e) => n + (e.held ?? 0), 0);
 
 const servers: RelayServer[] = [];
 afterEach(async () => {
@@ -115,4 +120,33 @@ describe('hostile: relay handshakes (point 16)', () => {
     expect(c.reply()).toBe('');
     figure(`relay handshake line of ${RELAY_HANDSHAKE_MAX_BYTES + 12} bytes without a newline: closed after ${Date.now() - t0} ms`);
   });
+});
+
+describe('careless: a burst of calls (point 11)', () => {
+  it('1,500 concurrent calls to a one-at-a-time extension: all answered in order of arrival, it stays connected; the rest waited in the host', async () => {
+    const s = setup();
+    writeExt(s.exts, 'serial', { name: 'serial', exec: 'python3', args: [path.join(HOSTILE, 'one_at_a_time.py'), '2'] });
+    await s.m.start();
+    expect(s.m.extensions().find((e) => e.name === 'serial')!.state).toBe('running');
+    const session = { id: 'burst' };
+    const t0 = Date.now();
+    // 1 KiB of arguments each: 1.5 MiB in all, more than the child's stdin socket buffer holds (≈ 200-400 KiB).
+    const pad = 'x'.repeat(1024);
+    const calls = Array.from({ length: 1_500 }, (_, n) => s.m.invokeTool('work', { n, pad }, { session, origin: 'mcp' }));
+    let maxHeld = 0;
+    const conn = s.m.extensions().find((e) => e.name === 'serial')!;
+    const sampler = setInterval(() => (maxHeld = Math.max(maxHeld, heldOf(s.m))), 5);
+    const results = await Promise.allSettled(calls);
+    clearInterval(sampler);
+    const ok = results.filter((r) => r.status === 'fulfilled' && !r.value.isError);
+    const failed = results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason));
+    expect(failed.slice(0, 3)).toEqual([]);
+    expect(ok).toHaveLength(1_500);
+    expect((results[1_499] as PromiseFulfilledResult<{ content: { text?: string }[] }>).value.content[0]!.text).toBe('done 1499');
+    const after = s.m.extensions().find((e) => e.name === 'serial')!;
+    expect(after.state).toBe('running');
+    expect(after.pending).toBe(0);
+    expect(maxHeld).toBeGreaterThan(0);
+    figure(`1,500 concurrent calls to a one-at-a-time extension (${conn.name}): ${ok.length} answered, up to ${maxHeld} waited in the host (≤ ${MAX_REQUESTS_IN_FLIGHT} in flight), still running; ${Date.now() - t0} ms`);
+  }, 60_000);
 });

@@ -15,6 +15,7 @@ import { routeMessage, type InboundTargets } from './inbound';
 import { Emitter } from '../events';
 import { TORN_WRITE_GRACE_MS } from '../../protocol/limits';
 import { PendingRequests, type Abandoned, type RequestOptions } from './pending';
+import { RequestWindow } from './requestWindow';
 import { zutFamily } from '../protocols/hello';
 import type * as P from '../protocols/types';
 import { summarizeFrameLine } from '../protocols/v2';
@@ -29,7 +30,16 @@ type Phase = 'spawning' | 'handshake' | 'registering' | 'ready' | 'stopping' | '
 
 export class Connection {
   private link: ChildLink | undefined;
-  private readonly pending = new PendingRequests((a) => this.abandoned(a));
+  private readonly pending = new PendingRequests(
+    (a) => this.abandoned(a),
+    // A freed slot lets the next held request out, unless the connection is going away.
+    (id) => this.window.settled(id, (this.phase === 'ready' || this.phase === 'registering') && !this.fatalMessage),
+  );
+  /** Requests on the wire at once are bounded; the rest wait here (requestWindow.ts). */
+  private readonly window = new RequestWindow(
+    (id, line) => this.write(line, id),
+    (id) => this.pending.reject(id, new RequestError('crashed', `extension ${this.options.name} could not be written to`)),
+  );
   /** Where decoded messages go (inbound.ts). */
   private readonly inbound: InboundTargets;
   private readonly timeouts: ConnectionTimeouts;
@@ -70,6 +80,11 @@ export class Connection {
 
   get pendingCount(): number {
     return this.pending.size;
+  }
+
+  /** Requests held back, unwritten, until replies free a slot (requestWindow.ts). */
+  get heldCount(): number {
+    return this.window.heldCount;
   }
 
   get alive(): boolean {
@@ -257,14 +272,19 @@ export class Connection {
     const kind: K = request.kind;
     const decode = map ? (body: unknown) => map(protocol.decodeReply(kind, body)) : (body: unknown) => protocol.decodeReply(kind, body);
     const promise = this.pending.add<P.ReplyMap[K] | T>(id, opts, decode);
-    if (!this.write(protocol.encodeRequest(id, request), id)) {
-      this.pending.reject(id, new RequestError('crashed', `extension ${this.options.name} could not be written to`));
+    const how = this.window.submit(id, protocol.encodeRequest(id, request));
+    if (how === 'failed') this.pending.reject(id, new RequestError('crashed', `extension ${this.options.name} could not be written to`));
+    if (how === 'busy') {
+      const l = this.window.limits;
+      const why = `extension ${this.options.name} is busy: ${l.inFlight} requests in flight and ${l.held} more waiting; ${opts.what} refused (try again later)`;
+      this.pending.reject(id, new RequestError('busy', why));
     }
     return promise;
   }
 
   /** A request timed out or was cancelled: withdraw it if still queued, else the protocol's cancel. */
   private abandoned({ id, sendCancel }: Abandoned): void {
+    if (this.window.isHeld(id)) return; // never written: nothing to withdraw or cancel
     const where = this.link?.withdraw(id, () => this.fatal(`write of an abandoned request did not finish within ${TORN_WRITE_GRACE_MS}ms`)) ?? 'done';
     if (where !== 'queued' && sendCancel) this.notify({ kind: 'cancel', id });
   }
@@ -287,8 +307,8 @@ export class Connection {
     if (this.phase === 'exited' || !this.link) return;
     this.options.onDiagnostic(reason);
     const message = `disconnected: ${reason} (${this.logSuffix()})`;
-    this.pending.failAll('crashed', `extension ${this.options.name} ${message}`);
     this.fatalMessage = message;
+    this.pending.failAll('crashed', `extension ${this.options.name} ${message}`);
     this.link.kill('SIGKILL');
   }
 

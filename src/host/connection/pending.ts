@@ -46,8 +46,14 @@ export class PendingRequests {
   private timer: NodeJS.Timeout | undefined;
   private timerAt = Infinity;
 
-  /** @param onAbandon called when a request times out or is cancelled, after it was removed and rejected. */
-  constructor(private readonly onAbandon: (a: Abandoned) => void) {}
+  /**
+   * @param onAbandon called when a request times out or is cancelled, after it was removed and rejected.
+   * @param onSettled called once a request left the table (any way: reply, rejection, abandon — after `onAbandon`).
+   */
+  constructor(
+    private readonly onAbandon: (a: Abandoned) => void,
+    private readonly onSettled: (id: string) => void = () => undefined,
+  ) {}
 
   get size(): number {
     return this.map.size;
@@ -99,12 +105,16 @@ export class PendingRequests {
         p.reject(e instanceof RequestError ? e : new RequestError('unknown', `${p.what}: ${(e as Error).message}`));
       }
     }
+    this.onSettled(id);
     return true;
   }
 
   /** Rejects one request (e.g. its frame could not be queued). */
   reject(id: string, err: RequestError): void {
-    this.take(id)?.reject(err);
+    const p = this.take(id);
+    if (!p) return;
+    p.reject(err);
+    this.onSettled(id);
   }
 
   /** Rejects every request (crash, disconnect, stop). */
@@ -146,5 +156,6 @@ export class PendingRequests {
     if (!p) return;
     p.reject(err);
     this.onAbandon({ id, sendCancel: p.sendCancel ?? false });
+    this.onSettled(id);
   }
 }

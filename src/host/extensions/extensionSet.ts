@@ -102,6 +102,7 @@ export class ExtensionSet {
       pid: s.conn?.pid,
       restarts: s.restarts,
       pending: s.conn?.pendingCount ?? 0,
+      ...(s.conn?.heldCount ? { held: s.conn.heldCount } : {}),
       startingSince: s.startingSince,
       fingerprint: s.fingerprint,
       disabledInWorkspace: s.gate === 'workspace-disabled',
