@@ -12,12 +12,11 @@
  *   a directory there to be an extension).
  * - Windows has no executable bit: every file counts as executable there.
  */
-import { promises as fs, type Stats } from 'node:fs';
+import { promises as fs, readFileSync, statSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
 import { MAX_E_SETTINGS_BYTES } from '../../protocol/limits';
 import type { Manifest } from '../types';
-import { readBoundedFileSync } from './boundedRead';
 import { isExecutable } from './manifest';
 
 /** Where an e extension's program is: its directory (cwd and identity) and its entry file. */
@@ -141,7 +140,10 @@ const ESettings = z.object({ extensions: z.record(z.string(), z.unknown()) });
  */
 export function readEExtensionsConfig(eHome: string): Record<string, unknown> {
   try {
-    const parsed = ESettings.safeParse(JSON.parse(readBoundedFileSync(path.join(eHome, 'settings.json'), MAX_E_SETTINGS_BYTES)));
+    const file = path.join(eHome, 'settings.json');
+    const st = statSync(file);
+    if (!st.isFile() || st.size > MAX_E_SETTINGS_BYTES) return {};
+    const parsed = ESettings.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     return parsed.success ? parsed.data.extensions : {};
   } catch {
     return {};
