@@ -19,8 +19,11 @@ export function extensionManifest() {
   return JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 }
 
-/** The most dist/extension.js may weigh in a release (minified) package: ours (issue 14), KB = 1,000 bytes. */
-export const BUNDLE_LIMIT_BYTES = 300_000;
+/**
+ * The most dist/extension.js may weigh in a release (minified) package: ours (issue 14), KB = 1,000 bytes; 300 KB,
+ * raised to 320 KB for issue 20 (bounded reads, request window, byte caps, relay handshake, consent: ~20 KB of room).
+ */
+export const BUNDLE_LIMIT_BYTES = 320_000;
 
 const VSCE = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 
