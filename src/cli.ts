@@ -11,6 +11,7 @@
  */
 import { command, tool } from './cli/request';
 import { doctor } from './cli/doctor';
+import { ext, EXT_USAGE } from './cli/ext';
 import { EXIT, Interrupted, parse, UsageError, USAGE, VERSION, write } from './cli/common';
 import { mcp } from './cli/mcp';
 import { newExtension } from './cli/new';
@@ -29,6 +30,8 @@ const SUBCOMMANDS: Record<string, (p: ReturnType<typeof parse>) => Promise<numbe
 
 async function main(argv: string[]): Promise<number> {
   try {
+    // `ext` has its own verbs and options (src/cli/ext.ts).
+    if (argv[0] === 'ext') return await ext(argv.slice(1));
     const p = parse(argv);
     if (p.values.version) {
       await write(process.stdout, `zut-host ${VERSION}\n`);
@@ -44,7 +47,7 @@ async function main(argv: string[]): Promise<number> {
     return await run(p);
   } catch (e) {
     if (e instanceof UsageError) {
-      await write(process.stderr, `zut-host: ${e.message}\n\n${USAGE}`);
+      await write(process.stderr, `zut-host: ${e.message}\n\n${argv[0] === 'ext' && argv[1] !== 'doctor' ? EXT_USAGE : USAGE}`);
       return EXIT.usage;
     }
     if (e instanceof Interrupted) return EXIT.interrupted;

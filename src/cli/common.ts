@@ -22,6 +22,7 @@ export const USAGE = `usage:
   zut-host new     --lang ts|python|go|sh [--dir DIR] NAME
   zut-host trace   --ext DIR [--cwd DIR] [--timeout MS] [command NAME [ARGS...] | tool NAME ['JSON']]
   zut-host mcp     [--cwd DIR] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
+  zut-host ext     list | doctor | install | remove | enable | disable | logs   (zut-host ext --help)
 
   --cwd DIR        project directory (its .zut/extensions are loaded; sent as hello_ack.cwd). Default: cwd
   --ext, -e DIR    load this extension directory for this run (repeatable; wins over installed copies)

@@ -207,3 +207,16 @@ export const E_STATUS_MAX_COLUMNS = 40;
 export const E_WIDGET_MAX_ROWS = 8;
 /** Characters of one `tool.update` chunk shown as progress; longer chunks are clipped. Ours (a progress line). */
 export const E_PROGRESS_MAX_CHARS = 2_000;
+
+// ------------------------------------------------------------------ install and `zut-host ext` (ours, issue 23)
+
+/** `git clone --depth 1` of an install source must end within this (then its process group is killed). Ours. */
+export const GIT_CLONE_TIMEOUT_MS = 5 * 60_000;
+/** `go build -trimpath` of `--build=go` must end within this (a cold module download included). Ours. */
+export const GO_BUILD_TIMEOUT_MS = 10 * 60_000;
+/** The tail of a failed git or go run's output quoted in the error. Ours: enough for the compiler's first errors. */
+export const TOOL_OUTPUT_TAIL_BYTES = 8 * 1024;
+/** An install plan lists at most this many files by name (then "… and N more"). Ours: readable in a dialog. */
+export const INSTALL_PLAN_MAX_FILES = 40;
+/** `zut-host ext logs -f` checks the log for new bytes this often. Ours: polling works on every file system. */
+export const LOG_FOLLOW_POLL_MS = 200;

@@ -1,0 +1,67 @@
+/**
+ * `zut-host ext install [--dir DIR] [--build=go] [--dry-run] PATH|GIT-URL`: zut's `zut ext install`. A folder is
+ * copied, a URL is cloned (`git clone --depth 1`); both are staged and validated, and what the extension will run
+ * (manifest exec/args) and its files are printed before the staged copy becomes the installed one. `--dry-run`
+ * stops there. Never builds unless `--build=go` (local folders only, as zut). Ctrl+C ends git/go, removes the
+ * staged copy and exits 130.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { stageInstall, type StagedInstall } from '../host/disk/install';
+import { planText } from '../host/disk/installPlan';
+import { goBuilder, InstallAborted, isGitUrl, stageFromGit } from '../host/disk/installSources';
+import { globalExtensionsDir, resolveZutHome } from '../host/disk/paths';
+import { EXIT, UsageError, write } from './common';
+import type { ExtValues } from './ext';
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await fs.stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export async function install(v: ExtValues, positionals: string[]): Promise<number> {
+  const [, source, ...extra] = positionals;
+  if (!source) throw new UsageError('ext install needs a PATH or a GIT-URL');
+  if (extra.length > 0) throw new UsageError('ext install takes one PATH or GIT-URL');
+  if (v.build !== undefined && v.build !== 'go') throw new UsageError(`--build=${v.build}: the only builder is --build=go`);
+  const root = path.resolve(v.dir ?? globalExtensionsDir(resolveZutHome()));
+  const local = await isDirectory(source);
+  if (!local && !isGitUrl(source)) {
+    throw new Error(`install: ${path.resolve(source)} is not a folder${source.includes(':') ? '' : ' (and not a git URL)'}`);
+  }
+  if (!local && v.build !== undefined) throw new UsageError('--build=go builds a local folder; clone remote source locally before building it');
+
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let staged: StagedInstall | undefined;
+  try {
+    staged = local
+      ? await stageInstall(source, root, { ...(v.build === 'go' && { build: goBuilder({ signal: abort.signal }) }) })
+      : await stageFromGit(source, root, { signal: abort.signal });
+    await write(process.stdout, planText(staged.plan));
+    if (abort.signal.aborted) throw new InstallAborted('install: aborted');
+    if (v['dry-run']) {
+      await staged.discard();
+      await write(process.stdout, 'dry run: nothing installed\n');
+      return EXIT.ok;
+    }
+    const done = await staged.commit();
+    await write(process.stdout, `installed ${done.name} into ${done.dir}\n`);
+    return EXIT.ok;
+  } catch (e) {
+    await staged?.discard();
+    if (e instanceof InstallAborted || abort.signal.aborted) {
+      await write(process.stderr, 'zut-host: install interrupted; nothing installed\n');
+      return EXIT.interrupted;
+    }
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
