@@ -1,0 +1,56 @@
+/** The pieces of `zut-host ext` that need no CLI: git URL recognition, the plan text, the trash fallback. */
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { planText } from '../../src/host/disk/installPlan';
+import { isGitUrl } from '../../src/host/disk/installSources';
+import { moveToTrash } from '../../src/host/disk/trash';
+import { INSTALL_PLAN_MAX_FILES } from '../../src/protocol/limits';
+
+describe('isGitUrl', () => {
+  it('knows URLs git accepts from folders', () => {
+    for (const u of ['https://github.com/a/b.git', 'file:///srv/x.git', 'ssh://git@host/x', 'git://h/x', 'git@github.com:a/b.git', 'host:repo']) expect(isGitUrl(u), u).toBe(true);
+    for (const p of ['./ext', 'ext', '/abs/ext', 'C:\\ext', 'c:/ext', 'a/b:c', '']) expect(isGitUrl(p), p).toBe(false);
+  });
+});
+
+describe('planText', () => {
+  it('names what runs, sanitizes what the extension supplied, and bounds the file list', () => {
+    const files = Array.from({ length: INSTALL_PLAN_MAX_FILES + 5 }, (_, i) => ({ path: `f${String(i).padStart(3, '0')}\u001b[2J`, bytes: 2048, executable: i === 0 }));
+    const text = planText({
+      source: 'https://x/y.git',
+      dest: '/h/extensions/evil',
+      manifest: { name: 'evil\u001b]0;t\u0007', exec: 'python3', args: ['main.py', 'two words'], skills: [], enabled: true, description: 'line\nbreak' },
+      files,
+    });
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('evil\\x1b]0;t\\x07');
+    expect(lines[1]).toBe('  description: line break');
+    expect(lines[4]).toBe('  runs:  python3 main.py "two words"   (python3 found on PATH)');
+    expect(lines[5]).toBe(`  files: ${files.length} (${((files.length * 2048) / 1024).toFixed(1)} KiB)`);
+    expect(lines[6]).toBe('    x f000\\x1b[2J  2.0 KiB');
+    expect(lines.at(-2)).toBe('    … and 5 more');
+    expect(planText({ source: 's', dest: 'd', manifest: { name: 't', args: [], skills: [], enabled: true }, files: [] })).toContain('  runs:  nothing (a theme only)\n');
+  });
+});
+
+describe('moveToTrash', () => {
+  it('where there is no trash (Windows), moves the folder under $ZUT_HOME/trash; refuses a folder without extension.json', async () => {
+    const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-trash-')));
+    try {
+      const dir = path.join(tmp, 'ext', 'x');
+      await fs.mkdir(dir, { recursive: true });
+      await expect(moveToTrash(dir, { zutHome: path.join(tmp, 'zut') })).rejects.toThrow(`remove: ${dir} has no extension.json; not removing it`);
+      await fs.writeFile(path.join(dir, 'extension.json'), '{}');
+      const r = await moveToTrash(dir, { zutHome: path.join(tmp, 'zut'), platform: 'win32' });
+      expect(r.kind).toBe('fallback');
+      expect(path.dirname(r.path)).toBe(path.join(tmp, 'zut', 'trash'));
+      expect(await fs.readdir(r.path)).toEqual(['extension.json']);
+      await expect(fs.stat(dir)).rejects.toThrow(/ENOENT/);
+    } finally {
+      await fs.rm(tmp, { recursive: true, force: true });
+    }
+  });
+});
