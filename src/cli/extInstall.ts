@@ -12,7 +12,7 @@ import { planText } from '../host/disk/installPlan';
 import { goBuilder, InstallAborted, isGitUrl, stageFromGit } from '../host/disk/installSources';
 import { globalExtensionsDir, resolveZutHome } from '../host/disk/paths';
 import { EXIT, UsageError, write } from './common';
-import type { ExtValues } from './ext';
+import type { ExtValues } from './extCommon';
 
 async function isDirectory(p: string): Promise<boolean> {
   try {

@@ -10,7 +10,7 @@ import { LOG_FOLLOW_POLL_MS } from '../protocol/limits';
 import { sanitizeText } from '../host/disk/doctor';
 import { logPathFor, resolveZutHome } from '../host/disk/paths';
 import { EXIT, UsageError, write } from './common';
-import { installed, named, type ExtValues } from './ext';
+import { installed, named, type ExtValues } from './extCommon';
 
 /** Turns raw log bytes into sanitized text, whole lines at a time (a partial line waits for its end or `flush`). */
 class LogPrinter {

@@ -11,7 +11,6 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GIT_CLONE_TIMEOUT_MS, GO_BUILD_TIMEOUT_MS, TOOL_OUTPUT_TAIL_BYTES } from '../../protocol/limits';
-import { killGroup } from '../process/child';
 import { stageInstall, type Builder, type StagedInstall, type StageOptions } from './install';
 
 /**
@@ -34,6 +33,17 @@ interface ToolRun {
 
 /** Thrown when an install is aborted (Ctrl+C in the CLI, Cancel in VS Code). */
 export class InstallAborted extends Error {}
+
+/** Kills git/go and what they started: their process group (POSIX), their tree (Windows `taskkill /T /F`). */
+function killTree(pid: number | undefined): void {
+  if (!pid) return;
+  try {
+    if (process.platform === 'win32') spawn('taskkill', ['/T', '/F', '/PID', String(pid)], { stdio: 'ignore', windowsHide: true }).on('error', () => undefined);
+    else process.kill(-pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}
 
 /** Runs `cmd args` in its own process group, stdin closed, keeping the last bytes of stdout+stderr. */
 function runTool(
@@ -61,7 +71,7 @@ function runTool(
     child.stderr.on('data', onData);
     const stop = (e: Error): void => {
       why ??= e;
-      killGroup(child.pid, 'SIGKILL');
+      killTree(child.pid);
     };
     const timer = setTimeout(() => stop(new Error(`${cmd} did not finish within ${o.timeoutMs / 1000} s`)), o.timeoutMs);
     const onAbort = (): void => stop(new InstallAborted('install: aborted'));
