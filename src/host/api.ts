@@ -112,8 +112,12 @@ export interface ExtensionHost {
   readonly onDidRequestConsent: Event<ExtensionInfo[]>;
   /** Extensions waiting for consent. */
   pendingConsent(): ExtensionInfo[];
-  /** Remembers the answer for their current content; `allow` starts them, `deny` keeps them stopped. */
-  answerConsent(names: readonly string[], answer: 'allow' | 'deny'): Promise<void>;
+  /**
+   * Remembers the answer for their current content; `allow` starts them, `deny` keeps them stopped. `seen`: the
+   * fingerprint each had when the question was shown (default: the one it waits with); Allow for content that
+   * changed since asks again instead.
+   */
+  answerConsent(names: readonly string[], answer: 'allow' | 'deny', seen?: Readonly<Record<string, string>>): Promise<void>;
   /** Forgets the answer: the extension stops and waits for consent again. */
   revokeConsent(name: string): Promise<void>;
   /** "Disable (Workspace)": a workspace-local choice; the manifest is not touched. */

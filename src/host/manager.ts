@@ -149,8 +149,8 @@ export class Manager implements ExtensionHost {
     return this.gates.pendingConsent();
   }
 
-  answerConsent(names: readonly string[], answer: 'allow' | 'deny'): Promise<void> {
-    return this.loader.serial(() => this.gates.answerConsent(names, answer));
+  answerConsent(names: readonly string[], answer: 'allow' | 'deny', seen?: Readonly<Record<string, string>>): Promise<void> {
+    return this.loader.serial(() => this.gates.answerConsent(names, answer, seen));
   }
 
   revokeConsent(name: string): Promise<void> {

@@ -123,8 +123,18 @@ export const STARTING_TICK_MS = 1_000;
 
 // ------------------------------------------------------------------ consent (ours)
 
-/** Files larger than this count in a consent fingerprint by size and mtime instead of a hash. Ours. */
-export const FINGERPRINT_HASH_MAX_BYTES = 64 * 1024 * 1024;
+/**
+ * A consent fingerprint covers every entry of the extension's directory (files, directories, links): past this
+ * many the extension is refused rather than fingerprinted in part. Ours (issue 20: an extension is code and a few
+ * dependencies, not a tree of thousands).
+ */
+export const FINGERPRINT_MAX_ENTRIES = 4096;
+/** …and past this many bytes of file content (the directory's files plus the files `exec`/`args` name). Ours. */
+export const FINGERPRINT_MAX_BYTES = 64 * 1024 * 1024;
+/** Files hashed at once while fingerprinting (the hash itself stays in sorted path order). Ours. */
+export const FINGERPRINT_PARALLEL_READS = 8;
+/** The read buffer of the fingerprint's incremental hash (no file is read whole into memory). Ours. */
+export const FINGERPRINT_READ_CHUNK_BYTES = 256 * 1024;
 
 // ------------------------------------------------------------------ escaped processes (ours, escaped.ts)
 

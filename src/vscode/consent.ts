@@ -17,15 +17,18 @@ export function registerConsentPrompt(context: vscode.ExtensionContext, host: Ex
       again = true;
       return;
     }
-    const names = host.pendingConsent().map((e) => e.name);
+    const pending = host.pendingConsent();
+    const names = pending.map((e) => e.name);
     if (names.length === 0) return;
+    // The content each was asked for: Allow for content changed while the question showed asks again (gates.ts).
+    const seen = Object.fromEntries(pending.flatMap((e) => (e.fingerprint ? [[e.name, e.fingerprint]] : [])));
     showing = true;
     try {
       const answer = await vscode.window.showWarningMessage(consentPrompt(names), 'Allow', 'Review…', "Don't Allow");
       // Only those still waiting (a row's Allow may have answered some meanwhile).
       const still = names.filter((n) => host.pendingConsent().some((e) => e.name === n));
-      if (answer === 'Allow') await host.answerConsent(still, 'allow');
-      else if (answer === "Don't Allow") await host.answerConsent(still, 'deny');
+      if (answer === 'Allow') await host.answerConsent(still, 'allow', seen);
+      else if (answer === "Don't Allow") await host.answerConsent(still, 'deny', seen);
       else if (answer === 'Review…') await vscode.commands.executeCommand('zut.extensions.focus');
     } finally {
       showing = false;

@@ -1,8 +1,6 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { consentPrompt, contentFingerprint, decideGate, rememberConsent, setDisabledInWorkspace } from '../../src/host/extensions/consent';
-import { MemoryChoices, cleanupTemps, tempDir, writeExt } from './helpers/hostFixtures';
+import { consentPrompt, decideGate, needsConsent, rememberConsent, setDisabledInWorkspace } from '../../src/host/extensions/consent';
+import { MemoryChoices, cleanupTemps } from './helpers/hostFixtures';
 
 afterEach(cleanupTemps);
 
@@ -26,23 +24,15 @@ describe('consent decisions', () => {
     expect(decideGate({ ...proj, scope: 'global' }, undefined, ask)).toBe('workspace-disabled');
   });
 
-  it('the fingerprint covers extension.json, the executable and script arguments inside the directory', async () => {
-    const root = tempDir();
-    const dir = writeExt(root, 'x', { name: 'x', exec: 'node', args: ['main.js', '--flag'] }, { 'main.js': 'v1', 'other.txt': 'a' });
-    const ext = { dir, manifestPath: path.join(dir, 'extension.json'), exec: 'node', args: ['main.js', '--flag'] };
-    const f1 = await contentFingerprint(ext);
-    expect(await contentFingerprint(ext)).toBe(f1);
-    fs.writeFileSync(path.join(dir, 'other.txt'), 'b');
-    expect(await contentFingerprint(ext)).toBe(f1); // unrelated files do not count
-    fs.writeFileSync(path.join(dir, 'main.js'), 'v2');
-    const f2 = await contentFingerprint(ext);
-    expect(f2).not.toBe(f1);
-    fs.writeFileSync(ext.manifestPath, JSON.stringify({ name: 'x', exec: 'node', args: ['main.js', '--flag'], description: 'd' }));
-    expect(await contentFingerprint(ext)).not.toBe(f2);
-    const sh = writeExt(root, 'y', { name: 'y', exec: './run.sh' }, { 'run.sh': '#!/bin/sh\n' });
-    const g1 = await contentFingerprint({ dir: sh, manifestPath: path.join(sh, 'extension.json'), exec: './run.sh' });
-    fs.writeFileSync(path.join(sh, 'run.sh'), '#!/bin/sh\necho changed\n');
-    expect(await contentFingerprint({ dir: sh, manifestPath: path.join(sh, 'extension.json'), exec: './run.sh' })).not.toBe(g1);
+  it('point 1: a global or explicit extension inside a workspace folder needs consent like a project one', () => {
+    const choices = new MemoryChoices();
+    const ask = { mode: () => 'ask' as const, choices };
+    const folders = ['/w'];
+    expect(decideGate({ dir: '/w/tools/ext', scope: 'explicit' }, 'f1', ask, folders)).toBe('consent');
+    expect(decideGate({ dir: '/w/.zuthome/extensions/x', scope: 'global' }, 'f1', ask, folders)).toBe('consent');
+    expect(decideGate({ dir: '/home/me/zut/extensions/x', scope: 'global' }, 'f1', ask, folders)).toBeUndefined();
+    expect(decideGate({ dir: '/w2/x', scope: 'explicit' }, 'f1', ask, folders)).toBeUndefined();
+    expect(needsConsent({ dir: '/w/tools/ext', scope: 'explicit' }, 'trustedWorkspace', folders)).toBe(false);
   });
 
   it('the prompt names every pending extension', () => {

@@ -86,7 +86,8 @@ export async function modifiedSince(files: readonly string[], since: number): Pr
 /**
  * The files whose change restarts an extension (the watcher's targets besides its manifest): its executable when
  * that is a relative path, and every argument naming a file inside its directory (`node main.js`, a Go
- * extension's `main.go`). The same files make its consent fingerprint.
+ * extension's `main.go`). Its consent fingerprint covers more (its whole directory: extensions/fingerprint.ts),
+ * checked at every spawn.
  */
 export function watchedFiles(ext: { dir: string; exec?: string; args?: readonly string[] }): string[] {
   const files = ext.exec && execIsRelativePath(ext.exec) ? [resolveExec(ext.dir, ext.exec)] : [];

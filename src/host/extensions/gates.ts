@@ -7,7 +7,9 @@
  */
 import type { ManagerOptions } from './options';
 import { identity } from '../disk/discovery';
-import { contentFingerprint, decideGate, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
+import { logPathFor } from '../disk/paths';
+import { decideGate, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
+import { contentFingerprint, type FingerprintResult } from './fingerprint';
 import type { ExtensionSupervisor } from './supervisor';
 import type { ExtensionInfo } from '../types';
 
@@ -23,14 +25,50 @@ export interface GateHost {
 export class Gatekeeper {
   constructor(private readonly host: GateHost) {}
 
-  /** Re-decides whether `s` may start (workspace-disabled, consent for its current content). */
+  /**
+   * Re-decides whether `s` may start (workspace-disabled, consent for its current content). When consent applies,
+   * the content is fingerprinted now; an extension too large to fingerprint is refused (state `error`).
+   */
   async applyGate(s: ExtensionSupervisor): Promise<void> {
     const consent = this.host.options().consent;
     if (!consent || s.disc.status !== 'enabled' || !s.disc.manifest?.exec) return s.setGate(undefined);
-    s.fingerprint = needsConsent(s.disc.scope, consent.mode())
-      ? await contentFingerprint({ ...s.disc, exec: s.disc.manifest.exec, args: s.disc.manifest.args })
-      : undefined;
-    s.setGate(decideGate({ dir: identity(s.disc), scope: s.disc.scope }, s.fingerprint, consent));
+    const { folders } = this.host.options();
+    const ext = { dir: identity(s.disc), scope: s.disc.scope };
+    if (!needsConsent(ext, consent.mode(), folders) || decideGate(ext, undefined, consent, folders) === 'workspace-disabled') {
+      s.fingerprint = undefined;
+      return s.setGate(decideGate(ext, undefined, consent, folders));
+    }
+    const fp = await this.fingerprint(s);
+    if (!fp.ok) {
+      s.fingerprint = undefined;
+      return s.refuse(fp.error);
+    }
+    s.fingerprint = fp.fingerprint;
+    s.setGate(decideGate(ext, s.fingerprint, consent, folders));
+  }
+
+  /**
+   * The gate every spawn passes (first start, Start, restart, automatic restart after a crash): re-decided on
+   * the content on disk now, so code changed since the last answer waits for a new one.
+   */
+  async admit(s: ExtensionSupervisor): Promise<boolean> {
+    await this.applyGate(s);
+    if (s.gate === 'consent') this.requestConsent([s]);
+    return s.spawnable;
+  }
+
+  private fingerprint(s: ExtensionSupervisor): Promise<FingerprintResult> {
+    const o = this.host.options();
+    return contentFingerprint({
+      name: s.name,
+      dir: s.disc.dir,
+      manifestPath: s.disc.manifestPath,
+      exec: s.disc.manifest?.exec,
+      args: s.disc.manifest?.args,
+      shallow: isTopLevelE(s),
+      folders: o.folders,
+      logPath: logPathFor(o.zutHome, s.name),
+    });
   }
 
   /** When any of `among` now waits for consent: fires once with everything pending. */
@@ -46,18 +84,37 @@ export class Gatekeeper {
   }
 
   /**
-   * The user's answer for these extensions (by name): remembered for their current content; `allow` starts them,
-   * `deny` stops them and keeps them from starting until their content changes or the answer is revoked.
+   * The user's answer for these extensions (by name), for the content they were shown with: `seen` holds the
+   * fingerprint each had when the prompt was raised (default: the one it waits with). Allow for content that
+   * changed since asks again instead (Allow never approves unseen code). The answer is remembered for the current
+   * content; `allow` starts them, `deny` stops them and keeps them from starting until their content changes or the
+   * answer is revoked.
    */
-  async answerConsent(names: readonly string[], answer: 'allow' | 'deny'): Promise<void> {
+  async answerConsent(names: readonly string[], answer: 'allow' | 'deny', seen?: Readonly<Record<string, string>>): Promise<void> {
     const consent = this.requireConsent();
-    const sups = names.map((n) => this.host.find(n)).filter((s): s is ExtensionSupervisor => !!s && s.disc.scope === 'project');
+    const { folders } = this.host.options();
+    const sups = names
+      .map((n) => this.host.find(n))
+      .filter((s): s is ExtensionSupervisor => !!s && needsConsent({ dir: identity(s.disc), scope: s.disc.scope }, 'ask', folders));
+    const changed: ExtensionSupervisor[] = [];
     for (const s of sups) {
-      const fingerprint = await contentFingerprint({ ...s.disc, exec: s.disc.manifest?.exec, args: s.disc.manifest?.args });
-      await rememberConsent(consent.choices, identity(s.disc), { answer, fingerprint });
+      const fp = await this.fingerprint(s);
+      if (!fp.ok) {
+        s.refuse(fp.error);
+        continue;
+      }
+      const shown = seen?.[s.name] ?? s.fingerprint;
+      if (answer === 'allow' && fp.fingerprint !== shown) {
+        s.fingerprint = fp.fingerprint;
+        s.setGate(decideGate({ dir: identity(s.disc), scope: s.disc.scope }, fp.fingerprint, consent, folders));
+        changed.push(s);
+        continue;
+      }
+      await rememberConsent(consent.choices, identity(s.disc), { answer, fingerprint: fp.fingerprint });
       if (answer === 'deny') await s.stop();
       await this.applyGate(s);
     }
+    this.requestConsent(changed);
     await Promise.all(sups.filter((s) => s.spawnable && !s.conn).map((s) => s.start()));
   }
 
@@ -104,4 +161,9 @@ export class Gatekeeper {
     if (!consent) throw new Error('this host keeps no workspace choices');
     return consent;
   }
+}
+
+/** A top-level e file (discovery read a file, not a directory): its directory is shared with its siblings. */
+function isTopLevelE(s: ExtensionSupervisor): boolean {
+  return s.disc.ecosystem === 'e' && s.disc.eTarget !== undefined && s.disc.eTarget !== s.disc.dir;
 }

@@ -197,6 +197,7 @@ export class Loader {
       fail: (kind, message) => this.host.fail({ ext: name, message, kind }),
       log: (line) => this.host.log(line),
       requests: this.host.requests,
+      admit: (s) => this.host.gates.admit(s),
     };
   }
 

@@ -37,6 +37,8 @@ export interface SupervisorDeps {
   log(line: ExtensionLogLine): void;
   /** Requests the extension makes of the host (zot's `call_tool`, e's questions): calls/extRequests.ts. */
   requests: HostRequests;
+  /** The gate before every spawn, restarts included (gates.ts `admit`): false = held back (consent, refused…). */
+  admit(sup: ExtensionSupervisor): Promise<boolean>;
 }
 
 /** Answers the requests extensions make of the host (calls/extRequests.ts implements it). */
@@ -107,12 +109,25 @@ export class ExtensionSupervisor implements Registrant {
 
   /** Holds it back (or releases it): the state shows why. Does not stop a running process. */
   setGate(gate: Gate | undefined): void {
+    const was = this.gate;
     this.gate = gate;
     if (this.disc.status !== 'enabled' || this.state === 'blocked') return;
     if (gate === 'consent' || gate === 'denied') this.state = gate;
     else if (gate === 'workspace-disabled') this.state = 'disabled';
+    else if (gate === 'refused') this.state = 'error';
     else if (this.state === 'consent' || this.state === 'denied' || this.state === 'disabled') this.state = 'stopped';
+    if (was === 'refused' && gate !== 'refused' && this.state === 'error') {
+      this.state = 'stopped';
+      this.error = undefined;
+    }
     this.deps.changed();
+  }
+
+  /** Held back because its content cannot be fingerprinted for consent (`message` names it, its dir and log). */
+  refuse(message: string): void {
+    this.error = message;
+    if (this.diagnostics.at(-1) !== message) this.diagnostic(message);
+    this.setGate('refused');
   }
 
   diagnostic(message: string): void {
@@ -144,8 +159,12 @@ export class ExtensionSupervisor implements Registrant {
   start(): Promise<void> {
     if (!this.spawnable) return Promise.resolve();
     if (this.starting) return this.starting;
-    this.starting = this.spawn().finally(() => (this.starting = undefined));
+    this.starting = this.admitAndSpawn().finally(() => (this.starting = undefined));
     return this.starting;
+  }
+
+  private async admitAndSpawn(): Promise<void> {
+    if (await this.deps.admit(this)) await this.spawn();
   }
 
   private async spawn(): Promise<void> {

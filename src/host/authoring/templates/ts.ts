@@ -4,7 +4,8 @@
  * `node run.js main.ts`) loads every .ts file through `sdk/sucrase.js` (a TypeScript → JavaScript transform
  * copied with the SDK: types removed, not checked), so it runs on Node 20.6+ in zut-vscode and in the zut
  * terminal host alike, and a type error never stops it. main.ts is an argument file: saving it restarts the
- * extension, and it counts in its consent fingerprint (src/host/disk/manifestSignature.ts `watchedFiles`).
+ * extension (src/host/disk/manifestSignature.ts `watchedFiles`). Every file of the extension, sdk/ included, counts
+ * in its consent fingerprint (src/host/extensions/fingerprint.ts).
  */
 import type { Template } from './common';
 
