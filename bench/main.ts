@@ -2,8 +2,8 @@
  * `npm run bench`: every figure is a ratio against a baseline measured in the same run on the same machine
  * (interleaved trials, warm-up discarded, medians with p25–p75). Prints a table; `--json` also writes
  * bench/results.json. `--only a,b` runs some (roundtrip, throughput, large-frame, fan-out, concurrency, memory,
- * panel-storm, mcp-relay, bundle, activation: read from the in-host suite's newest record); `--quick` runs fewer
- * trials.
+ * panel-storm, mcp-relay, bundle, activation: read from the in-host suite's newest record, fingerprint); `--quick`
+ * runs fewer trials.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -12,6 +12,7 @@ import { benchActivation } from './activation';
 import { benchBundle } from './bundle';
 import { benchConcurrency } from './concurrency';
 import { benchFanOut } from './fanout';
+import { benchFingerprint } from './fingerprint';
 import { benchLargeFrame } from './largeFrame';
 import { benchMcpRelay } from './mcpRelay';
 import { benchMemory } from './memory';
@@ -32,6 +33,7 @@ const BENCHES: [string, (quick: boolean) => Promise<BenchRow | BenchRow[]>][] = 
   ['mcp-relay', benchMcpRelay],
   ['bundle', benchBundle],
   ['activation', benchActivation],
+  ['fingerprint', benchFingerprint],
 ];
 
 function table(rows: BenchRow[]): string {

@@ -59,6 +59,37 @@ const fields = {
 /** Settings whose change needs a reload: the discovery inputs (the Manager reads the others live). */
 export const RELOAD_KEYS = ['home', 'extensionPaths', 'projectExtensions.consent', 'compat.zot', 'compat.e'] as const;
 
+/**
+ * Settings read from the user's own settings only (issue 20 point 1): they decide which code runs without consent
+ * (`zut.extensionPaths` never asks, `zut.home` holds the global extensions), so a repository's
+ * `.vscode/settings.json` or a folder's settings must not set them. Their workspace and folder values are ignored.
+ */
+export const USER_ONLY_KEYS: readonly string[] = ['home', 'extensionPaths'];
+
+/** What `WorkspaceConfiguration.inspect(key)` gives (the parts read here). */
+export interface InspectedSetting {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/**
+ * The getter `readSettings` takes, over a configuration: the effective value of each setting, except the
+ * user-only ones, read from the user's settings alone. Each user-only setting a workspace or folder sets is
+ * reported to `ignored` (`zut.extensionPaths`), so the adapter can say it was not applied.
+ */
+export function userScopedGetter(
+  config: { get(key: string): unknown; inspect(key: string): InspectedSetting | undefined },
+  ignored: string[] = [],
+): (key: string) => unknown {
+  return (key) => {
+    if (!USER_ONLY_KEYS.includes(key)) return config.get(key);
+    const i = config.inspect(key);
+    if (i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined) ignored.push(`zut.${key}`);
+    return i?.globalValue;
+  };
+}
+
 export interface SettingsRead {
   settings: ZutSettings;
   /** One line per invalid value: `zut.trace: Invalid option… (using "off")`. */

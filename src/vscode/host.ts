@@ -14,7 +14,7 @@ import { Manager } from '../host/manager';
 import { watchedFiles } from '../host/disk/manifestSignature';
 import { globalExtensionsDir, resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
 import { ExtensionOutput } from './output';
-import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from '../ui-model/settings';
+import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, userScopedGetter, type ZutSettings } from '../ui-model/settings';
 import { isWorkspaceTrusted, registerTrust } from './trust';
 
 /** What the management commands need beyond the Manager's API. */
@@ -157,8 +157,10 @@ class HostRuntime extends Disposable implements HostControl {
 
   private readSettings(): ZutSettings {
     const config = vscode.workspace.getConfiguration('zut');
-    const { settings, problems } = readSettings((key) => config.get(key));
+    const ignored: string[] = [];
+    const { settings, problems } = readSettings(userScopedGetter(config, ignored));
     for (const p of problems) this.log.warn(`Invalid setting ${p}`);
+    for (const k of ignored) this.log.warn(`${k} is set by the workspace or a folder: ignored (only your user settings may say which extensions run without consent)`);
     return settings;
   }
 

@@ -61,10 +61,11 @@ describe('marketplace face', () => {
     expect(widgets?.contents).toContain(`openWalkthrough?%22zut.zut-vscode%23${w.id}%22`);
   });
 
-  it('declares a scope for every setting (zut.home machine-overridable)', () => {
+  it('declares a scope for every setting (zut.home and zut.extensionPaths machine: a workspace cannot set them)', () => {
     const props = pkg.contributes.configuration.properties;
     for (const [k, v] of Object.entries(props)) expect(v.scope, k).toBeDefined();
-    expect(props['zut.home'].scope).toBe('machine-overridable');
+    expect(props['zut.home'].scope).toBe('machine');
+    expect(props['zut.extensionPaths'].scope).toBe('machine');
     expect(props['zut.notes.notifications']).toBeDefined();
   });
 

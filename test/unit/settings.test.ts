@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { affectsAny, effectiveZutHome, expandHome, readSettings, resolveExtensionPaths, RELOAD_KEYS } from '../../src/ui-model/settings';
+import { affectsAny, effectiveZutHome, expandHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, userScopedGetter, type InspectedSetting } from '../../src/ui-model/settings';
 
 const getter = (values: Record<string, unknown>) => (key: string) => values[key];
 
@@ -118,5 +118,36 @@ describe('affectsAny', () => {
     const changed = new Set(['zut.home']);
     expect(affectsAny((s) => changed.has(s), RELOAD_KEYS)).toBe(true);
     expect(affectsAny((s) => changed.has(s), ['trace'])).toBe(false);
+  });
+});
+
+describe('userScopedGetter (issue 20 point 1)', () => {
+  /** A configuration as VS Code merges it: folder over workspace over user. */
+  const config = (layers: Record<string, InspectedSetting>) => ({
+    inspect: (key: string) => layers[key],
+    get: (key: string) => {
+      const l = layers[key];
+      return l?.workspaceFolderValue ?? l?.workspaceValue ?? l?.globalValue;
+    },
+  });
+
+  it("zut.home and zut.extensionPaths come from the user's settings only; a workspace's or folder's value is reported, not used", () => {
+    const ignored: string[] = [];
+    const c = config({
+      home: { workspaceValue: '.zuthome' },
+      extensionPaths: { globalValue: ['/mine/ext'], workspaceFolderValue: ['./tools/ext'] },
+      trace: { workspaceValue: 'verbose' },
+    });
+    const { settings } = readSettings(userScopedGetter(c, ignored));
+    expect(settings.home).toBe('');
+    expect(settings.extensionPaths).toEqual(['/mine/ext']);
+    expect(settings.trace).toBe('verbose'); // the others keep VS Code's merge
+    expect(ignored).toEqual(['zut.home', 'zut.extensionPaths']);
+  });
+
+  it('the user\'s own values apply, with nothing reported', () => {
+    const ignored: string[] = [];
+    const { settings } = readSettings(userScopedGetter(config({ home: { globalValue: '~/zh' }, extensionPaths: { globalValue: ['a'] } }), ignored));
+    expect([settings.home, settings.extensionPaths, ignored]).toEqual(['~/zh', ['a'], []]);
   });
 });

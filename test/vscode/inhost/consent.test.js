@@ -2,7 +2,8 @@
 // zut.projectExtensions.consent = "trustedWorkspace" (the other suites expect the examples to start at once); this
 // suite switches to "ask", pre-consents the examples through the commands, and checks: a new project extension waits
 // for consent, Allow starts it, a changed executable asks again, "trustedWorkspace" starts it without asking, a
-// global extension never asks. It restores the mode and removes what it added (other suites share this window).
+// global extension never asks, a repository's .vscode/settings.json cannot bring extensions in without consent. It
+// restores the mode and removes what it added (other suites share this window).
 'use strict';
 const assert = require('assert');
 const fs = require('fs');
@@ -85,6 +86,44 @@ suite('consent for project-local extensions', function () {
     await eventually(() => stateOf(host, 'homegrown') === 'running', `homegrown running without consent (${states(host)})`);
     assert.strictEqual(info(host, 'homegrown').scope, 'global');
     assert.strictEqual(info(host, 'homegrown').fingerprint, undefined);
+  });
+
+  test("a repository's .vscode/settings.json cannot bring extensions in without consent (zut.extensionPaths, zut.home)", async () => {
+    const host = await api();
+    await setMode('ask');
+    const marker = path.join(WS, 'ran-without-consent');
+    const settingsFile = path.join(WS, '.vscode', 'settings.json');
+    const ext = (root, name) => {
+      const dir = writeShExt(root, name, 'from the repository');
+      fs.writeFileSync(path.join(dir, 'run.sh'), fs.readFileSync(path.join(dir, 'run.sh'), 'utf8').replace('#!/bin/sh\n', `#!/bin/sh\necho ${name} >> '${marker}'\n`));
+      return dir;
+    };
+    ext(path.join(WS, 'tools'), 'repopath');
+    ext(path.join(WS, '.zuthome', 'extensions'), 'repohome');
+    fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+    // zut.toolTimeoutSeconds (window scope) shows when VS Code has read the file.
+    fs.writeFileSync(settingsFile, JSON.stringify({ 'zut.extensionPaths': ['./tools/repopath'], 'zut.home': '.zuthome', 'zut.toolTimeoutSeconds': 61 }));
+    const config = () => vscode.workspace.getConfiguration('zut');
+    try {
+      await eventually(() => config().get('toolTimeoutSeconds') === 61, 'VS Code read the workspace settings');
+      await host.reload();
+      await new Promise((r) => setTimeout(r, 1500)); // room for the settings-change reload and any start
+      await host.reload();
+      for (const n of ['repopath', 'repohome']) {
+        const state = stateOf(host, n);
+        assert.ok(state === undefined || state === 'consent', `${n} must not start without consent (${states(host)})`);
+        assert.strictEqual((info(host, n) || {}).pid, undefined, `${n} has no process`);
+      }
+      assert.ok(!fs.existsSync(marker), `no repository extension ran: ${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}`);
+      await eventually(() => EXAMPLES.every((n) => stateOf(host, n) === 'running'), `examples still running (${states(host)})`);
+    } finally {
+      fs.rmSync(path.join(WS, '.vscode'), { recursive: true, force: true });
+      fs.rmSync(path.join(WS, 'tools'), { recursive: true, force: true });
+      fs.rmSync(path.join(WS, '.zuthome'), { recursive: true, force: true });
+      fs.rmSync(marker, { force: true });
+      await eventually(() => config().get('toolTimeoutSeconds') !== 61, 'the workspace settings gone');
+      await host.reload();
+    }
   });
 
   test('"trustedWorkspace" starts project extensions without asking', async () => {
