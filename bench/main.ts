@@ -18,7 +18,7 @@ import { benchMcpRelay } from './mcpRelay';
 import { benchMemory } from './memory';
 import { benchPanelStorm } from './panelStorm';
 import { benchRoundTrip } from './roundtrip';
-import { fmtSummary, type BenchRow } from './stats';
+import { table, type BenchRow } from './stats';
 import { benchThroughput } from './throughput';
 
 // Memory first: RSS only grows once the process has grown, so it is read before the other benches inflate it.
@@ -35,25 +35,6 @@ const BENCHES: [string, (quick: boolean) => Promise<BenchRow | BenchRow[]>][] = 
   ['activation', benchActivation],
   ['fingerprint', benchFingerprint],
 ];
-
-function table(rows: BenchRow[]): string {
-  const head = ['#', 'figure', 'ours', 'baseline', 'ratio', 'goal', 'result'];
-  const body = rows.map((r, i) => [
-    String(i + 1),
-    r.figure,
-    `${fmtSummary(r.ours)} ${r.unit}`,
-    r.baseline ? `${fmtSummary(r.baseline)} (${r.baselineName})` : '—',
-    r.ratio ? `${fmtSummary(r.ratio)}×` : '—',
-    r.goal,
-    r.goal === 'info' ? 'INFO' : r.pass ? 'PASS' : 'MISS',
-  ]);
-  const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c]!.length)));
-  const line = (cells: string[]) => cells.map((x, c) => x.padEnd(widths[c]!)).join(' | ');
-  const out = [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)];
-  out.push('', 'values: median [p25–p75] over trials; ratio: median of per-trial ours/baseline (interleaved trials)');
-  rows.forEach((r, i) => r.notes.forEach((n) => out.push(`${i + 1}. ${n}`)));
-  return out.join('\n');
-}
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);

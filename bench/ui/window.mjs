@@ -1,0 +1,56 @@
+// Rows 3 and 5 of `npm run bench:ui`: a window with 20 zut extensions (sh / Python / Node) reloaded — page load →
+// every row "running" in the Zut Extensions view and the first command answering — against the same 20 programs
+// handshaken by a bare script; and the extension host's RSS against the same window without zut-vscode.
+import fs from 'node:fs';
+import { AgentClient } from './agent.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Reloads `page` (same browser context: the Zut view stays open) and reconnects to the new window's agent. */
+export async function reloadWindow(page, socket) {
+  fs.rmSync(socket, { force: true });
+  await page.reload();
+  await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await page.waitForFunction(() => Boolean(window.driver), null, { timeout: 60_000 });
+  return AgentClient.connect(socket);
+}
+
+/** The extension host's RSS (MiB), median of 5 samples 200 ms apart, `settleMs` after the window is up. */
+export async function hostRss(agent, settleMs) {
+  await sleep(settleMs);
+  const xs = [];
+  for (let i = 0; i < 5; i++) {
+    xs.push(await agent.call('return process.memoryUsage().rss / 1048576;'));
+    await sleep(200);
+  }
+  return xs.sort((a, b) => a - b)[2];
+}
+
+/**
+ * One reload of the zut window: page load (timeOrigin) → every `mix-*` row running in the view (DOM probe), → the
+ * extension host's API saw them all running, → the first command answered; activate()'s own time.
+ */
+export async function zutWindowTrial(page, socket, count) {
+  const agent = await reloadWindow(page, socket);
+  const w = await agent.call(`
+await until(() => { const w = globalThis.__zutBenchWatch; return w && w.allRunningAt && w.firstCommandAt; }, 120000, 20);
+const ext = vscode.extensions.getExtension('zut.zut-vscode');
+const started = await ext.exports.timings.started;
+return { ...globalThis.__zutBenchWatch, activateMs: ext.exports.timings.activateMs, startedMs: started.ms };`);
+  await page.waitForFunction((n) => window.__zw && window.__zw.runningAt !== undefined, count, { timeout: 60_000 }).catch(() => undefined);
+  const p = await page.evaluate(() => ({ origin: performance.timeOrigin, runningAt: window.__zw?.runningAt, max: window.__zw?.max }));
+  return {
+    agent,
+    viewMs: p.runningAt === undefined ? Number.NaN : p.runningAt, viewMax: p.max,
+    apiMs: w.allRunningAt - p.origin, commandMs: w.firstCommandAt - p.origin, hostUpMs: w.agentAt - p.origin,
+    activateMs: w.activateMs, startedMs: w.startedMs,
+  };
+}
+
+/** One reload of the window without zut-vscode: page load → the extension host's agent activated. */
+export async function bareWindowTrial(page, socket) {
+  const agent = await reloadWindow(page, socket);
+  const origin = await page.evaluate(() => performance.timeOrigin);
+  const at = await agent.call('return globalThis.__zutBenchAgent.startedAt;');
+  return { agent, hostUpMs: at - origin };
+}
