@@ -32,7 +32,7 @@ import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../pr
 import { Loader, type HostFacts } from './extensions/loader';
 import type { CommandReply } from './protocols';
 import { NO_BRANCH, SessionStateStore } from './calls/state';
-import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './extensions/supervisor';
+import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './extensions/supervisorState';
 
 export { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS };
 

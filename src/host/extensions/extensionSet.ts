@@ -24,8 +24,9 @@ export class ExtensionSet {
     return this.sups;
   }
 
-  /** A (re)load's supervisors replace the set. */
+  /** A (re)load's supervisors replace the set (the old ones, stopped, are released). */
   replace(sups: ExtensionSupervisor[]): void {
+    for (const s of this.sups) if (!sups.includes(s)) s.dispose();
     this.sups = sups;
     this.changed();
   }
@@ -111,6 +112,7 @@ export class ExtensionSet {
   }
 
   dispose(): void {
+    for (const s of this.sups) s.dispose();
     this.changeEmitter.dispose();
   }
 }

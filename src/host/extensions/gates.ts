@@ -35,16 +35,11 @@ export class Gatekeeper {
     const { folders } = this.host.options();
     const ext = { dir: identity(s.disc), scope: s.disc.scope };
     if (!needsConsent(ext, consent.mode(), folders) || decideGate(ext, undefined, consent, folders) === 'workspace-disabled') {
-      s.fingerprint = undefined;
-      return s.setGate(decideGate(ext, undefined, consent, folders));
+      return s.setGate(decideGate(ext, undefined, consent, folders), { fingerprint: undefined });
     }
     const fp = await this.fingerprint(s);
-    if (!fp.ok) {
-      s.fingerprint = undefined;
-      return s.refuse(fp.error);
-    }
-    s.fingerprint = fp.fingerprint;
-    s.setGate(decideGate(ext, s.fingerprint, consent, folders));
+    if (!fp.ok) return s.refuse(fp.error);
+    s.setGate(decideGate(ext, fp.fingerprint, consent, folders), { fingerprint: fp.fingerprint });
   }
 
   /**
@@ -105,8 +100,7 @@ export class Gatekeeper {
       }
       const shown = seen?.[s.name] ?? s.fingerprint;
       if (answer === 'allow' && fp.fingerprint !== shown) {
-        s.fingerprint = fp.fingerprint;
-        s.setGate(decideGate({ dir: identity(s.disc), scope: s.disc.scope }, fp.fingerprint, consent, folders));
+        s.setGate(decideGate({ dir: identity(s.disc), scope: s.disc.scope }, fp.fingerprint, consent, folders), { fingerprint: fp.fingerprint });
         changed.push(s);
         continue;
       }
@@ -138,16 +132,12 @@ export class Gatekeeper {
 
   /** Stops one extension until Start, a restart or a reload (not a crash: no automatic restart). */
   async stopExtension(name: string): Promise<void> {
-    const s = this.require(name);
-    s.userStopped = true;
-    await s.stop();
+    await this.require(name).stopByUser();
   }
 
   /** Starts one stopped extension (if nothing holds it back). */
   async startExtension(name: string): Promise<void> {
-    const s = this.require(name);
-    s.userStopped = false;
-    if (!s.conn) await s.start();
+    await this.require(name).startByUser();
   }
 
   private require(name: string): ExtensionSupervisor {

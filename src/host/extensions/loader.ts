@@ -19,7 +19,9 @@ import { changedExtensions, manifestSignature, modifiedSince } from '../disk/man
 import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from '../disk/paths';
 import type { HostInfo } from '../protocols';
 import { SerialQueue } from './serialQueue';
-import { ExtensionSupervisor, type HostRequests, type RestartPolicy, type SupervisorDeps } from './supervisor';
+import { ExtensionSupervisor } from './supervisor';
+import type { HostRequests, SupervisorDeps } from './supervisorPorts';
+import type { RestartPolicy } from './supervisorState';
 
 /** What extensions starting from now on are told, and how they are traced (the Manager's setters change it). */
 export interface HostFacts {
@@ -133,7 +135,7 @@ export class Loader {
     for (const [name, why] of restart) {
       if (why === 'manifest' && !manifestsChanged) continue;
       const s = this.host.set.find(name);
-      if (s?.state === 'stopped' && s.userStopped) continue; // stopped by the user: stays stopped
+      if (s?.stoppedByUser) continue; // stopped by the user: stays stopped
       // A late event for files older than the running process (copied in just before a reload started it): it
       // already runs them.
       if (why === 'executable' && s?.state === 'running' && s.spawnedAt !== undefined && !(await modifiedSince(files.get(name) ?? [], s.spawnedAt))) continue;
@@ -172,7 +174,7 @@ export class Loader {
   }
 
   /** The ports of the supervisor of extension `name`. */
-  private deps(name: string): SupervisorDeps {
+  private deps(name: string): SupervisorDeps<ExtensionSupervisor> {
     const { options, facts, set } = this.host;
     return {
       ui: options.ui,
@@ -217,7 +219,6 @@ export class Loader {
       }
       s.reconfigure(m.ok ? { manifest: m.manifest } : { error: `load ${s.name} (${s.disc.dir}): ${m.error}` });
       this.loadedSignature = await this.signature();
-      s.userStopped = false;
       await gates.applyGate(s);
       gates.requestConsent([s]);
       await s.start();

@@ -4,6 +4,8 @@
  * crashed owner's names pass to the next registrant). Built-in tool names are refused.
  */
 import type { ToolAnnotations } from '../../protocol';
+import type { ExtNotice } from '../protocols';
+import type { ExtensionCaps } from './caps';
 import type { CommandInfo, ToolInfo } from '../types';
 
 /** Tool names zut reserves for built-ins: extensions can never claim them. */
@@ -83,4 +85,36 @@ export function buildIndex<R extends Registrant>(registrants: R[], activated: Se
 export function normaliseSchema(schema: unknown): Record<string, unknown> {
   if (schema && typeof schema === 'object' && !Array.isArray(schema)) return schema as Record<string, unknown>;
   return { type: 'object', properties: {} };
+}
+
+/**
+ * Files one `register_command` / `register_tool` in `r`'s own registry, within its caps; a reserved tool name is
+ * refused with a diagnostic. Returns whether anything was registered.
+ */
+export function register(
+  r: Pick<Registrant, 'commands' | 'tools'>,
+  f: Extract<ExtNotice, { type: 'register_command' | 'register_tool' }>,
+  caps: Pick<ExtensionCaps, 'allowRegistration'>,
+  diagnostic: (message: string) => void,
+): boolean {
+  const key = f.name.toLowerCase();
+  if (f.type === 'register_command') {
+    if (!caps.allowRegistration('commands', r.commands.size, r.commands.has(key))) return false;
+    r.commands.set(key, { name: f.name, description: f.description });
+    return true;
+  }
+  if (RESERVED_TOOL_NAMES.has(key)) {
+    diagnostic(`tool ${f.name} refused: the name is reserved for a built-in tool`);
+    return false;
+  }
+  if (!caps.allowRegistration('tools', r.tools.size, r.tools.has(key))) return false;
+  r.tools.set(key, {
+    name: f.name,
+    description: f.description,
+    schema: normaliseSchema(f.schema),
+    deferred: f.deferred ?? false,
+    interactive: f.interactive ?? false,
+    ...(f.annotations ? { annotations: f.annotations } : {}),
+  });
+  return true;
 }

@@ -1,57 +1,23 @@
 /**
- * One supervised extension: its discovered manifest, its live Connection, what it registered, its state, and
- * the restart policy (like the LSP client's: up to 4 automatic restarts, none after the 5th crash within
- * 3 minutes; an exit after `shutdown` is not a crash). Spontaneous frames are handed to the HostUi port.
+ * One supervised extension: its discovered manifest, its live Connection, what it registered, its state (the only
+ * writer: `transition`, with `onDidChangeState`; supervisorState.ts), and the restart policy (like the LSP
+ * client's: up to 4 automatic restarts, none after the 5th crash within 3 minutes; an exit after `shutdown` is not
+ * a crash). Its UI notices go through noticeRouter.ts to the HostUi port.
  */
-import type { DiscoveredExtension, ExtensionLogLine, ExtensionState, Manifest, TraceLevel } from '../types';
-import { ExtensionCaps, type CapLimits } from './caps';
-import { Connection, type ConnectionTimeouts } from '../connection/connection';
-import type { HostUi, NoteLevel } from '../hostUi';
-import { normaliseSchema, RESERVED_TOOL_NAMES, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
-import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS, RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from '../../protocol/limits';
+import type { DiscoveredExtension, ExtensionState, Manifest } from '../types';
+import type { SupervisorDeps } from './supervisorPorts';
+import { ExtensionCaps } from './caps';
+import { Connection } from '../connection/connection';
+import { Emitter } from '../events';
+import { isUiNotice, routeUiNotice, type NoticeTarget } from './noticeRouter';
+import { displayState, gateAvailability, isLifecycle, type Availability, type Lifecycle, type StateChange, type SupervisorState } from './supervisorState';
+import { register, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
+import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS } from '../../protocol/limits';
 import type { Gate } from './consent';
-import { familyFor, type ExtNotice, type ExtRequestId, type HostInfo, type ProtocolName, type Responder } from '../protocols';
+import { familyFor, type ExtNotice, type ProtocolName } from '../protocols';
 import { ZOT_EVENTS_NEVER_SENT } from '../protocols/zot';
 
-/** The restart policy as data. */
-export interface RestartPolicy {
-  /** Give up at this many crashes within `windowMs`. */
-  maxCrashes: number;
-  windowMs: number;
-}
-export const DEFAULT_RESTART_POLICY: RestartPolicy = { maxCrashes: RESTART_MAX_CRASHES, windowMs: RESTART_WINDOW_MS };
-
-export interface SupervisorDeps {
-  ui: HostUi;
-  logPath: string;
-  hostInfo(sup: ExtensionSupervisor): HostInfo;
-  timeouts: Partial<ConnectionTimeouts>;
-  autoRestart(): boolean;
-  trace(): TraceLevel;
-  restartPolicy: RestartPolicy;
-  /** Per-extension caps (default: limits.ts). */
-  caps?: CapLimits;
-  /** Registrations, state or diagnostics changed. */
-  changed(): void;
-  fail(kind: 'load' | 'crash' | 'gave-up', message: string): void;
-  log(line: ExtensionLogLine): void;
-  /** Requests the extension makes of the host (zot's `call_tool`, e's questions): calls/extRequests.ts. */
-  requests: HostRequests;
-  /** The gate before every spawn, restarts included (gates.ts `admit`): false = held back (consent, refused…). */
-  admit(sup: ExtensionSupervisor): Promise<boolean>;
-}
-
-/** Answers the requests extensions make of the host (calls/extRequests.ts implements it). */
-export interface HostRequests {
-  /** One request from `ext`; the answer goes to `to`. */
-  handle(ext: string, to: Responder, id: ExtRequestId, method: string, params: unknown): void;
-  cancel(ext: string, id: ExtRequestId): void;
-  /** `ext`'s connection closed: its requests in flight end. */
-  closed(ext: string): void;
-}
-
 export class ExtensionSupervisor implements Registrant {
-  state: ExtensionState;
   conn: Connection | undefined;
   readonly commands = new Map<string, RegisteredCommand>();
   readonly tools = new Map<string, RegisteredTool>();
@@ -66,68 +32,127 @@ export class ExtensionSupervisor implements Registrant {
   /** When the last spawn began (ms since epoch): files older than this are what the running process runs. */
   spawnedAt: number | undefined;
   readonly caps: ExtensionCaps;
+  private readonly notices: NoticeTarget;
+  /** The two fields of its state (runtime-private: written only by `#transition`). */
+  #state: SupervisorState;
+  #gate: Gate | undefined;
+  #fingerprint: string | undefined;
+  #userStopped = false;
+  readonly #changes = new Emitter<StateChange>();
+  /** Fires on every transition that changed the lifecycle or the availability. */
+  readonly onDidChangeState = this.#changes.event;
+  /** The wire protocol of its last handshake. */
+  protocol: ProtocolName | undefined;
 
   constructor(
     readonly disc: DiscoveredExtension,
-    private readonly deps: SupervisorDeps,
+    private readonly deps: SupervisorDeps<ExtensionSupervisor>,
     blocked: boolean,
   ) {
     this.caps = new ExtensionCaps((m) => this.diagnostic(m), deps.caps);
+    this.notices = { ext: disc.name, ui: deps.ui, caps: this.caps, diagnostic: (m) => this.diagnostic(m) };
     this.diagnostics = [...disc.diagnostics];
     this.error = disc.error;
-    this.state =
-      disc.status === 'enabled' ? (blocked ? 'blocked' : 'stopped') : disc.status === 'error' ? 'error' : disc.status;
+    const status = disc.status;
+    this.#state =
+      status === 'enabled'
+        ? { lifecycle: 'stopped', availability: blocked ? 'blocked' : 'available' }
+        : status === 'error'
+          ? { lifecycle: 'error', availability: blocked ? 'blocked' : 'available' }
+          : { lifecycle: 'stopped', availability: status };
   }
 
   get name(): string {
     return this.disc.name;
   }
 
+  /** Whether a process is there, coming, gone or failed. */
+  get lifecycle(): Lifecycle {
+    return this.#state.lifecycle;
+  }
+
+  /** What holds it back, if anything. */
+  get availability(): Availability {
+    return this.#state.availability;
+  }
+
+  /** The one state shown (supervisorState.ts `displayState`). */
+  get state(): ExtensionState {
+    return displayState(this.#state);
+  }
+
+  /** Why it is held back (consent, denied, disabled in this workspace); see consent.ts. */
+  get gate(): Gate | undefined {
+    return this.#gate;
+  }
+
+  /** Its content fingerprint when consent applies. */
+  get fingerprint(): string | undefined {
+    return this.#fingerprint;
+  }
+
+  /** Stopped by the user (Stop) and still stopped: the watcher does not restart it. */
+  get stoppedByUser(): boolean {
+    return this.#userStopped && this.state === 'stopped';
+  }
+
   /** Running and past its handshake: its registrations count. */
   get live(): boolean {
-    return this.state === 'running' && !!this.conn?.alive;
+    return this.#state.lifecycle === 'running' && !!this.conn?.alive;
   }
 
   /** Whether this extension may be spawned at all. */
   get spawnable(): boolean {
-    return this.disc.status === 'enabled' && !!this.disc.manifest?.exec && this.state !== 'blocked' && !this.gate;
+    return this.disc.status === 'enabled' && !!this.disc.manifest?.exec && this.#state.availability !== 'blocked' && !this.#gate;
   }
-
-  /** Why it is held back (consent, denied, disabled in this workspace); see consent.ts. */
-  gate: Gate | undefined;
-  /** Stopped by the user (Stop): the watcher does not restart it. */
-  userStopped = false;
-  /** The wire protocol of its last handshake. */
-  protocol: ProtocolName | undefined;
-  /** Its content fingerprint when consent applies. */
-  fingerprint: string | undefined;
 
   /** When the current spawn began (ms since epoch), while waiting for `hello` and registration. */
   get startingSince(): number | undefined {
-    return this.state === 'starting' || this.state === 'restarting' ? this.spawnedAt : undefined;
+    return this.#state.lifecycle === 'starting' || this.#state.lifecycle === 'restarting' ? this.spawnedAt : undefined;
   }
 
-  /** Holds it back (or releases it): the state shows why. Does not stop a running process. */
-  setGate(gate: Gate | undefined): void {
-    const was = this.gate;
-    this.gate = gate;
-    if (this.disc.status !== 'enabled' || this.state === 'blocked') return;
-    if (gate === 'consent' || gate === 'denied') this.state = gate;
-    else if (gate === 'workspace-disabled') this.state = 'disabled';
-    else if (gate === 'refused') this.state = 'error';
-    else if (this.state === 'consent' || this.state === 'denied' || this.state === 'disabled') this.state = 'stopped';
-    if (was === 'refused' && gate !== 'refused' && this.state === 'error') {
-      this.state = 'stopped';
-      this.error = undefined;
-    }
+  /** The one writer of its state: moves the lifecycle or the availability to `to`, then tells who listens. */
+  #transition(to: Lifecycle | Availability, reason: string): void {
+    const old = this.#state;
+    this.#state = isLifecycle(to) ? { ...old, lifecycle: to } : { ...old, availability: to };
     this.deps.changed();
+    if (old.lifecycle === this.#state.lifecycle && old.availability === this.#state.availability) return;
+    this.#changes.fire({ ext: this.name, old, new: this.#state, reason });
+  }
+
+  /**
+   * Holds it back (or releases it): the state shows why. Does not stop a running process. `consent`: the content
+   * fingerprint the decision was made for (omitted: no consent decision was made; the last fingerprint is kept).
+   */
+  setGate(gate: Gate | undefined, consent?: { fingerprint: string | undefined }): void {
+    const was = this.#gate;
+    this.#gate = gate;
+    if (consent) this.#fingerprint = consent.fingerprint;
+    if (this.disc.status !== 'enabled' || this.#state.availability === 'blocked') return this.deps.changed();
+    // No longer refused: its refusal is no longer its error.
+    if (was === 'refused' && gate !== 'refused') this.error = undefined;
+    // Held back, it no longer shows a past failure.
+    if (gate && (this.#state.lifecycle === 'error' || this.#state.lifecycle === 'crashed')) this.#transition('stopped', `held back: ${gate}`);
+    this.#transition(gateAvailability(gate), gate ? `held back: ${gate}` : 'released');
+  }
+
+  /** Stop by the user: it stays stopped until Start, a restart or a reload (not restarted by the watcher). */
+  stopByUser(): Promise<void> {
+    this.#userStopped = true;
+    return this.stop();
+  }
+
+  /** Start by the user (after Stop): starts it if nothing holds it back. */
+  async startByUser(): Promise<void> {
+    this.#userStopped = false;
+    if (!this.conn) await this.start();
   }
 
   /** Held back because its content cannot be fingerprinted for consent (`message` names it, its dir and log). */
   refuse(message: string): void {
     this.error = message;
     if (this.diagnostics.at(-1) !== message) this.diagnostic(message);
-    this.setGate('refused');
+    this.setGate('refused', { fingerprint: undefined });
   }
 
   diagnostic(message: string): void {
@@ -137,22 +162,23 @@ export class ExtensionSupervisor implements Registrant {
     this.deps.changed();
   }
 
-  /** After a manifest re-read: new manifest (enabled or not), or the error that makes it unusable. */
+  /** After a manifest re-read: new manifest (enabled or not), or the error that makes it unusable. A fresh start. */
   reconfigure(next: { manifest: Manifest } | { error: string }): void {
     this.restarts = 0;
     this.crashTimes = [];
+    this.#userStopped = false;
     if ('error' in next) {
-      this.state = 'error';
       this.error = next.error;
       if (this.disc.status === 'enabled') this.disc.status = 'error';
+      this.#transition('error', 'manifest unusable');
     } else {
       this.disc.manifest = next.manifest;
       const enabled = next.manifest.enabled;
       if (this.disc.status === 'enabled' || this.disc.status === 'disabled' || this.disc.status === 'error') this.disc.status = enabled ? 'enabled' : 'disabled';
-      if (this.state !== 'blocked') this.state = enabled ? 'stopped' : 'disabled';
       this.error = undefined;
+      if (this.#state.availability !== 'blocked') this.#transition(enabled ? gateAvailability(this.#gate) : 'disabled', 'manifest re-read');
+      this.#transition('stopped', 'manifest re-read');
     }
-    this.deps.changed();
   }
 
   /** Spawns and handshakes. Resolves when running or failed (never rejects). */
@@ -175,8 +201,7 @@ export class ExtensionSupervisor implements Registrant {
     this.intercepts.clear();
     this.caps.reset();
     this.spawnedAt = Date.now();
-    this.state = this.restarts > 0 ? 'restarting' : 'starting';
-    this.deps.changed();
+    this.#transition(this.restarts > 0 ? 'restarting' : 'starting', 'spawn');
     const conn = new Connection({
       name: this.name,
       version: m.version,
@@ -200,17 +225,15 @@ export class ExtensionSupervisor implements Registrant {
       await conn.start();
     } catch (e) {
       this.conn = undefined;
-      this.state = 'error';
       this.error = `load ${this.name} (${this.disc.dir}): ${(e as Error).message}`;
-      this.deps.changed();
+      this.#transition('error', 'start failed');
       this.deps.fail('load', this.error);
       return;
     }
     this.error = undefined;
     this.protocol = conn.hello?.protocol;
-    this.state = 'running';
     conn.onExit((exit) => this.onExit(conn, exit.expected, exit.message));
-    this.deps.changed();
+    this.#transition('running', 'handshake done');
   }
 
   private trace(dir: 'in' | 'out', line: string): void {
@@ -225,25 +248,19 @@ export class ExtensionSupervisor implements Registrant {
     this.conn = undefined;
     this.deps.requests.closed(this.name);
     this.deps.ui.clearExtension(this.name);
-    if (expected) {
-      this.state = 'stopped';
-      this.deps.changed();
-      return;
-    }
+    if (expected) return this.#transition('stopped', 'exited after shutdown');
     const now = Date.now();
     this.crashTimes = this.crashTimes.filter((t) => now - t < this.deps.restartPolicy.windowMs);
     this.crashTimes.push(now);
     this.error = `extension ${this.name} (${this.disc.dir}) ${message}`;
-    this.state = 'crashed';
-    this.deps.changed();
+    this.#transition('crashed', 'exited unexpectedly');
     if (!this.deps.autoRestart()) {
       this.deps.fail('crash', this.error);
       return;
     }
     if (this.crashTimes.length >= this.deps.restartPolicy.maxCrashes) {
-      this.state = 'error';
       this.error = `${this.error}; crashed ${this.crashTimes.length} times in ${this.deps.restartPolicy.windowMs / 60_000} minutes: not restarting`;
-      this.deps.changed();
+      this.#transition('error', 'gave up restarting');
       this.deps.fail('gave-up', this.error);
       return;
     }
@@ -258,32 +275,23 @@ export class ExtensionSupervisor implements Registrant {
     const conn = this.conn;
     if (!conn) return;
     await conn.stop();
-    if (this.state !== 'error') this.state = 'stopped';
-    this.deps.changed();
+    if (this.#state.lifecycle !== 'error') this.#transition('stopped', 'stopped');
+    else this.deps.changed();
   }
 
+  /** Releases its listeners (after it stopped; the set drops it). */
+  dispose(): void {
+    this.#changes.dispose();
+  }
+
+  /** Registrations (registry.ts) and subscriptions are its own; the rest is the UI's (noticeRouter.ts). */
   private onNotice(f: ExtNotice): void {
-    const ui = this.deps.ui;
-    const ext = this.name;
+    if (isUiNotice(f)) return routeUiNotice(this.notices, f);
     switch (f.type) {
       case 'register_command':
-        if (!this.caps.allowRegistration('commands', this.commands.size, this.commands.has(f.name.toLowerCase()))) return;
-        this.commands.set(f.name.toLowerCase(), { name: f.name, description: f.description });
-        return this.deps.changed();
       case 'register_tool':
-        if (RESERVED_TOOL_NAMES.has(f.name.toLowerCase())) {
-          return this.diagnostic(`tool ${f.name} refused: the name is reserved for a built-in tool`);
-        }
-        if (!this.caps.allowRegistration('tools', this.tools.size, this.tools.has(f.name.toLowerCase()))) return;
-        this.tools.set(f.name.toLowerCase(), {
-          name: f.name,
-          description: f.description,
-          schema: normaliseSchema(f.schema),
-          deferred: f.deferred ?? false,
-          interactive: f.interactive ?? false,
-          ...(f.annotations ? { annotations: f.annotations } : {}),
-        });
-        return this.deps.changed();
+        if (register(this, f, this.caps, (m) => this.diagnostic(m))) this.deps.changed();
+        return;
       case 'subscribe': {
         for (const e of f.events) this.events.add(e);
         const never = this.conn?.hello?.protocol === 'zot' ? f.events.filter((e) => ZOT_EVENTS_NEVER_SENT.has(e)) : [];
@@ -295,55 +303,6 @@ export class ExtensionSupervisor implements Registrant {
         }
         return this.deps.changed();
       }
-      case 'notify':
-        return ui.notify(ext, noteLevel(f.level), f.message);
-      case 'clear_notes':
-        return ui.clearNotes(ext);
-      case 'status':
-        if (!this.caps.allowStatus(f.key, f.text ?? '')) return;
-        return ui.status(ext, f.key, f.level, f.text ?? '');
-      case 'widget': {
-        const w = this.caps.allowWidget(f.id, f.lines);
-        if (!w.ok) return;
-        return ui.widget(ext, { id: f.id, position: f.position, title: f.title, lines: w.lines });
-      }
-      case 'widget_clear':
-        this.caps.widgetCleared(f.id);
-        return ui.widgetClear(ext, f.id);
-      case 'alert':
-        return ui.alert(ext, f.kind, f.reason);
-      case 'submit': {
-        const text = f.text.trim();
-        if (text) ui.submit(ext, text);
-        return;
-      }
-      case 'submit_slash': {
-        const text = f.text.trim();
-        if (text.startsWith('/')) ui.submitSlash(ext, text);
-        else this.diagnostic(`submit_slash ignored: text must start with "/"`);
-        return;
-      }
-      case 'open_panel':
-        return ui.openPanel(ext, f.panel);
-      case 'panel_render':
-        return ui.panelRender(ext, { panel_id: f.panel_id, title: f.title, lines: f.lines, footer: f.footer });
-      case 'panel_close':
-        return ui.panelClose(ext, f.panel_id);
     }
-  }
-}
-
-/** Maps a `notify` level to a note level (`warning` is accepted as `warn`). */
-export function noteLevel(level: string | undefined): NoteLevel {
-  switch ((level ?? '').toLowerCase()) {
-    case 'success':
-      return 'success';
-    case 'warn':
-    case 'warning':
-      return 'warn';
-    case 'error':
-      return 'error';
-    default:
-      return 'info';
   }
 }

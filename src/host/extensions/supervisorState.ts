@@ -1,0 +1,66 @@
+/**
+ * An extension's state as its supervisor owns it (supervisor.ts): two fields, its lifecycle (is a process there,
+ * coming, gone or failed) and its availability (whether anything holds it back from running), the change event's
+ * shape, the one derived 12-value `ExtensionState` the UI and ExtensionInfo show, and the restart policy that
+ * moves a crashed one on (restarting, or error). No `vscode`.
+ */
+import type { ExtensionState } from '../types';
+import type { Gate } from './consent';
+import { RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from '../../protocol/limits';
+
+/** Whether a process is there, coming, gone or failed. */
+export type Lifecycle = 'stopped' | 'starting' | 'restarting' | 'running' | 'crashed' | 'error';
+
+/**
+ * What holds it back, if anything: its discovery (`disabled` in its manifest, `shadowed` by a same-named
+ * extension, `theme-only`, `blocked` in an untrusted workspace) or a gate (consent.ts: waiting for `consent`,
+ * `denied`, disabled in this workspace, `refused`: too large to fingerprint for consent).
+ */
+export type Availability = 'available' | 'disabled' | 'shadowed' | 'theme-only' | 'blocked' | 'consent' | 'denied' | 'workspace-disabled' | 'refused';
+
+/** Both fields at one moment. */
+export interface SupervisorState {
+  readonly lifecycle: Lifecycle;
+  readonly availability: Availability;
+}
+
+/** One transition (the supervisor's `onDidChangeState`, after the LSP client's `{ oldState, newState }`). */
+export interface StateChange {
+  ext: string;
+  old: SupervisorState;
+  new: SupervisorState;
+  /** Why, in a few words (for logs and tests). */
+  reason: string;
+}
+
+const LIFECYCLES: ReadonlySet<string> = new Set<Lifecycle>(['stopped', 'starting', 'restarting', 'running', 'crashed', 'error']);
+
+/** Whether a transition target is a lifecycle (else an availability; the two sets share no value). */
+export function isLifecycle(to: Lifecycle | Availability): to is Lifecycle {
+  return LIFECYCLES.has(to);
+}
+
+/** The availability a gate gives an extension discovery lets run. */
+export function gateAvailability(gate: Gate | undefined): Availability {
+  return gate === undefined ? 'available' : gate;
+}
+
+/**
+ * The one state shown: a process there or coming (or just crashed) first, then a failure, then what holds it back,
+ * else `stopped`. `workspace-disabled` shows as `disabled` (ExtensionInfo.disabledInWorkspace tells them apart),
+ * `refused` as `error` (its error says why).
+ */
+export function displayState(s: SupervisorState): ExtensionState {
+  if (s.lifecycle !== 'stopped') return s.lifecycle;
+  if (s.availability === 'available') return 'stopped';
+  if (s.availability === 'refused') return 'error';
+  return s.availability === 'workspace-disabled' ? 'disabled' : s.availability;
+}
+
+/** The restart policy as data. */
+export interface RestartPolicy {
+  /** Give up at this many crashes within `windowMs`. */
+  maxCrashes: number;
+  windowMs: number;
+}
+export const DEFAULT_RESTART_POLICY: RestartPolicy = { maxCrashes: RESTART_MAX_CRASHES, windowMs: RESTART_WINDOW_MS };
