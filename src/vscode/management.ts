@@ -8,11 +8,13 @@ import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { LoadReport } from '../host/types';
 import { buildDoctorReport, doctorMarkdown } from '../host/disk/doctor';
-import { installExtension, type InstalledExtension } from '../host/disk/install';
+import type { InstalledExtension, StagedInstall } from '../host/disk/install';
+import { planText } from '../host/disk/installPlan';
 import { setManifestEnabled } from '../host/disk/manifest';
 import { registerCallTool } from './callTool';
 import { zutDocuments } from './documents';
 import { hostControl } from './host';
+import { confirmPlan, pickInstallSource, stageSource } from './installFlow';
 import { registerLocalChoices, trashExtension } from './localChoices';
 import { destinationRoot, pickDestination, resolveExtension, type DestinationWords } from './pickExtension';
 
@@ -20,6 +22,8 @@ import { destinationRoot, pickDestination, resolveExtension, type DestinationWor
 export interface InstallOutcome {
   installed?: InstalledExtension;
   error?: string;
+  /** What it runs and its files, as shown before installing (absent when staging failed). */
+  plan?: string;
 }
 
 /** Registers the management commands (palette and Extensions view). */
@@ -37,17 +41,30 @@ export function registerManagement(context: vscode.ExtensionContext, host: Exten
     return content;
   });
 
-  reg('zut.install', async (src?: unknown, dest?: unknown): Promise<InstallOutcome | undefined> => {
-    const source = typeof src === 'string' ? src : await pickSource();
+  // zut.install(source?, dest?, { confirm: false }?): source is a folder or a git URL; the plan is shown before
+  // anything is installed (the options skip the modal, for scripts and tests).
+  reg('zut.install', async (src?: unknown, dest?: unknown, options?: unknown): Promise<InstallOutcome | undefined> => {
+    const source = typeof src === 'string' ? src : await pickInstallSource();
     if (!source) return undefined;
     const destRoot = typeof dest === 'string' ? destinationRoot(dest, control.zutHome()) : await pickDestination(control.zutHome(), INSTALL_WORDS);
     if (!destRoot) return undefined;
+    const skipConfirm = typeof options === 'object' && options !== null && (options as { confirm?: unknown }).confirm === false;
+    let staged: StagedInstall | undefined;
     try {
-      const installed = await control.exclusive(() => installExtension(source, destRoot));
+      staged = await stageSource(source, destRoot);
+      if (!staged) return undefined;
+      const plan = planText(staged.plan);
+      if (!skipConfirm && !(await confirmPlan(staged))) {
+        await staged.discard();
+        return { plan };
+      }
+      const ready = staged;
+      const installed = await control.exclusive(() => ready.commit());
       void vscode.window.showInformationMessage(`Installed zut extension "${installed.name}" into ${installed.dir}.`);
       await control.reload(`installed ${installed.name}`);
-      return { installed };
+      return { installed, plan };
     } catch (e) {
+      await staged?.discard();
       void vscode.window.showErrorMessage(err(e));
       return { error: err(e) };
     }
@@ -143,17 +160,6 @@ async function reload(p: Promise<LoadReport>): Promise<LoadReport | undefined> {
     void vscode.window.showErrorMessage(`Zut reload failed: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;
   }
-}
-
-async function pickSource(): Promise<string | undefined> {
-  const picked = await vscode.window.showOpenDialog({
-    canSelectFolders: true,
-    canSelectFiles: false,
-    canSelectMany: false,
-    openLabel: 'Install',
-    title: 'Install a zut extension (a folder with extension.json)',
-  });
-  return picked?.[0]?.fsPath;
 }
 
 const INSTALL_WORDS: DestinationWords = {

@@ -240,15 +240,16 @@ suite('management: host and commands', function () {
     ].join('\n'));
     const dest = path.join(process.env.ZUT_HOME, 'extensions', 'hello-installed');
     try {
-      const outcome = await vscode.commands.executeCommand('zut.install', src, 'global');
-      assert.deepStrictEqual(outcome, { installed: { name: 'hello-installed', dir: dest } });
+      const outcome = await vscode.commands.executeCommand('zut.install', src, 'global', { confirm: false });
+      assert.deepStrictEqual(outcome.installed, { name: 'hello-installed', dir: dest });
+      assert.match(outcome.plan, /\n {2}runs: {2}node hello\.js {3}\(node found on PATH\)\n {2}files: 2 /);
       assert.ok(fs.existsSync(path.join(dest, 'hello.js')));
       await eventually(() => stateOf(host, 'hello-installed') === 'running', 'the installed extension running');
       assert.strictEqual(info(host, 'hello-installed').scope, 'global');
       const reply = await vscode.commands.executeCommand('zut.command.hello-installed');
       assert.strictEqual(reply.action, 'display');
 
-      const again = await vscode.commands.executeCommand('zut.install', src, 'global');
+      const again = await vscode.commands.executeCommand('zut.install', src, 'global', { confirm: false });
       assert.match(again.error, /already exists/);
       assert.strictEqual(again.installed, undefined);
     } finally {
@@ -258,6 +259,61 @@ suite('management: host and commands', function () {
     }
     assert.ok(!fs.existsSync(dest), 'the installed directory is deleted');
     await eventually(() => !info(host, 'hello-installed'), 'the removed extension gone from the host');
+    await allRunning(host);
+  });
+
+  test('install from a git URL (file:// bare repo) shows the plan; zut-host ext disable/enable is seen here; a bad URL leaves nothing', async () => {
+    const host = await api();
+    await allRunning(host);
+    const { execFileSync } = require('child_process');
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-install-git-'));
+    const work = path.join(tmp, 'work');
+    fs.mkdirSync(work);
+    fs.writeFileSync(path.join(work, 'extension.json'), JSON.stringify({ name: 'hello-git', version: '0.2.0', exec: 'node', args: ['hello.js'] }));
+    fs.writeFileSync(path.join(work, 'hello.js'), [
+      "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
+      "emit({ type: 'hello', protocol_version: 2, name: 'hello-git', version: '0.2.0', capabilities: ['commands'] });",
+      "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
+      '  const m = JSON.parse(l);',
+      "  if (m.type === 'hello_ack') { emit({ type: 'register_command', name: 'hello-git' }); emit({ type: 'ready' }); }",
+      "  else if (m.type === 'command_invoked') emit({ type: 'command_response', id: m.id, action: 'display', display: 'hi from git' });",
+      "  else if (m.type === 'shutdown') { emit({ type: 'shutdown_ack' }); process.exit(0); }",
+      '});',
+    ].join('\n'));
+    const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: 'pipe' });
+    git(work, 'init', '-q');
+    git(work, 'add', '-A');
+    git(work, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-q', '-m', 'init');
+    git(tmp, 'clone', '-q', '--bare', work, path.join(tmp, 'hello.git'));
+    const url = require('url').pathToFileURL(path.join(tmp, 'hello.git')).href;
+    const extensions = path.join(process.env.ZUT_HOME, 'extensions');
+    const dest = path.join(extensions, 'hello-git');
+    const cli = (...args) => execFileSync(process.execPath, [path.join(process.env.ZUT_TEST_EXTENSION_PATH, 'dist', 'cli.js'), ...args], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, encoding: 'utf8' });
+    try {
+      const outcome = await vscode.commands.executeCommand('zut.install', url, 'global', { confirm: false });
+      assert.deepStrictEqual(outcome.installed, { name: 'hello-git', dir: dest });
+      assert.match(outcome.plan, /^hello-git 0\.2\.0\n/);
+      assert.match(outcome.plan, /\n {2}from: {2}file:\/\/.*hello\.git\n/);
+      assert.match(outcome.plan, /\n {2}runs: {2}node hello\.js {3}\(node found on PATH\)\n/);
+      assert.match(outcome.plan, /\n {2}files: 2 /);
+      assert.deepStrictEqual(fs.readdirSync(dest).sort(), ['extension.json', 'hello.js'], 'no .git installed');
+      await eventually(() => stateOf(host, 'hello-git') === 'running', 'the cloned extension running');
+      assert.strictEqual((await vscode.commands.executeCommand('zut.command.hello-git')).display, 'hi from git');
+
+      // The CLI and the Extensions view share the state: the manifest's "enabled".
+      assert.match(cli('ext', 'disable', 'hello-git'), /^disabled hello-git /);
+      await eventually(() => stateOf(host, 'hello-git') === 'disabled', 'disabled by zut-host ext disable, seen by VS Code');
+      assert.match(cli('ext', 'enable', 'hello-git'), /^enabled hello-git /);
+      await eventually(() => stateOf(host, 'hello-git') === 'running', 'enabled again by zut-host ext enable');
+
+      const bad = await vscode.commands.executeCommand('zut.install', require('url').pathToFileURL(path.join(tmp, 'none.git')).href, 'global', { confirm: false });
+      assert.match(bad.error, /git clone failed/);
+      assert.deepStrictEqual(fs.readdirSync(extensions).filter((n) => n.startsWith('.')), [], 'no staging directory left');
+    } finally {
+      await vscode.commands.executeCommand('zut.removeExtension', 'hello-git', { confirm: false });
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    await eventually(() => !info(host, 'hello-git'), 'the removed extension gone from the host');
     await allRunning(host);
   });
 
