@@ -25,7 +25,8 @@ export const USAGE = `usage:
   zut-host ext     list | doctor | install | remove | enable | disable | logs   (zut-host ext --help)
 
   --cwd DIR        project directory (its .zut/extensions are loaded; sent as hello_ack.cwd). Default: cwd
-  --ext, -e DIR    load this extension directory for this run (repeatable; wins over installed copies)
+  --ext, -e PATH   load this extension for this run (repeatable; wins over installed copies): a zut or zot
+                   extension folder, an e extension file or folder (recognised by its layout)
   --json           doctor: print {"extensions":[...],"errors":[...]}
   --timeout MS     command/tool/mcp: reply timeout (defaults: command 30000, tool 60000)
   --keys KEYS      command/tool: keys to send once a panel opens: characters, and <enter> <esc> <up> <down>

@@ -154,7 +154,9 @@ describe('discover', () => {
       ['empty', 'error', 'explicit'],
       ['missing', 'error', 'explicit'],
     ]);
-    expect(xs[0]!.error).toMatch(/^read manifest: ENOENT/);
+    // An empty folder is none of the three layouts (zut/zot folder, e file, e folder): the error names them.
+    expect(xs[0]!.error).toMatch(/ is not an extension: it is none of the three layouts — a zut or zot extension folder \(with extension\.json\), an e extension file/);
+    expect(xs[1]!.error).toMatch(/^read manifest: ENOENT/);
   });
 
   it('follows symlinked extension directories and lists a directory reached twice once', async () => {

@@ -15,6 +15,8 @@
  * - The same directory reached twice (an explicit path inside a search dir, a repeated workspace folder) is
  *   listed once, with the higher-priority scope.
  *
+ * An explicit path is recognised by its layout (explicitLayout.ts): a zut or zot folder, an e file or folder.
+ *
  * Sibling ecosystems (`zut.compat.zot`, `zut.compat.e`; issue 13), searched after all of zut's dirs so that a name
  * present in two ecosystems is zut's and the other copy is `shadowed`: zot's `.zot/extensions/<dir>/` per folder,
  * then `$ZOT_HOME/extensions/<dir>/` (the same `extension.json`), then e's `.e/extensions/` per folder and
@@ -24,6 +26,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readEExtension, listEExtensions } from './discoverE';
+import { explicitLayout } from './explicitLayout';
 import { MANIFEST_FILE, readManifest, type ReadManifestResult } from './manifest';
 import { eProjectExtensionsDir, globalExtensionsDir, projectExtensionsDir, zotProjectExtensionsDir } from './paths';
 import { loadSkills } from './skills';
@@ -57,6 +60,8 @@ interface Candidate {
   /** Explicit paths must have a manifest; search-dir entries without one are skipped. */
   required: boolean;
   ecosystem: Ecosystem;
+  /** An explicit path that is no extension layout at all: listed as an error with this message. */
+  layoutError?: string;
 }
 
 const SCOPE_RANK: Record<Scope, number> = { explicit: 0, project: 1, global: 2 };
@@ -114,6 +119,7 @@ async function readCandidate(c: Candidate): Promise<DiscoveredExtension | undefi
     ...(c.folder !== undefined && { folder: c.folder }),
     ...(c.ecosystem !== 'zut' && { ecosystem: c.ecosystem }),
   };
+  if (c.layoutError !== undefined) return { ...base, name: path.basename(c.dir), status: 'error', error: c.layoutError, diagnostics: [], skills: [] };
   if (!c.required) {
     try {
       await fs.lstat(manifestPath);
@@ -180,7 +186,13 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoveredExtensi
     ),
   ];
   const groups: Promise<Candidate[]>[] = [
-    Promise.resolve(explicit.map((dir, i): Candidate => ({ dir, scope: 'explicit', rank: i, required: true, ecosystem: 'zut' }))),
+    // Each explicit path is recognised by its layout (explicitLayout.ts): zut, zot or e.
+    Promise.all(
+      explicit.map(async (dir, i): Promise<Candidate> => {
+        const layout = await explicitLayout(dir, opts.zot?.home);
+        return { dir, scope: 'explicit', rank: i, required: true, ...('error' in layout ? { ecosystem: 'zut', layoutError: layout.error } : { ecosystem: layout.ecosystem }) };
+      }),
+    ),
     ...ecosystem('zut', projectExtensionsDir, global ? globalExtensionsDir(opts.zutHome) : undefined, listExtensionDirs),
     ...(opts.zot ? ecosystem('zot', zotProjectExtensionsDir, global ? globalExtensionsDir(opts.zot.home) : undefined, listExtensionDirs) : []),
     ...(opts.e ? ecosystem('e', eProjectExtensionsDir, global ? globalExtensionsDir(opts.e.home) : undefined, listEExtensions) : []),
