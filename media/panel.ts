@@ -6,7 +6,7 @@
 // so a screen reader reads the row the user moved to, not the whole panel on each render; a row that changes in
 // place (same selection, new text) is said through a polite status region. Ctrl+M switches Tab between "a key
 // for the extension" and "move focus out of the panel" (remembered while the panel lives, across hide/show).
-import { isSelectedLine, isTabFocusToggle, mapPanelKey, rowSpeech, type RenderMessage } from '../src/ui-model/panelKeys';
+import { isTabFocusToggle, mapPanelKey, planPaint, rowSpeech, type RenderMessage } from '../src/ui-model/panelKeys';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -45,38 +45,58 @@ function isRender(m: unknown): m is RenderMessage {
   );
 }
 
+/** The row texts as painted, and the selected row's index (-1: none). */
+const shown: string[] = [];
+let shownSelected = -1;
+
 function paint(m: RenderMessage): void {
-  titleEl.textContent = m.title;
-  titleEl.hidden = m.title === '';
-  linesEl.setAttribute('aria-label', m.title === '' ? 'zut panel' : m.title);
-  footerEl.textContent = m.footer;
-  footerEl.hidden = m.footer === '';
-  // Reuse row elements: a render storm then costs text updates, not DOM churn.
+  if (titleEl.textContent !== m.title) {
+    titleEl.textContent = m.title;
+    titleEl.hidden = m.title === '';
+    linesEl.setAttribute('aria-label', m.title === '' ? 'zut panel' : m.title);
+  }
+  if (footerEl.textContent !== m.footer) {
+    footerEl.textContent = m.footer;
+    footerEl.hidden = m.footer === '';
+  }
+  // Reuse row elements and touch only what changed: a keystroke in a long panel costs the rows that differ (and
+  // the two rows whose selection changed), a render storm costs text updates, not DOM churn or a layout per row.
+  const plan = planPaint(shown, m.lines);
   while (linesEl.childElementCount > m.lines.length) linesEl.lastElementChild?.remove();
   while (linesEl.childElementCount < m.lines.length) {
     const row = document.createElement('div');
     row.className = 'line';
     row.id = `row-${linesEl.childElementCount}`;
     row.setAttribute('role', 'option');
+    row.setAttribute('aria-selected', 'false');
     linesEl.appendChild(row);
   }
-  let selected: HTMLElement | undefined;
-  m.lines.forEach((line, i) => {
+  shown.length = Math.min(shown.length, m.lines.length);
+  if (shownSelected >= m.lines.length) shownSelected = -1;
+  for (const i of plan.changed) {
     const row = linesEl.children[i] as HTMLElement;
-    if (row.textContent !== line) {
-      row.textContent = line;
-      row.setAttribute('aria-label', rowSpeech(line) || 'blank');
-    }
-    // One selected row: the first marked one.
-    const isSel = selected === undefined && isSelectedLine(line);
-    row.classList.toggle('selected', isSel);
-    row.setAttribute('aria-selected', String(isSel));
-    if (isSel) selected = row;
-  });
+    const line = m.lines[i]!;
+    row.textContent = line;
+    row.setAttribute('aria-label', rowSpeech(line) || 'blank');
+    shown[i] = line;
+  }
+  const moved = plan.selected !== shownSelected;
+  if (moved) {
+    const setSelected = (i: number, on: boolean): void => {
+      const row = linesEl.children[i] as HTMLElement | undefined;
+      row?.classList.toggle('selected', on);
+      row?.setAttribute('aria-selected', String(on));
+    };
+    if (shownSelected >= 0) setSelected(shownSelected, false);
+    if (plan.selected >= 0) setSelected(plan.selected, true);
+    shownSelected = plan.selected;
+  }
+  const selected = plan.selected >= 0 ? (linesEl.children[plan.selected] as HTMLElement) : undefined;
   if (selected) {
     linesEl.setAttribute('aria-activedescendant', selected.id);
-    selected.scrollIntoView({ block: 'nearest' });
-    const now = { id: selected.id, text: rowSpeech(selected.textContent ?? '') };
+    // Scrolling forces a layout: only when the selection moved (or the panel was just filled).
+    if (moved || plan.changed.length === m.lines.length) selected.scrollIntoView({ block: 'nearest' });
+    const now = { id: selected.id, text: rowSpeech(m.lines[plan.selected]!) };
     // A move is read through aria-activedescendant; the same row with new text (a toggle) through the status region.
     if (lastSelected && lastSelected.id === now.id && lastSelected.text !== now.text) announceEl.textContent = now.text;
     lastSelected = now;

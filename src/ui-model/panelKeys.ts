@@ -85,3 +85,26 @@ export interface RenderMessage {
   lines: string[];
   footer: string;
 }
+
+/** What one paint changes in the webview: the rows whose text differs from what is shown, and the selected row. */
+export interface PaintPlan {
+  /** Indices (ascending) of rows of `next` whose text is not the one shown (new rows included). */
+  changed: number[];
+  /** The first marked row of `next` (the one selected row), or -1. */
+  selected: number;
+}
+
+/**
+ * Plans a paint of `next` over the rows `shown`: only the rows whose text changed are written, and only the rows
+ * whose selection changed are touched (a move in a 200-line panel costs two row updates, not 200).
+ */
+export function planPaint(shown: readonly string[], next: readonly string[]): PaintPlan {
+  const changed: number[] = [];
+  let selected = -1;
+  for (let i = 0; i < next.length; i++) {
+    const line = next[i]!;
+    if (shown[i] !== line) changed.push(i);
+    if (selected < 0 && isSelectedLine(line)) selected = i;
+  }
+  return { changed, selected };
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PANEL_KEYS } from '../../src/protocol/frames';
-import { isSelectedLine, isTabFocusToggle, mapPanelKey, rowSpeech } from '../../src/ui-model/panelKeys';
+import { isSelectedLine, isTabFocusToggle, mapPanelKey, planPaint, rowSpeech } from '../../src/ui-model/panelKeys';
 
 describe('mapPanelKey', () => {
   it('maps DOM key names to the spec names', () => {
@@ -67,5 +67,26 @@ describe('isTabFocusToggle', () => {
     expect(isTabFocusToggle({ key: 'n', ctrlKey: true })).toBe(false);
     // The panel never gets Ctrl+M as a key of its own.
     expect(mapPanelKey({ key: 'm', ctrlKey: true })).toBeUndefined();
+  });
+});
+
+describe('planPaint', () => {
+  const lines = (sel: number, n = 200) => Array.from({ length: n }, (_, i) => `${i === sel ? '▸ ' : '  '}item ${i}`);
+
+  it('a selection move in a 200-line panel touches the two rows that differ', () => {
+    expect(planPaint(lines(4), lines(5))).toEqual({ changed: [4, 5], selected: 5 });
+  });
+
+  it('the same frame again changes nothing', () => {
+    expect(planPaint(lines(7), lines(7))).toEqual({ changed: [], selected: 7 });
+  });
+
+  it('a first paint, or new rows, writes every new row; no marked row is -1', () => {
+    expect(planPaint([], ['a', '▸ b'])).toEqual({ changed: [0, 1], selected: 1 });
+    expect(planPaint(['a'], ['a', 'b', 'c'])).toEqual({ changed: [1, 2], selected: -1 });
+  });
+
+  it('the first marked row is the selected one', () => {
+    expect(planPaint([], ['● a', '▸ b']).selected).toBe(0);
   });
 });
