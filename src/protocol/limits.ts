@@ -118,6 +118,12 @@ export const MAX_DIAGNOSTICS_PER_EXT = 100;
 
 /** Manifest / executable changes on disk are collected this long before one reload or restart. Ours. */
 export const WATCH_DEBOUNCE_MS = 500;
+/**
+ * A manifest, executable or argument file saved in the editor is applied after this long (not after the file
+ * watcher's event and WATCH_DEBOUNCE_MS): enough for "Save All" to land in one restart. Ours (issue 24: save → new
+ * behaviour was 4–5× a cold start).
+ */
+export const SAVE_DEBOUNCE_MS = 50;
 /** How often a row waiting for `hello` refreshes its "starting… (N s)" counter. Ours. */
 export const STARTING_TICK_MS = 1_000;
 

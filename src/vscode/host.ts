@@ -9,7 +9,7 @@ import type { ExtensionHost, ManagerOptions } from '../host/api';
 import type { LoadReport } from '../host/types';
 import type { HostUi } from '../host/hostUi';
 import { Disposable } from '../host/events';
-import { WATCH_DEBOUNCE_MS } from '../protocol/limits';
+import { SAVE_DEBOUNCE_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
 import { Manager } from '../host/manager';
 import { watchedFiles } from '../host/disk/manifestSignature';
 import { globalExtensionsDir, resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
@@ -63,6 +63,9 @@ class HostRuntime extends Disposable implements HostControl {
   private settings: ZutSettings;
   private watchers: vscode.Disposable[] = [];
   private watchTimer: NodeJS.Timeout | undefined;
+  /** When the pending watchTimer fires (performance.now()), and whether a save in the editor is among its changes. */
+  private watchDue = 0;
+  private watchSaved = false;
   private readonly changedPaths = new Set<string>();
   private execWatchers: vscode.Disposable[] = [];
   private execWatchKey = '';
@@ -98,6 +101,7 @@ class HostRuntime extends Disposable implements HostControl {
     this._register({ dispose: () => this.execWatchers.forEach((w) => w.dispose()) });
 
     this._register(vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)));
+    this._register(vscode.workspace.onDidSaveTextDocument((d) => this.savedInEditor(d.uri)));
     this._register(
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         this.applySettings();
@@ -228,21 +232,46 @@ class HostRuntime extends Disposable implements HostControl {
     ];
   }
 
-  /** A manifest, extension directory or executable changed: after a quiet period the Manager decides. */
-  private manifestChanged(uri: vscode.Uri): void {
+  /**
+   * A file saved in the editor: when it is a loaded extension's manifest, executable or argument file, the Manager
+   * decides after SAVE_DEBOUNCE_MS instead of waiting for the file watcher and its quiet period (save → new
+   * behaviour is an author's inner loop). The watcher's own event comes later and finds the process newer than the
+   * file (loader.applyChanges): no second restart.
+   */
+  private savedInEditor(uri: vscode.Uri): void {
+    if (uri.scheme !== 'file') return;
+    const file = uri.fsPath;
+    const watched = this.manager.extensions().some((e) => e.manifestPath === file || watchedFiles(e).includes(file));
+    if (watched) this.manifestChanged(uri, SAVE_DEBOUNCE_MS, true);
+  }
+
+  /**
+   * A manifest, extension directory or executable changed: after a quiet period the Manager decides. Each change
+   * restarts the quiet period, except that a pending save's short one is never pushed back by the watcher's late
+   * event for the same write.
+   */
+  private manifestChanged(uri: vscode.Uri, quietMs = WATCH_DEBOUNCE_MS, saved = false): void {
     this.changedPaths.add(uri.fsPath);
+    const now = performance.now();
+    const pending = this.watchTimer !== undefined;
+    const due = pending && this.watchSaved ? Math.min(this.watchDue, now + quietMs) : now + quietMs;
+    this.watchSaved = (pending && this.watchSaved) || saved;
+    this.watchDue = due;
     clearTimeout(this.watchTimer);
     this.watchTimer = setTimeout(() => {
+      this.watchTimer = undefined;
+      const how = this.watchSaved ? 'saved in the editor' : 'changed on disk';
+      this.watchSaved = false;
       const paths = [...this.changedPaths];
       this.changedPaths.clear();
       void this.manager
         .applyChanges(paths)
         .then(({ reloaded, restarted }) => {
-          if (reloaded) this.log.info(`Reloaded zut extensions (${paths[0]} changed on disk)`);
-          for (const n of restarted) this.log.info(`Restarted ${n} (its manifest or executable changed on disk)`);
+          if (reloaded) this.log.info(`Reloaded zut extensions (${paths[0]} ${how})`);
+          for (const n of restarted) this.log.info(`Restarted ${n} (its manifest or executable ${how})`);
         })
         .catch((e: unknown) => this.log.error(`Applying changes on disk failed: ${errorText(e)}`));
-    }, WATCH_DEBOUNCE_MS);
+    }, Math.max(0, due - now));
   }
 
   /** Watches each loaded extension's executable and argument files inside its directory (`watchedFiles`). */

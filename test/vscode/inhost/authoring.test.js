@@ -112,6 +112,32 @@ suite('authoring: manifest schema, New Extension, Problems', () => {
     }
   });
 
+  test('saving an extension\'s main file in the editor restarts it at once (not after the file watcher)', async () => {
+    const host = await api();
+    const made = await vscode.commands.executeCommand('zut.newExtension', { lang: 'sh', name: 'inhost-save', where: 'project' });
+    const zutLogs = () => {
+      const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : e.name === 'Zut.log' ? [path.join(d, e.name)] : []));
+      return walk(process.env.ZUT_TEST_LOGS_DIR).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    };
+    try {
+      await eventually(() => (host.extensions().find((e) => e.name === 'inhost-save') || {}).state === 'running', 'inhost-save running');
+      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(made.mainFile));
+      const at = doc.getText().indexOf('Hello from');
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, new vscode.Range(doc.positionAt(at), doc.positionAt(at + 'Hello'.length)), 'Saved');
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      assert.ok(await vscode.workspace.save(doc.uri));
+      await eventually(async () => {
+        try { return (await host.invokeCommand('inhost-save', 'x')).display === 'Saved from inhost-save: x'; } catch { return false; }
+      }, 'the saved behaviour', 30000);
+      assert.match(zutLogs(), /Restarted inhost-save \(its manifest or executable saved in the editor\)/);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(made.dir, { recursive: true, force: true });
+      await vscode.commands.executeCommand('zut.reload');
+    }
+  });
+
   test('zut.newExtension writes a Python extension that runs; a broken manifest is a Problems entry until fixed', async () => {
     const host = await api();
     const started = Date.now();
