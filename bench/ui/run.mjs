@@ -121,7 +121,7 @@ try {
       const ratio = summarize(r.save.map((x, i) => x / r.restart[i]));
       rows.push({ id: `ui-save-${lang}`, figure: `Save → new behaviour (${lang} template) vs its cold start`, ours: summarize(r.save), baseline: summarize(r.restart),
         baselineName: 'restart → answers', unit: 'ms', ratio, goal: lang === 'ts' ? '≤ 1.5×' : 'info', pass: ratio.median <= 1.5,
-        notes: [`zut.command.save-${lang} then answered "${r.viaCommand}"`] });
+        notes: [`after one warm-up pair (the first save took ${fmt(r.firstSave)} ms, its restart ${fmt(r.firstRestart)} ms); zut.command.save-${lang} then answered "${r.viaCommand}"`] });
     }
   }
   if (want('chat')) {
