@@ -114,6 +114,35 @@ export const MAX_NOTES_PER_EXT = 200;
 /** Diagnostics kept per extension (newest last); older ones are dropped. Ours. */
 export const MAX_DIAGNOSTICS_PER_EXT = 100;
 
+// ------------------------------------------------------------------ per-extension byte caps (ours, issue 20; byteCaps.ts)
+// The counts above bound entries, these bound bytes: a field past its cap is cut with one diagnostic (a schema
+// refuses its tool). Goal (bench "flood at every cap"): one extension flooding within every cap keeps the host under
+// 250 MiB RSS above idle. Sized for real use: a long tool description is a few KiB, a real schema a few tens.
+
+/** A tool's or command's description. Ours: 128 tools × 16 KiB = 2 MiB at most, per extension. */
+export const MAX_DESCRIPTION_BYTES = 16 * 1024;
+/** A tool's input schema (its JSON); a larger one refuses the tool (a schema cannot be cut). Ours. */
+export const MAX_SCHEMA_BYTES = 64 * 1024;
+/** A note's text (`notify`). Ours: the view keeps 200 notes per extension, so ≤ 3.2 MiB of notes. */
+export const MAX_NOTE_BYTES = 16 * 1024;
+/** One diagnostic (it may quote extension text). Ours: 100 diagnostics × 2 KiB. */
+export const MAX_DIAGNOSTIC_BYTES = 2 * 1024;
+/** A status item's text, a widget's or panel's title. Ours: a status bar item shows a few dozen characters. */
+export const MAX_STATUS_TEXT_BYTES = 1024;
+/** One widget line. Ours. */
+export const MAX_WIDGET_LINE_BYTES = 1024;
+/** One widget in all (its lines are cut past it). Ours: 64 widgets × 64 KiB = 4 MiB. */
+export const MAX_WIDGET_BYTES = 64 * 1024;
+/** One panel render in all (lines cut past it). Ours. */
+export const MAX_PANEL_BYTES = 256 * 1024;
+/** Panels one extension may have open at once (each is a webview in VS Code); more are refused. Ours. */
+export const MAX_PANELS_PER_EXT = 16;
+/**
+ * What one extension's registrations, status items, widgets and panels may keep at once; past it new ones are
+ * refused (one diagnostic). Ours: well under the sum of the per-field caps, so the total binds first.
+ */
+export const MAX_EXT_RETAINED_BYTES = 8 * 1024 * 1024;
+
 // ------------------------------------------------------------------ adapters (ours)
 
 /** Manifest / executable changes on disk are collected this long before one reload or restart. Ours. */

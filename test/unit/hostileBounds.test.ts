@@ -12,7 +12,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
 import { RelayServer } from '../../src/mcp/relayServer';
 import type { Manager } from '../../src/host/manager';
-import { MAX_MANIFEST_BYTES, MAX_REQUESTS_IN_FLIGHT, RELAY_HANDSHAKE_MAX_BYTES } from '../../src/protocol/limits';
+import type { PanelSpec } from '../../src/protocol';
+import type { WidgetSpec } from '../../src/host/hostUi';
+import {
+  MAX_DESCRIPTION_BYTES,
+  MAX_DIAGNOSTIC_BYTES,
+  MAX_DIAGNOSTICS_PER_EXT,
+  MAX_MANIFEST_BYTES,
+  MAX_NOTE_BYTES,
+  MAX_PANEL_BYTES,
+  MAX_PANELS_PER_EXT,
+  MAX_REQUESTS_IN_FLIGHT,
+  MAX_STATUS_TEXT_BYTES,
+  MAX_WIDGET_BYTES,
+  RELAY_HANDSHAKE_MAX_BYTES,
+} from '../../src/protocol/limits';
 import { cleanupTemps, managerFixture, shExt, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
@@ -149,4 +163,47 @@ describe('careless: a burst of calls (point 11)', () => {
     expect(maxHeld).toBeGreaterThan(0);
     figure(`1,500 concurrent calls to a one-at-a-time extension (${conn.name}): ${ok.length} answered, up to ${maxHeld} waited in the host (≤ ${MAX_REQUESTS_IN_FLIGHT} in flight), still running; ${Date.now() - t0} ms`);
   }, 60_000);
+});
+
+describe('hostile: byte caps (point 5)', () => {
+  it('2 MiB descriptions on 128 tools and 128 commands, 100 huge diagnostics, 3 MiB notes, huge status/widgets/panels: every field cut, the host stays under 250 MiB above idle', async () => {
+    const s = setup();
+    writeExt(s.exts, 'bytes', { name: 'bytes', exec: process.execPath, args: [path.join(HOSTILE, 'bytes_flood.mjs'), JSON.stringify({ name: 'bytes', mib: 2 })] });
+    global.gc?.();
+    const idle = process.memoryUsage().rss;
+    let peak = idle;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+    const t0 = Date.now();
+    await s.m.start();
+    const notes = () => s.ui.of('notify').filter((c) => c.ext === 'bytes').map((c) => c.args[1] as string);
+    await until(() => notes().includes('bytes done'), 60_000, 'the flood marker');
+    clearInterval(sampler);
+    const info = s.m.extensions().find((e) => e.name === 'bytes')!;
+    expect(info.state).toBe('running');
+    expect((await s.m.callTool('ping', {})).content[0]!.text).toBe('pong');
+
+    const cap = (max: number) => max + 3; // a cut text ends with '…' (3 bytes)
+    const len = (t: string | undefined) => Buffer.byteLength(t ?? '');
+    expect(info.tools.map((t) => t.name)).not.toContain('schema_0');
+    expect(info.tools).toHaveLength(128);
+    expect(Math.max(...info.tools.map((t) => len(t.description)))).toBeLessThanOrEqual(cap(MAX_DESCRIPTION_BYTES));
+    expect(Math.max(...info.commands.map((c) => len(c.description)))).toBeLessThanOrEqual(cap(MAX_DESCRIPTION_BYTES));
+    expect(info.diagnostics.length).toBeLessThanOrEqual(MAX_DIAGNOSTICS_PER_EXT);
+    expect(Math.max(...info.diagnostics.map(len))).toBeLessThanOrEqual(cap(MAX_DIAGNOSTIC_BYTES));
+    expect(Math.max(...notes().map(len))).toBeLessThanOrEqual(cap(MAX_NOTE_BYTES));
+    const statuses = s.ui.of('status').filter((c) => c.ext === 'bytes').map((c) => c.args[2] as string);
+    expect(Math.max(...statuses.map(len))).toBeLessThanOrEqual(cap(MAX_STATUS_TEXT_BYTES));
+    const widgets = s.ui.of('widget').filter((c) => c.ext === 'bytes').map((c) => c.args[0] as WidgetSpec);
+    expect(Math.max(...widgets.map((w) => (w.lines ?? []).reduce((n, l) => n + len(l), 0)))).toBeLessThanOrEqual(MAX_WIDGET_BYTES);
+    const panels = s.ui.of('openPanel').filter((c) => c.ext === 'bytes').map((c) => c.args[0] as PanelSpec);
+    expect(panels.length).toBeLessThanOrEqual(MAX_PANELS_PER_EXT);
+    expect(Math.max(...panels.map((p) => (p.lines ?? []).reduce((n, l) => n + len(l), 0)))).toBeLessThanOrEqual(cap(MAX_PANEL_BYTES));
+    // One diagnostic per kind cut or refused, beside the 100 (cut) subscribe diagnostics.
+    const capDiagnostics = info.diagnostics.filter((d) => /: cut$|refused$/.test(d));
+    expect(new Set(capDiagnostics).size).toBe(capDiagnostics.length);
+    global.gc?.();
+    const after = process.memoryUsage().rss;
+    figure(`byte flood (≈ 900 MiB of fields in ${Date.now() - t0} ms): every field cut, ${capDiagnostics.length} cap diagnostics, extension running; host RSS idle ${mib(idle)}, peak ${mib(peak)} (+${mib(peak - idle)}), after ${mib(after)}`);
+    expect(peak - idle).toBeLessThan(250 * 1024 * 1024);
+  }, 120_000);
 });

@@ -3,6 +3,7 @@
  * within its caps; refused ones become diagnostics; the registry half is not the router's.
  */
 import { describe, expect, it } from 'vitest';
+import { ByteCaps } from '../../src/host/extensions/byteCaps';
 import { DEFAULT_CAPS, ExtensionCaps, type CapLimits } from '../../src/host/extensions/caps';
 import { isUiNotice, noteLevel, routeUiNotice, type UiNotice } from '../../src/host/extensions/noticeRouter';
 import { RecordingUi } from './helpers/hostFixtures';
@@ -11,7 +12,8 @@ function router(caps: Partial<CapLimits> = {}) {
   const ui = new RecordingUi();
   const diagnostics: string[] = [];
   const c = new ExtensionCaps((m) => diagnostics.push(m), { ...DEFAULT_CAPS, ...caps });
-  const target = { ext: 'ext', ui, caps: c, diagnostic: (m: string) => void diagnostics.push(m) };
+  const bytes = new ByteCaps((m) => diagnostics.push(m));
+  const target = { ext: 'ext', ui, caps: c, bytes, diagnostic: (m: string) => void diagnostics.push(m) };
   return { ui, diagnostics, r: { route: (f: UiNotice) => routeUiNotice(target, f) } };
 }
 

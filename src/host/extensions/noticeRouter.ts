@@ -1,10 +1,12 @@
 /**
  * The UI half of an extension's notices: `notify`, `clear_notes`, `status`, `widget(_clear)`, `alert`, `submit`,
- * `submit_slash` and the panel frames, passed through the extension's caps (caps.ts) to the HostUi port. The
+ * `submit_slash` and the panel frames, passed through the extension's caps (caps.ts: counts; byteCaps.ts: bytes,
+ * cutting long text) to the HostUi port. The
  * registry half (`register_command`, `register_tool`, `subscribe`) is the supervisor's (supervisor.ts). No `vscode`.
  */
 import type { ExtNotice } from '../protocols';
 import type { HostUi, NoteLevel } from '../hostUi';
+import type { ByteCaps } from './byteCaps';
 import type { ExtensionCaps } from './caps';
 
 /** The notices that only reach the UI. */
@@ -20,28 +22,33 @@ export interface NoticeTarget {
   ext: string;
   ui: HostUi;
   caps: Pick<ExtensionCaps, 'allowStatus' | 'allowWidget' | 'widgetCleared'>;
+  bytes: Pick<ByteCaps, 'note' | 'status' | 'widget' | 'panel' | 'release'>;
   /** A note in the extension's diagnostics (a refused notice). */
   diagnostic(message: string): void;
 }
 
 /** Routes one UI notice of extension `t.ext` to the HostUi port, within its caps. */
 export function routeUiNotice(t: NoticeTarget, f: UiNotice): void {
-  const { ui, ext, caps } = t;
+  const { ui, ext, caps, bytes } = t;
   switch (f.type) {
     case 'notify':
-      return ui.notify(ext, noteLevel(f.level), f.message);
+      return ui.notify(ext, noteLevel(f.level), bytes.note(f.message));
     case 'clear_notes':
       return ui.clearNotes(ext);
-    case 'status':
+    case 'status': {
       if (!caps.allowStatus(f.key, f.text ?? '')) return;
-      return ui.status(ext, f.key, f.level, f.text ?? '');
+      const text = bytes.status(f.key, f.text ?? '');
+      return text === undefined ? undefined : ui.status(ext, f.key, f.level, text);
+    }
     case 'widget': {
       const w = caps.allowWidget(f.id, f.lines);
-      if (!w.ok) return;
-      return ui.widget(ext, { id: f.id, position: f.position, title: f.title, lines: w.lines });
+      const b = w.ok && bytes.widget(f.id, f.title, w.lines);
+      if (!b) return;
+      return ui.widget(ext, { id: f.id, position: f.position, ...b });
     }
     case 'widget_clear':
       caps.widgetCleared(f.id);
+      bytes.release(`w:${f.id}`);
       return ui.widgetClear(ext, f.id);
     case 'alert':
       return ui.alert(ext, f.kind, f.reason);
@@ -56,11 +63,16 @@ export function routeUiNotice(t: NoticeTarget, f: UiNotice): void {
       else t.diagnostic(`submit_slash ignored: text must start with "/"`);
       return;
     }
-    case 'open_panel':
-      return ui.openPanel(ext, f.panel);
-    case 'panel_render':
-      return ui.panelRender(ext, { panel_id: f.panel_id, title: f.title, lines: f.lines, footer: f.footer });
+    case 'open_panel': {
+      const b = bytes.panel(f.panel.id, f.panel);
+      return b && ui.openPanel(ext, { id: f.panel.id, lines: undefined, ...b });
+    }
+    case 'panel_render': {
+      const b = bytes.panel(f.panel_id, f);
+      return b && ui.panelRender(ext, { panel_id: f.panel_id, ...b });
+    }
     case 'panel_close':
+      bytes.release(`p:${f.panel_id}`);
       return ui.panelClose(ext, f.panel_id);
   }
 }

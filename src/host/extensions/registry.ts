@@ -5,6 +5,7 @@
  */
 import type { ToolAnnotations } from '../../protocol';
 import type { ExtNotice } from '../protocols';
+import type { ByteCaps } from './byteCaps';
 import type { ExtensionCaps } from './caps';
 import type { CommandInfo, ToolInfo } from '../types';
 
@@ -88,30 +89,36 @@ export function normaliseSchema(schema: unknown): Record<string, unknown> {
 }
 
 /**
- * Files one `register_command` / `register_tool` in `r`'s own registry, within its caps; a reserved tool name is
- * refused with a diagnostic. Returns whether anything was registered.
+ * Files one `register_command` / `register_tool` in `r`'s own registry, within its caps (counts, then bytes); a
+ * reserved tool name is refused with a diagnostic. Returns whether anything was registered.
  */
 export function register(
   r: Pick<Registrant, 'commands' | 'tools'>,
   f: Extract<ExtNotice, { type: 'register_command' | 'register_tool' }>,
   caps: Pick<ExtensionCaps, 'allowRegistration'>,
+  bytes: Pick<ByteCaps, 'registration'>,
   diagnostic: (message: string) => void,
 ): boolean {
   const key = f.name.toLowerCase();
   if (f.type === 'register_command') {
     if (!caps.allowRegistration('commands', r.commands.size, r.commands.has(key))) return false;
-    r.commands.set(key, { name: f.name, description: f.description });
-    return true;
+    const b = bytes.registration('c', f.name, f.description);
+    if (b) r.commands.set(key, { name: f.name, description: b.description });
+    return !!b;
   }
   if (RESERVED_TOOL_NAMES.has(key)) {
     diagnostic(`tool ${f.name} refused: the name is reserved for a built-in tool`);
     return false;
   }
   if (!caps.allowRegistration('tools', r.tools.size, r.tools.has(key))) return false;
+  const schema = normaliseSchema(f.schema);
+  // Byte caps (byteCaps.ts): the description cut, an oversized schema or the extension's total refuses it.
+  const b = bytes.registration('t', f.name, f.description, schema);
+  if (!b) return false;
   r.tools.set(key, {
     name: f.name,
-    description: f.description,
-    schema: normaliseSchema(f.schema),
+    description: b.description,
+    schema,
     deferred: f.deferred ?? false,
     interactive: f.interactive ?? false,
     ...(f.annotations ? { annotations: f.annotations } : {}),

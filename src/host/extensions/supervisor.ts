@@ -7,6 +7,7 @@
 import type { DiscoveredExtension, ExtensionState, Manifest } from '../types';
 import type { SupervisorDeps } from './supervisorPorts';
 import { ExtensionCaps } from './caps';
+import { ByteCaps, cutDiagnostic } from './byteCaps';
 import { Connection } from '../connection/connection';
 import { Emitter } from '../events';
 import { isUiNotice, routeUiNotice, type NoticeTarget } from './noticeRouter';
@@ -32,6 +33,8 @@ export class ExtensionSupervisor implements Registrant {
   /** When the last spawn began (ms since epoch): files older than this are what the running process runs. */
   spawnedAt: number | undefined;
   readonly caps: ExtensionCaps;
+  /** Byte caps per field and in all (byteCaps.ts). */
+  readonly bytes: ByteCaps;
   private readonly notices: NoticeTarget;
   /** The two fields of its state (runtime-private: written only by `#transition`). */
   #state: SupervisorState;
@@ -50,7 +53,8 @@ export class ExtensionSupervisor implements Registrant {
     blocked: boolean,
   ) {
     this.caps = new ExtensionCaps((m) => this.diagnostic(m), deps.caps);
-    this.notices = { ext: disc.name, ui: deps.ui, caps: this.caps, diagnostic: (m) => this.diagnostic(m) };
+    this.bytes = new ByteCaps((m) => this.diagnostic(m));
+    this.notices = { ext: disc.name, ui: deps.ui, caps: this.caps, bytes: this.bytes, diagnostic: (m) => this.diagnostic(m) };
     this.diagnostics = [...disc.diagnostics];
     this.error = disc.error;
     const status = disc.status;
@@ -151,11 +155,13 @@ export class ExtensionSupervisor implements Registrant {
   /** Held back because its content cannot be fingerprinted for consent (`message` names it, its dir and log). */
   refuse(message: string): void {
     this.error = message;
-    if (this.diagnostics.at(-1) !== message) this.diagnostic(message);
+    if (this.diagnostics.at(-1) !== cutDiagnostic(message)) this.diagnostic(message);
     this.setGate('refused', { fingerprint: undefined });
   }
 
-  diagnostic(message: string): void {
+  /** A diagnostic, cut to `MAX_DIAGNOSTIC_BYTES` (it may quote extension text). */
+  diagnostic(text: string): void {
+    const message = cutDiagnostic(text);
     this.diagnostics.push(message);
     if (this.diagnostics.length > MAX_DIAGNOSTICS) this.diagnostics.splice(0, this.diagnostics.length - MAX_DIAGNOSTICS);
     this.deps.log({ ext: this.name, kind: 'host', text: message });
@@ -200,6 +206,7 @@ export class ExtensionSupervisor implements Registrant {
     this.events.clear();
     this.intercepts.clear();
     this.caps.reset();
+    this.bytes.reset();
     this.spawnedAt = Date.now();
     this.#transition(this.restarts > 0 ? 'restarting' : 'starting', 'spawn');
     const conn = new Connection({
@@ -290,7 +297,7 @@ export class ExtensionSupervisor implements Registrant {
     switch (f.type) {
       case 'register_command':
       case 'register_tool':
-        if (register(this, f, this.caps, (m) => this.diagnostic(m))) this.deps.changed();
+        if (register(this, f, this.caps, this.bytes, (m) => this.diagnostic(m))) this.deps.changed();
         return;
       case 'subscribe': {
         for (const e of f.events) this.events.add(e);
