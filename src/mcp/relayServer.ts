@@ -16,6 +16,7 @@ import { Emitter } from '../host/events';
 import { LineDecoder, type DecodedLine } from '../protocol';
 import { MAX_RELAY_TOKENS, MAX_MCP_MESSAGE_BYTES, RELAY_HANDSHAKE_MAX_BYTES, RELAY_HANDSHAKE_MS, RELAY_START_MS } from './limits';
 import { dispatchLines, encodeMessage, readMessages } from './lines';
+import { Outbox } from './outbox';
 import { McpConnection, McpSessions, type McpBridgeOptions } from './server';
 
 const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
@@ -164,8 +165,10 @@ export class RelayServer {
   }
 
   private serve(socket: net.Socket, decoder: LineDecoder, early: DecodedLine[]): void {
+    // Written with backpressure, progress coalesced (outbox.ts); a relay that stops reading is disconnected.
+    const outbox = new Outbox(socket, () => socket.destroy());
     const send = (m: object) => {
-      if (!socket.destroyed) socket.write(encodeMessage(m));
+      if (!socket.destroyed) outbox.send(m);
     };
     const conn = new McpConnection(this.bridge, this.sessions, send);
     this.connections.add(conn);

@@ -9,7 +9,7 @@ import type { SessionContext } from '../protocol';
 import type { ExtensionHost } from '../host/api';
 import type { Event, IDisposable } from '../host/events';
 import { RequestError } from '../host/types';
-import { MAX_MCP_SESSIONS, MCP_PROTOCOL_VERSIONS, RPC } from './limits';
+import { MAX_MCP_SESSIONS, MCP_PROGRESS_MAX_CHARS, MCP_PROTOCOL_VERSIONS, RPC } from './limits';
 import { buildCatalog, toMcpContent, type CatalogFilter, type McpCatalog } from './tools';
 
 type Id = string | number;
@@ -212,7 +212,9 @@ export class McpConnection implements IDisposable {
   private progressFor(token: unknown, ext: string): (IDisposable & { report(message: string): void }) | undefined {
     if (typeof token !== 'string' && typeof token !== 'number') return undefined;
     let n = 0;
-    const report = (message: string): void => {
+    // Clipped here; coalesced (latest wins) by the transport's outbox when the client reads slowly (outbox.ts).
+    const report = (text: string): void => {
+      const message = text.length > MCP_PROGRESS_MAX_CHARS ? `${text.slice(0, MCP_PROGRESS_MAX_CHARS)}…` : text;
       if (!this.disposed) this.send({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, progress: ++n, message } });
     };
     const sub = this.o.progress?.((p) => {

@@ -9,7 +9,8 @@ import { sanitizeText } from '../host/disk/doctor';
 import { Emitter } from '../host/events';
 import { NullHostUi, type NoteLevel } from '../host/hostUi';
 import { Manager } from '../host/manager';
-import { encodeMessage, readMessages } from './lines';
+import { readMessages } from './lines';
+import { Outbox } from './outbox';
 import { McpConnection, McpSessions, type ExtensionProgress } from './server';
 
 export interface McpStdioOptions {
@@ -58,7 +59,13 @@ export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
     if (o.verbose && (l.kind === 'stderr' || l.kind === 'host')) stderr.write(sanitizeText(`[${l.ext}] ${l.text}`) + '\n');
   });
   const fails = host.onDidFail((f) => stderr.write(sanitizeText(`zut-host mcp: ${f.message}`) + '\n'));
-  const send = (m: object) => stdout.write(encodeMessage(m));
+  // Written with backpressure, progress coalesced; a client that stops reading or a broken pipe ends the session.
+  let clientGone = (): void => undefined;
+  const outbox = new Outbox(stdout, (reason) => {
+    stderr.write(`zut-host mcp: ${reason}\n`);
+    clientGone();
+  });
+  const send = (m: object) => outbox.send(m);
   const conn = new McpConnection(
     { host, serverVersion: o.version, origin: 'mcp', progress: ui.emitter.event, cwd: o.cwd },
     new McpSessions(host, o.cwd),
@@ -78,6 +85,7 @@ export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
   );
 
   const stopSignal = await new Promise<NodeJS.Signals | 'eof'>((resolve) => {
+    clientGone = () => resolve('eof');
     stdin.once('end', () => resolve('eof'));
     stdin.once('close', () => resolve('eof'));
     process.once('SIGTERM', () => resolve('SIGTERM'));

@@ -219,6 +219,13 @@ export const MAX_RELAY_TOKENS = 16;
  * list changes meanwhile keep the definition's version, which would make VS Code stop the starting server. Ours.
  */
 export const RELAY_START_MS = 15_000;
+/**
+ * Bytes waiting for an MCP client that is not reading (answers and list changes; progress is coalesced to one line
+ * per running call); past it the client is treated as gone. Ours (issue 20): a few large tool results.
+ */
+export const MCP_OUTBOX_MAX_BYTES = 64 * 1024 * 1024;
+/** A `notifications/progress` message (an extension's note or status line) is clipped to this. Ours: a progress line. */
+export const MCP_PROGRESS_MAX_CHARS = 2_000;
 /** MCP conversations remembered as already announced (`session_start`); least recently used drop first. Ours. */
 export const MAX_MCP_SESSIONS = 500;
 

@@ -4,14 +4,17 @@
  * byte caps per field and per extension; a call burst against a one-at-a-time extension; progress floods to a
  * slow MCP client; relay handshakes. Each case prints one "[hostile]" line with what the host did.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
 import { RelayServer } from '../../src/mcp/relayServer';
+import { Emitter } from '../../src/host/events';
+import { NullHostUi, type NoteLevel } from '../../src/host/hostUi';
 import type { Manager } from '../../src/host/manager';
+import type { ExtensionProgress } from '../../src/mcp/server';
 import type { PanelSpec } from '../../src/protocol';
 import type { WidgetSpec } from '../../src/host/hostUi';
 import {
@@ -25,8 +28,10 @@ import {
   MAX_REQUESTS_IN_FLIGHT,
   MAX_STATUS_TEXT_BYTES,
   MAX_WIDGET_BYTES,
+  MCP_PROGRESS_MAX_CHARS,
   RELAY_HANDSHAKE_MAX_BYTES,
 } from '../../src/protocol/limits';
+import { buildCli, isolatedEnv } from './helpers/runProcess';
 import { cleanupTemps, managerFixture, shExt, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
@@ -206,4 +211,112 @@ describe('hostile: byte caps (point 5)', () => {
     figure(`byte flood (≈ 900 MiB of fields in ${Date.now() - t0} ms): every field cut, ${capDiagnostics.length} cap diagnostics, extension running; host RSS idle ${mib(idle)}, peak ${mib(peak)} (+${mib(peak - idle)}), after ${mib(after)}`);
     expect(peak - idle).toBeLessThan(250 * 1024 * 1024);
   }, 120_000);
+});
+
+describe('hostile: a notify flood to a slow MCP client (point 9)', () => {
+  let cli: string;
+  beforeAll(async () => {
+    cli = await buildCli(path.join(tempDir('zut-bounds-cli-'), 'cli.js'));
+  }, 60_000);
+
+  /** VmRSS of a Linux process in bytes. */
+  const rssOf = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+
+  it.skipIf(process.platform !== 'linux')('zut-host mcp: 5 s of 4 KiB notes while the client does not read: RSS stays flat, the answer and the latest progress arrive once it reads', async () => {
+    const home = tempDir('zut-bounds-home-');
+    const root = tempDir('zut-bounds-exts-');
+    const ext = writeExt(root, 'spam', { name: 'spam', exec: process.execPath, args: [path.join(HOSTILE, 'notify_flood.mjs')] });
+    // node's spawn gives the child a socketpair for stdout, as MCP clients (the SDK) do.
+    const child = spawn(process.execPath, [cli, 'mcp', '--cwd', tempDir('zut-bounds-cwd-'), '--ext', ext], { env: isolatedEnv(home, home) });
+    const lines: Record<string, unknown>[] = [];
+    let buf = '';
+    child.stdout.on('data', (d: Buffer) => {
+      buf += d.toString();
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        lines.push(JSON.parse(buf.slice(0, i)) as Record<string, unknown>);
+        buf = buf.slice(i + 1);
+      }
+    });
+    const exited = new Promise<void>((r) => child.on('exit', () => r()));
+    try {
+      const send = (m: object) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'slow', version: '1' } } });
+      await until(() => lines.some((l) => l.id === 1), 20_000, 'initialize');
+      send({ method: 'notifications/initialized' });
+      const idle = rssOf(child.pid!);
+      // The slow client: stops reading, then asks for the flooding call with a progress token.
+      child.stdout.pause();
+      send({ id: 2, method: 'tools/call', params: { name: 'spam', arguments: { ms: 5_000, pad: 4096 }, _meta: { progressToken: 'p' } } });
+      let peak = idle;
+      const t0 = Date.now();
+      while (Date.now() - t0 < 6_000) {
+        peak = Math.max(peak, rssOf(child.pid!));
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      child.stdout.resume();
+      const answer = await until(() => lines.find((l) => l.id === 2), 20_000, 'the call answered');
+      const ticks = Number(/spammed (\d+)/.exec(JSON.stringify(answer))![1]);
+      const progress = lines.filter((l) => l.method === 'notifications/progress');
+      const last = progress.at(-1)?.params as { message: string } | undefined;
+      figure(`zut-host mcp, ${ticks} notes of 4 KiB (${mib(ticks * 4096)}) in 5 s to a client not reading: RSS ${mib(idle)} → peak ${mib(peak)} (+${mib(peak - idle)}); ${progress.length} progress lines delivered, the last "${last?.message.slice(0, 12)}…"`);
+      expect(ticks).toBeGreaterThan(2_000);
+      expect(peak - idle).toBeLessThan(64 * 1024 * 1024);
+      expect(progress.length).toBeLessThan(ticks);
+      expect(last!.message.length).toBeLessThanOrEqual(MCP_PROGRESS_MAX_CHARS + 1);
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.stdin.end();
+      await exited;
+    }
+  }, 90_000);
+
+  it('the relay socket: 4 s of 4 KiB notes while the relay does not read: the extension host stays flat, the latest progress arrives', async () => {
+    class ProgressUi extends NullHostUi {
+      readonly progress = new Emitter<ExtensionProgress>();
+      override notify(ext: string, _level: NoteLevel, message: string): void {
+        this.progress.fire({ ext, message });
+      }
+    }
+    const ui = new ProgressUi();
+    const s = managerFixture({ hostVersion: '1.0.0', autoRestart: false }, 'zut-bounds-');
+    const m = s.make({ ui });
+    writeExt(s.exts, 'spam', { name: 'spam', exec: process.execPath, args: [path.join(HOSTILE, 'notify_flood.mjs')] });
+    await m.start();
+    const server = await RelayServer.listen({ host: m, serverVersion: 't', origin: 'agent', progress: ui.progress.event });
+    servers.push(server);
+    const socket = net.createConnection(server.address);
+    const lines: Record<string, unknown>[] = [];
+    let buf = '';
+    socket.on('data', (d: Buffer) => {
+      buf += d.toString();
+      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+        lines.push(JSON.parse(buf.slice(0, i)) as Record<string, unknown>);
+        buf = buf.slice(i + 1);
+      }
+    });
+    const send = (msg: object) => socket.write(JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n');
+    socket.write(JSON.stringify({ token: server.issueToken() }) + '\n');
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'slow', version: '1' } } });
+    await until(() => lines.some((l) => l.id === 1), 10_000, 'initialize');
+    send({ method: 'notifications/initialized' });
+    const idle = process.memoryUsage().rss;
+    socket.pause();
+    send({ id: 2, method: 'tools/call', params: { name: 'spam', arguments: { ms: 4_000, pad: 4096 }, _meta: { progressToken: 'p' } } });
+    let peak = idle;
+    const t0 = Date.now();
+    while (Date.now() - t0 < 5_000) {
+      peak = Math.max(peak, process.memoryUsage().rss);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    socket.resume();
+    const answer = await until(() => lines.find((l) => l.id === 2), 20_000, 'the call answered');
+    const ticks = Number(/spammed (\d+)/.exec(JSON.stringify(answer))![1]);
+    const progress = lines.filter((l) => l.method === 'notifications/progress');
+    socket.destroy();
+    figure(`relay socket, ${ticks} notes of 4 KiB (${mib(ticks * 4096)}) to a relay not reading: extension host RSS ${mib(idle)} → peak ${mib(peak)} (+${mib(peak - idle)}); ${progress.length} progress lines delivered`);
+    expect(ticks).toBeGreaterThan(2_000);
+    expect(peak - idle).toBeLessThan(64 * 1024 * 1024);
+    expect(progress.length).toBeLessThan(ticks);
+    expect((progress.at(-1)!.params as { message: string }).message).toMatch(new RegExp(`^tick ${ticks} `));
+  }, 60_000);
 });
