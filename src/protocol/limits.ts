@@ -135,8 +135,8 @@ export const MAX_WIDGET_LINE_BYTES = 1024;
 export const MAX_WIDGET_BYTES = 64 * 1024;
 /** One panel render in all (lines cut past it). Ours. */
 export const MAX_PANEL_BYTES = 256 * 1024;
-/** Panels one extension may have open at once (each is a webview in VS Code); more are refused. Ours. */
-export const MAX_PANELS_PER_EXT = 16;
+/** Panels one extension may have open at once (each is a webview in VS Code); more are refused. Ours (as widgets). */
+export const MAX_PANELS_PER_EXT = 64;
 /**
  * What one extension's registrations, status items, widgets and panels may keep at once; past it new ones are
  * refused (one diagnostic). Ours: well under the sum of the per-field caps, so the total binds first.

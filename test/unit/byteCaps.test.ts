@@ -43,14 +43,17 @@ describe('ByteCaps', () => {
 
   it('panels: at most `panels` open; a render without lines keeps its charge; close frees the slot', () => {
     const b = new ByteCaps(() => undefined, small);
-    expect(b.panel('p1', { lines: ['1234567890123456'] })).toEqual({ lines: [] });
-    expect(b.panel('p1', { lines: ['12345'] })).toEqual({ lines: ['12345'] });
+    expect(b.panel('p1', { lines: ['1234567890123456'] }, true)).toEqual({ lines: [] });
+    expect(b.panel('p1', { lines: ['12345'] }, false)).toEqual({ lines: ['12345'] });
     const t = b.total;
-    expect(b.panel('p1', { title: 't' })).toEqual({ title: 't' });
+    expect(b.panel('p1', { title: 't' }, false)).toEqual({ title: 't' });
     expect(b.total).toBeGreaterThanOrEqual(t);
-    expect(b.panel('p2', {})).toEqual({});
-    expect(b.panel('p3', {})).toBeUndefined();
+    expect(b.panel('p2', {}, true)).toEqual({});
+    expect(b.panel('p3', {}, true)).toBeUndefined();
+    // A render of a panel not opened here is cut, not charged, not counted.
+    expect(b.panel('elsewhere', { lines: ['1234567890123456'] }, false)).toEqual({ lines: [] });
+    expect(b.total).toBeGreaterThanOrEqual(t);
     b.release('p:p1');
-    expect(b.panel('p3', {})).toEqual({});
+    expect(b.panel('p3', {}, true)).toEqual({});
   });
 });

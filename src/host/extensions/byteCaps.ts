@@ -141,16 +141,20 @@ export class ByteCaps {
 
   /**
    * A panel's text (title, lines, footer), cut, without the fields it omits (a render keeps their previous value,
-   * so its charge never drops below the previous one); undefined past the total or past `MAX_PANELS_PER_EXT` open.
+   * so its charge never drops below the previous one). `open`: an `open_panel` (at most `MAX_PANELS_PER_EXT` open);
+   * a render of a panel not opened here (by a command's answer, or none) is cut but not charged. Undefined past
+   * the total or the panel count.
    */
-  panel(id: string, p: PanelText): PanelText | undefined {
+  panel(id: string, p: PanelText, open: boolean): PanelText | undefined {
     const key = `p:${id}`;
-    if (!this.open.has(key) && this.open.size >= this.limits.panels) return this.refuse('panels');
+    const known = this.open.has(key);
+    if (open && !known && this.open.size >= this.limits.panels) return this.refuse('panels');
     const out: PanelText = {};
     if (p.title !== undefined) out.title = this.cut('panel', p.title, this.limits.status);
     if (p.footer !== undefined) out.footer = this.cut('panel', p.footer, this.limits.status);
     const kept = this.lines('panel', p.lines, this.limits.panel - byteLength(out.title) - byteLength(out.footer), this.limits.panel);
     if (kept.lines) out.lines = kept.lines;
+    if (!open && !known) return out;
     const bytes = Math.max(this.ledger.get(key) ?? 0, byteLength(id) + byteLength(out.title) + byteLength(out.footer) + kept.bytes);
     if (!this.charge(key, bytes)) return undefined;
     this.open.add(key);

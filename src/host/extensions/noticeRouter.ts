@@ -64,11 +64,11 @@ export function routeUiNotice(t: NoticeTarget, f: UiNotice): void {
       return;
     }
     case 'open_panel': {
-      const b = bytes.panel(f.panel.id, f.panel);
+      const b = bytes.panel(f.panel.id, f.panel, true);
       return b && ui.openPanel(ext, { id: f.panel.id, lines: undefined, ...b });
     }
     case 'panel_render': {
-      const b = bytes.panel(f.panel_id, f);
+      const b = bytes.panel(f.panel_id, f, false);
       return b && ui.panelRender(ext, { panel_id: f.panel_id, ...b });
     }
     case 'panel_close':
