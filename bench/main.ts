@@ -2,7 +2,7 @@
  * `npm run bench`: every figure is a ratio against a baseline measured in the same run on the same machine
  * (interleaved trials, warm-up discarded, medians with p25–p75). Prints a table; `--json` also writes
  * bench/results.json. `--only a,b` runs some (roundtrip, throughput, large-frame, fan-out, concurrency, memory,
- * panel-storm, mcp-relay, bundle, activation: read from the in-host suite's newest record, fingerprint); `--quick`
+ * flood, panel-storm, mcp-relay, bundle, activation: read from the in-host suite's newest record, fingerprint); `--quick`
  * runs fewer trials.
  */
 import * as fs from 'node:fs';
@@ -12,6 +12,7 @@ import { benchActivation } from './activation';
 import { benchBundle } from './bundle';
 import { benchConcurrency } from './concurrency';
 import { benchFanOut } from './fanout';
+import { benchFloodRss } from './floodRss';
 import { benchFingerprint } from './fingerprint';
 import { benchLargeFrame } from './largeFrame';
 import { benchMcpRelay } from './mcpRelay';
@@ -24,6 +25,8 @@ import { benchThroughput } from './throughput';
 // Memory first: RSS only grows once the process has grown, so it is read before the other benches inflate it.
 const BENCHES: [string, (quick: boolean) => Promise<BenchRow | BenchRow[]>][] = [
   ['memory', benchMemory],
+  // Second: it grows this process (the in-process host); no later bench reads RSS.
+  ['flood', benchFloodRss],
   ['roundtrip', benchRoundTrip],
   ['throughput', benchThroughput],
   ['large-frame', benchLargeFrame],
