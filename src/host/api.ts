@@ -18,7 +18,9 @@ import type {
   ExtensionLogLine,
   LifecycleEvent,
   LoadReport,
+  AcceptArgs,
   ToolCallDecision,
+  ToolCallIntercept,
   ToolInfo,
   ToolResult,
   TraceLevel,
@@ -69,8 +71,12 @@ export interface ExtensionHost {
   hasInterceptors(event: InterceptableEvent | 'before_agent_start'): boolean;
   /** Fan a lifecycle event out to its subscribers (in order per extension). */
   emit(event: LifecycleEvent): void;
-  /** `origin_extension`: the zot extension whose `call_tool` this is (zot's guards see who asked). */
-  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string }): Promise<ToolCallDecision>;
+  /**
+   * `origin_extension`: the zot extension whose `call_tool` this is (zot's guards see who asked); `editor_tool`: the
+   * editor's real tool behind a mapped name (foreignTools.ts). `accept` refuses a `modified_args` (the call is then
+   * blocked by that guard, fail closed).
+   */
+  interceptToolCall(e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision>;
   interceptTurnStart(step: number): Promise<TurnStartDecision>;
   interceptAssistantMessage(text: string): Promise<AssistantMessageDecision>;
   /**

@@ -15,7 +15,9 @@ import type {
   ExtensionLogLine,
   LifecycleEvent,
   LoadReport,
+  AcceptArgs,
   ToolCallDecision,
+  ToolCallIntercept,
   ToolInfo,
   ToolResult,
   TraceLevel,
@@ -219,8 +221,8 @@ export class Manager implements ExtensionHost {
     this.dispatch.emitSessionEvent(event, session);
   }
 
-  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string }): Promise<ToolCallDecision> {
-    return this.dispatch.interceptToolCall(e);
+  interceptToolCall(e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision> {
+    return this.dispatch.interceptToolCall(e, accept);
   }
 
   interceptTurnStart(step: number): Promise<TurnStartDecision> {

@@ -220,6 +220,24 @@ export interface Blocked {
   reason: string;
 }
 
+/**
+ * A `tool_call` put to the interception chain. `origin_extension`: the zot extension whose `call_tool` this is;
+ * `editor_tool`: the editor's real tool when guards see it under zut's name (foreignTools.ts; additive frame field).
+ */
+export interface ToolCallIntercept {
+  tool_id: string;
+  tool_name: string;
+  tool_args: unknown;
+  origin_extension?: string;
+  editor_tool?: string;
+}
+
+/**
+ * Checks a guard's `modified_args` before the chain goes on: a string says why they cannot be applied (a foreign
+ * tool's input cannot express them), and the call is blocked by that guard (fail closed).
+ */
+export type AcceptArgs = (args: unknown) => string | undefined;
+
 /** Outcome of the `tool_call` interception chain. `args` are the (possibly rewritten) arguments. */
 export interface ToolCallDecision {
   blocked?: Blocked;

@@ -221,6 +221,8 @@ export const EventFromHost = z.object({
   tool_name: z.string().optional(),
   tool_args: JsonValue.optional(),
   tool_preview: z.string().optional(),
+  /** Ours (additive): the editor's real tool behind a zut tool name (`run_in_terminal` seen as `bash`). */
+  editor_tool: z.string().optional(),
   text: z.string().optional(),
   session: SessionContext.optional(),
   state: JsonValue.optional(),
@@ -232,6 +234,8 @@ export const EventInterceptFromHost = z.object({
   tool_id: z.string().optional(),
   tool_name: z.string().optional(),
   tool_args: JsonValue.optional(),
+  /** Ours (additive): the editor's real tool behind a zut tool name (`run_in_terminal` seen as `bash`). */
+  editor_tool: z.string().optional(),
   step: z.number().int().optional(),
   text: z.string().optional(),
 });

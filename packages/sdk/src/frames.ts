@@ -262,6 +262,7 @@ export interface EventFromHost {
   tool_name?: string;
   tool_args?: unknown;
   tool_preview?: string;
+  editor_tool?: string;
   text?: string;
   session?: {
     id: string;
@@ -281,6 +282,7 @@ export interface EventInterceptFromHost {
   tool_id?: string;
   tool_name?: string;
   tool_args?: unknown;
+  editor_tool?: string;
   step?: number;
   text?: string;
 }

@@ -12,7 +12,9 @@ import {
   type CallToolOptions,
   type LifecycleEvent,
   RequestError,
+  type AcceptArgs,
   type ToolCallDecision,
+  type ToolCallIntercept,
   type ToolResult,
   type TurnStartDecision,
 } from '../types';
@@ -108,8 +110,8 @@ export class Dispatcher {
   }
 
   /** The `tool_call` chain: first block wins; `modified_args` chain. */
-  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string }): Promise<ToolCallDecision> {
-    return chainToolCall(this.chain('tool_call'), e);
+  interceptToolCall(e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision> {
+    return chainToolCall(this.chain('tool_call'), e, accept);
   }
 
   /** The `turn_start` chain. */

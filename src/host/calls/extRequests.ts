@@ -2,7 +2,8 @@
  * Requests an extension makes of the host (protocols/types.ts, ExtMessage `request`). zot's `call_tool` runs a
  * tool through the one guarded tool path (`invokeTool`: event, guards, call) with zot's rules
  * (zot-extensions.md, `call_tool`): other extensions' zut/zot tools by name, else one of the editor's own tools
- * (HostUi `editorTools`, VS Code's `vscode.lm.tools`), else an error result; a 60 s deadline; `call_tool_cancel`;
+ * (HostUi `editorTools`, VS Code's `vscode.lm.tools`; guards see zut's counterpart, invokeForeign.ts), else an
+ * error result; a 60 s deadline; `call_tool_cancel`;
  * results bounded to 256 KiB; chains through `parent_id` (the host's `tool_call` id) of at most four calls without
  * a repeated name; no call without `parent_id` while a host-invoked tool of that extension runs. Every request
  * gets an answer: a result or an error, never silence. `ask` (e's `ui.select` / `ui.confirm` / `ui.input`) goes to
@@ -14,6 +15,7 @@ import type { SessionContext } from '../../protocol';
 import { boundContent } from './boundContent';
 import type { HostUi, Question } from '../hostUi';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
+import { invokeForeign } from './invokeForeign';
 import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from '../../protocol/limits';
 import type { ExtRequestId, Responder } from '../protocols/types';
 import { abortError, RequestError, type ToolInfo } from '../types';
@@ -146,14 +148,11 @@ export class ExtensionRequests {
     const onParentAbort = () => abort.abort();
     parent?.signal?.addEventListener('abort', onParentAbort, { once: true });
     try {
-      const result = await this.host.invokeTool(name, args, {
-        session: this.host.session(),
-        origin: 'extension',
-        signal: abort.signal,
-        chain,
-        originExtension: ext,
-        ...(editor ? { run: (a: unknown, signal: AbortSignal) => this.runEditorTool(name, a, signal) } : {}),
-      });
+      const options = { session: this.host.session(), origin: 'extension' as const, signal: abort.signal, chain, originExtension: ext };
+      // An editor tool: guards see zut's counterpart when there is one (`run_in_terminal` as `bash`).
+      const result = editor
+        ? await invokeForeign(this.host, 'vscode', name, args, (input, signal) => this.runEditorTool(name, input, signal), options)
+        : await this.host.invokeTool(name, args, options);
       const bounded = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
       to.respond(id, { kind: 'tool', name: zut?.name ?? name, content: bounded.content, isError: result.isError, truncated: bounded.truncated });
     } catch (e) {

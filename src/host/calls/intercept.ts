@@ -6,7 +6,7 @@
  * are (re)loaded (zot: "stable across normal user messages").
  */
 import { randomUUID } from 'node:crypto';
-import { type AssistantMessageDecision, RequestError, type ToolCallDecision, type TurnStartDecision } from '../types';
+import { type AcceptArgs, type AssistantMessageDecision, RequestError, type ToolCallDecision, type ToolCallIntercept, type TurnStartDecision } from '../types';
 import type { InterceptPayload, InterceptReply } from '../protocols/types';
 
 import { CONTEXT_CAP_BYTES, SYSTEM_PROMPT_MAX_BYTES } from '../../protocol/limits';
@@ -28,18 +28,32 @@ function isJsonObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-export async function chainToolCall(
-  chain: Interceptor[],
-  e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string },
-): Promise<ToolCallDecision> {
+/**
+ * The `tool_call` chain. `accept` (a foreign tool's, foreignTools.ts) checks each `modified_args`: one it refuses
+ * blocks the call in that guard's name, with a diagnostic on the guard (fail closed).
+ */
+export async function chainToolCall(chain: Interceptor[], e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision> {
   let args = e.tool_args;
+  const extra = {
+    ...(e.origin_extension !== undefined ? { origin_extension: e.origin_extension } : {}),
+    ...(e.editor_tool !== undefined ? { editor_tool: e.editor_tool } : {}),
+  };
   for (const i of chain) {
-    const r = await i.ask({ event: 'tool_call', tool_id: e.tool_id, tool_name: e.tool_name, tool_args: args, ...(e.origin_extension !== undefined ? { origin_extension: e.origin_extension } : {}) });
+    const r = await i.ask({ event: 'tool_call', tool_id: e.tool_id, tool_name: e.tool_name, tool_args: args, ...extra });
     if (!r) continue;
     if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` }, args };
     if (r.modified_args !== undefined && r.modified_args !== null) {
-      if (isJsonObject(r.modified_args)) args = r.modified_args;
-      else i.diagnostic(`event_intercept_response: modified_args must be a JSON object; ignored`);
+      if (!isJsonObject(r.modified_args)) {
+        i.diagnostic(`event_intercept_response: modified_args must be a JSON object; ignored`);
+        continue;
+      }
+      const refused = accept?.(r.modified_args);
+      if (refused !== undefined) {
+        const reason = `modified_args cannot be applied to ${e.editor_tool ?? e.tool_name}: ${refused}`;
+        i.diagnostic(`tool_call: ${reason}; the call is blocked`);
+        return { blocked: { ext: i.ext, reason }, args };
+      }
+      args = r.modified_args;
     }
   }
   return { args };

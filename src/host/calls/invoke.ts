@@ -12,7 +12,9 @@ import {
   type CallToolOptions,
   type LifecycleEvent,
   RequestError,
+  type AcceptArgs,
   type ToolCallDecision,
+  type ToolCallIntercept,
   type ToolInfo,
   type ToolResult,
 } from '../types';
@@ -57,6 +59,11 @@ export interface InvokeToolOptions {
   chain?: readonly string[];
   /** The extension whose `call_tool` this is: `origin_extension` in the events and the interception. */
   originExtension?: string;
+  /**
+   * A foreign (editor) tool seen by guards under `name` (foreignTools.ts): `tool` is its real name (`editor_tool` in
+   * the events and the interception), `accept` refuses guard rewrites its input cannot express. Needs `run`.
+   */
+  foreign?: { tool: string; accept: AcceptArgs };
 }
 
 /** A result of the guarded path: a blocked call is an `isError` result naming the guard (`blocked` says who). */
@@ -70,7 +77,7 @@ export interface ToolCallPort {
   emit(event: LifecycleEvent): void;
   /** Whether a running extension subscribes to `event` (the `tool_result` event's bounded copy is made only then). */
   hasSubscribers(event: string): boolean;
-  interceptToolCall(e: { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string }): Promise<ToolCallDecision>;
+  interceptToolCall(e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision>;
   callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
 }
 
@@ -92,7 +99,7 @@ export async function invokeTool(host: ToolCallPort, name: string, args: unknown
 
   const toolId = o.toolId ?? randomUUID();
   const input = args ?? {};
-  const origin = o.originExtension !== undefined ? { origin_extension: o.originExtension } : {};
+  const origin = frameExtras(o);
   host.emit({ event: 'tool_call', tool_id: toolId, tool_name: toolName, tool_args: input, ...origin });
   let effective: unknown = input;
   let executed = false;
@@ -114,6 +121,14 @@ export async function invokeTool(host: ToolCallPort, name: string, args: unknown
   }
 }
 
+/** The additive fields of this call's events and interception: `origin_extension`, `editor_tool`. */
+function frameExtras(o: InvokeToolOptions): { origin_extension?: string; editor_tool?: string } {
+  return {
+    ...(o.originExtension !== undefined ? { origin_extension: o.originExtension } : {}),
+    ...(o.foreign ? { editor_tool: o.foreign.tool } : {}),
+  };
+}
+
 /** How a call ended, in the `tool_result` event (zot-extensions.md: Tool outcomes). */
 type ToolOutcomeStatus = 'completed' | 'failed' | 'blocked' | 'cancelled' | 'timed_out';
 
@@ -128,8 +143,7 @@ async function guardedCall(
   o: InvokeToolOptions,
   started: (args: unknown) => void,
 ): Promise<InvokeResult> {
-  const origin = o.originExtension !== undefined ? { origin_extension: o.originExtension } : {};
-  const decision = await host.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input, ...origin });
+  const decision = await host.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input, ...frameExtras(o) }, o.foreign?.accept);
   if (decision.blocked) {
     const ext = tool?.ext ?? 'zut';
     return { ext, content: [{ type: 'text', text: blockedText(decision.blocked) }], isError: true, blocked: decision.blocked };

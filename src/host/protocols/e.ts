@@ -95,7 +95,7 @@ export class EProtocol implements ExtensionProtocol {
         return requestLine(id, 'tool_call', { name: request.name, arguments: request.args ?? {} });
       case 'intercept': {
         const p = request.payload;
-        if (p.event === 'tool_call') return requestLine(id, 'hook.tool_call', { name: p.tool_name, arguments: p.tool_args ?? {} });
+        if (p.event === 'tool_call') return requestLine(id, 'hook.tool_call', { name: p.tool_name, arguments: p.tool_args ?? {}, ...(typeof p.editor_tool === 'string' ? { editor_tool: p.editor_tool } : {}) });
         if (p.event === 'turn_start') return requestLine(id, 'hook.before_turn', { prompt: typeof p.text === 'string' ? p.text : '' });
         return requestLine(id, `hook.${p.event}`, p);
       }

@@ -110,7 +110,7 @@ export function eventFromZut(e: LifecycleEvent, wanted: ReadonlySet<string>): { 
     case 'turn_end':
       return pick('turn_end', { aborted: e.stop === 'aborted' || e.stop === 'cancelled' || e.stop === 'canceled' });
     case 'tool_call':
-      return pick('tool_start', { id: e.tool_id ?? '', name: e.tool_name ?? '', arguments: e.tool_args ?? {} });
+      return pick('tool_start', { id: e.tool_id ?? '', name: e.tool_name ?? '', arguments: e.tool_args ?? {}, ...(e.editor_tool !== undefined ? { editor_tool: e.editor_tool } : {}) });
     case 'session_compacted':
       return pick('compact_end', { summary: '' });
     default:

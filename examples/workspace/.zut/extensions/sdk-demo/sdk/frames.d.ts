@@ -207,6 +207,7 @@ export interface EventFromHost {
     tool_name?: string;
     tool_args?: unknown;
     tool_preview?: string;
+    editor_tool?: string;
     text?: string;
     session?: {
         id: string;
@@ -225,6 +226,7 @@ export interface EventInterceptFromHost {
     tool_id?: string;
     tool_name?: string;
     tool_args?: unknown;
+    editor_tool?: string;
     step?: number;
     text?: string;
 }
