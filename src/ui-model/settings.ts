@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import type { TraceLevel } from '../host/types';
 import type { ConsentMode } from '../host/extensions/consent';
+import type { EditorToolsSetting } from '../host/chat/editorTools';
 import { DEFAULT_START_TIMEOUT_MS } from '../protocol/limits';
 
 /** Every `zut.*` setting after validation (invalid values fall back to the default, with a problem reported). */
@@ -25,6 +26,8 @@ export interface ZutSettings {
   alerts: 'notify' | 'off';
   /** `zut.chat.maxRounds`: tool rounds per `@zut` request. */
   chatMaxRounds: number;
+  /** `zut.chat.editorTools`: VS Code's own tools `@zut` offers: `all`, `none` or these names. */
+  chatEditorTools: EditorToolsSetting;
   /** `zut.agentTools.enabled`: offer zut tools to VS Code's agent mode (an MCP server of ours). */
   agentToolsEnabled: boolean;
   /** `zut.agentTools.exclude`: zut tool names never offered to agent mode (case-insensitive). */
@@ -48,6 +51,10 @@ const fields = {
   autoRestart: { schema: z.boolean(), default: true },
   alerts: { schema: z.enum(['notify', 'off']), default: 'notify' as const },
   'chat.maxRounds': { schema: z.number().int().min(1).max(1000), default: 32 },
+  'chat.editorTools': {
+    schema: z.union([z.enum(['all', 'none']), z.array(z.string().trim().min(1))]),
+    default: 'all' as EditorToolsSetting,
+  },
   'agentTools.enabled': { schema: z.boolean(), default: true },
   'agentTools.exclude': { schema: z.array(z.string()), default: [] as string[] },
   startTimeoutSeconds: { schema: z.number().positive().max(86_400), default: DEFAULT_START_TIMEOUT_MS / 1000 },
@@ -123,6 +130,7 @@ export function readSettings(get: (key: string) => unknown): SettingsRead {
       autoRestart: pick('autoRestart'),
       alerts: pick('alerts'),
       chatMaxRounds: pick('chat.maxRounds'),
+      chatEditorTools: pick('chat.editorTools'),
       agentToolsEnabled: pick('agentTools.enabled'),
       agentToolsExclude: pick('agentTools.exclude')
         .map((n) => n.trim())

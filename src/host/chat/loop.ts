@@ -1,12 +1,16 @@
 /**
  * The `@zut` tool-calling loop, free of `vscode`: one user request = rounds of (turn_start interception → model call →
  * assistant_message interception → tool calls through the host) until the model stops calling tools, a round cap, a
- * block, a model error or the user's Stop. The VS Code adapter only converts parts and renders what `LoopSink` gets.
+ * block, a model error or the user's Stop. The model is offered host tools, extension tools and the editor's own
+ * tools (editorTools.ts); every call takes the host's guarded path, editor tools as zut's counterparts
+ * (invokeForeign.ts). The VS Code adapter only converts parts and renders what `LoopSink` gets.
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../../protocol';
 import type { ExtensionHost } from '../api';
 import { assignModelNames, type ToolNameMap } from '../calls/toolNames';
+import { invokeForeign } from '../calls/invokeForeign';
+import { editorModelNames, type EditorToolInfo, type EditorToolPort } from './editorTools';
 import { RequestError, type ToolResult } from '../types';
 import {
   ModelError,
@@ -64,6 +68,8 @@ export interface LoopOptions {
   maxRounds: number;
   /** Per-call reply timeout; the Manager's default when omitted. Interactive tools have none. */
   toolTimeoutMs?: number;
+  /** The editor's own tools (VS Code's, selected by `zut.chat.editorTools`), offered beside the zut tools. */
+  editorTools?: EditorToolPort;
   /** The user's Stop. */
   signal: AbortSignal;
   /** This conversation's branch: tool `details` are filed under it. */
@@ -103,15 +109,35 @@ export function modelNames(host: ExtensionHost, local: LocalTool[] = []): ToolNa
   );
 }
 
+/** This round's tools: zut's names (host and extension tools), then the editor's (editorTools.ts: the rule). */
+export interface Offer {
+  names: ToolNameMap;
+  editor: readonly EditorToolInfo[];
+  editorNames: ToolNameMap;
+}
+
+/** The names of everything offered now: zut's first, editor tools around them. */
+export function currentOffer(host: ExtensionHost, local: LocalTool[] = [], editor?: EditorToolPort): Offer {
+  const names = modelNames(host, local);
+  const tools = editor?.tools() ?? [];
+  const zutModelNames = [...local.map((l) => l.tool.name), ...host.tools().map((t) => names.toModel(t.name) ?? t.name)];
+  return { names, editor: tools, editorNames: editorModelNames(tools.map((t) => t.name), zutModelNames) };
+}
+
 /**
  * The tools offered this round: host tools plus active extension tools (deferred ones once activated), each under
- * its model-facing name (a zut name VS Code would refuse gets a stable sanitised one).
+ * its model-facing name (a zut name VS Code would refuse gets a stable sanitised one), then the editor's tools.
  */
-export function offeredTools(host: ExtensionHost, local: LocalTool[] = [], names = modelNames(host, local)): ModelTool[] {
+export function offeredTools(host: ExtensionHost, local: LocalTool[] = [], offer: Offer | ToolNameMap = modelNames(host, local)): ModelTool[] {
+  const o: Offer = 'names' in offer ? offer : { names: offer, editor: [], editorNames: editorModelNames([], []) };
   const out: ModelTool[] = local.map((l) => l.tool);
   for (const t of host.tools()) {
-    const name = names.toModel(t.name);
+    const name = o.names.toModel(t.name);
     if (name) out.push({ name, description: t.description ?? '', inputSchema: t.schema });
+  }
+  for (const t of o.editor) {
+    const name = o.editorNames.toModel(t.name);
+    if (name) out.push({ name, description: t.description, inputSchema: (t.inputSchema ?? { type: 'object' }) as Record<string, unknown> });
   }
   return out;
 }
@@ -149,11 +175,11 @@ export async function runLoop(o: LoopOptions): Promise<LoopResult> {
   const done = (stop: LoopStop): LoopResult => ({ messages: turn, stop, rounds });
   host.emit({ event: 'user_prompt_submit', text: o.prompt });
   if (o.toolFirst) {
-    const names = modelNames(host, o.localTools);
-    const name = names.toModel(o.toolFirst.name) ?? o.toolFirst.name;
+    const offer = currentOffer(host, o.localTools, o.editorTools);
+    const name = offer.names.toModel(o.toolFirst.name) ?? o.toolFirst.name;
     const call = { kind: 'toolCall' as const, callId: `zut-tool-prompt-${randomUUID()}`, name, input: o.toolFirst.args };
     turn.push({ role: 'assistant', parts: [call] });
-    turn.push({ role: 'user', parts: [await runToolCall(o, local, names, call)] });
+    turn.push({ role: 'user', parts: [await runToolCall(o, local, offer, call)] });
     if (signal.aborted) return done('cancelled');
   }
 
@@ -179,11 +205,11 @@ export async function runLoop(o: LoopOptions): Promise<LoopResult> {
     }
 
     rounds++;
-    const names = modelNames(host, o.localTools);
+    const offer = currentOffer(host, o.localTools, o.editorTools);
     let text = '';
     const calls: Extract<MessagePart, { kind: 'toolCall' }>[] = [];
     try {
-      for await (const part of model.send({ messages, tools: offeredTools(host, o.localTools, names), signal })) {
+      for await (const part of model.send({ messages, tools: offeredTools(host, o.localTools, offer), signal })) {
         if (part.kind === 'text') {
           text += part.text;
           if (stream && part.text) sink.text(part.text, 'model');
@@ -214,7 +240,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopResult> {
     }
 
     const results: MessagePart[] = [];
-    for (const call of calls) results.push(await runToolCall(o, local, names, call));
+    for (const call of calls) results.push(await runToolCall(o, local, offer, call));
     turn.push({ role: 'user', parts: results });
     if (signal.aborted) return endTurn(host, 'cancelled', done);
     host.emit({ event: 'turn_end', stop: 'tool_use' });
@@ -230,15 +256,17 @@ function endTurn(host: ExtensionHost, stop: 'cancelled', done: (s: LoopStop) => 
 async function runToolCall(
   o: LoopOptions,
   local: Map<string, LocalTool>,
-  names: ToolNameMap,
+  offer: Offer,
   call: Extract<MessagePart, { kind: 'toolCall' }>,
 ): Promise<MessagePart> {
   const { host, sink, signal } = o;
   const { callId } = call;
   const tool = local.get(call.name);
-  // The extension receives its own name; the sink shows it too.
-  const name = tool ? call.name : (names.toZut(call.name) ?? call.name);
-  const ext = tool ? 'zut' : host.tools().find((t) => t.name === name)?.ext;
+  const zutName = tool ? undefined : offer.names.toZut(call.name);
+  const editorName = tool || zutName !== undefined ? undefined : offer.editorNames.toZut(call.name);
+  // The extension receives its own name; the sink shows it too (an editor tool: VS Code's name).
+  const name = tool ? call.name : (zutName ?? editorName ?? call.name);
+  const ext = tool ? 'zut' : editorName !== undefined ? 'vscode' : host.tools().find((t) => t.name === name)?.ext;
   const result = (content: ResultPart[], isError: boolean): MessagePart => ({
     kind: 'toolResult',
     callId,
@@ -252,16 +280,20 @@ async function runToolCall(
   if (signal.aborted) return cancelled();
 
   try {
-    const r = await host.invokeTool(name, call.input, {
+    const options = {
       session: o.session,
-      origin: 'chat',
+      origin: 'chat' as const,
       signal,
       timeoutMs: o.toolTimeoutMs,
       toolId: callId,
-      run: tool ? (args, s) => tool.run(args, s) : undefined,
       onStart: () => sink.toolStarted({ callId, name, ext }),
-      onProgress: (text) => sink.toolProgress?.({ callId, name, ext }, text),
-    });
+      onProgress: (text: string) => sink.toolProgress?.({ callId, name, ext }, text),
+    };
+    const port = o.editorTools;
+    const r =
+      editorName !== undefined && port
+        ? await invokeForeign(host, 'vscode', editorName, call.input, (input, s) => port.invoke(editorName, input, s), options)
+        : await host.invokeTool(name, call.input, { ...options, run: tool ? (args, s) => tool.run(args, s) : undefined });
     const parts = resultParts(r);
     if (r.blocked) {
       sink.toolFinished({ callId, name, ext, status: 'blocked', summary: summarize(parts) });

@@ -1,6 +1,7 @@
 /**
  * The `@zut` chat participant: each request runs the VS Code-free loop (src/host/chat/loop.ts) on `request.model`
- * with every active zut tool offered as a private tool, or carries out a zut slash command (`@zut /name args`).
+ * with every active zut tool and VS Code's own tools (`zut.chat.editorTools`, editorTools.ts) offered as private
+ * tools, or carries out a zut slash command (`@zut /name args`).
  * A conversation is a zut session: its id and branch travel in `ChatResult.metadata`, and extension state is kept
  * in workspace storage so it survives a window reload.
  */
@@ -20,6 +21,7 @@ import { readSettings } from '../../ui-model/settings';
 import { toHistory, PARTICIPANT_ID } from './history';
 import { LmChatModel } from './lmModel';
 import { ChatSink } from './render';
+import { chatEditorTools } from '../editorTools';
 import { CHAT_RECENT_RESPONSES as RECENT_MAX } from '../../protocol/limits';
 
 /** What chat needs from `VsCodeHostUi` (src/vscode/hostUi.ts). */
@@ -170,6 +172,8 @@ class ZutChat {
           }),
           localTools: skill ? [skill] : [],
           maxRounds: settings.chatMaxRounds,
+          // VS Code's own tools, run with this request's token: its confirmations show in this chat.
+          editorTools: chatEditorTools(request.toolInvocationToken, settings.chatEditorTools),
           toolTimeoutMs: settings.toolTimeoutSeconds * 1000,
           signal: abort.signal,
           session: session.context,
