@@ -2,8 +2,8 @@
  * `npm run bench`: every figure is a ratio against a baseline measured in the same run on the same machine
  * (interleaved trials, warm-up discarded, medians with p25–p75). Prints a table; `--json` also writes
  * bench/results.json. `--only a,b` runs some (roundtrip, throughput, large-frame, fan-out, concurrency, memory,
- * flood, panel-storm, mcp-relay, bundle, activation: read from the in-host suite's newest record, fingerprint); `--quick`
- * runs fewer trials.
+ * flood, panel-storm, mcp-relay, editor-tool, bundle, activation: read from the in-host suite's newest record,
+ * fingerprint); `--quick` runs fewer trials.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { benchActivation } from './activation';
 import { benchBundle } from './bundle';
 import { benchConcurrency } from './concurrency';
+import { benchEditorTool } from './editorTool';
 import { benchFanOut } from './fanout';
 import { benchFloodRss } from './floodRss';
 import { benchFingerprint } from './fingerprint';
@@ -34,6 +35,7 @@ const BENCHES: [string, (quick: boolean) => Promise<BenchRow | BenchRow[]>][] = 
   ['concurrency', benchConcurrency],
   ['panel-storm', benchPanelStorm],
   ['mcp-relay', benchMcpRelay],
+  ['editor-tool', benchEditorTool],
   ['bundle', benchBundle],
   ['activation', benchActivation],
   ['fingerprint', benchFingerprint],

@@ -296,5 +296,6 @@ export function foreignCall(source: ForeignSource, name: string, input: unknown)
     const back = (modified: unknown) => (isObject(modified) ? { input: modified } : { error: 'modified_args must be a JSON object' });
     return { name, args: original, foreign: name, mapped: false, back };
   }
-  return { name: m.zut, args, foreign: name, mapped: true, back: (modified) => fromZutArgs(m, modified, original) };
+  // The guards' own object back (nobody rewrote it): the original input as it is, nothing to map.
+  return { name: m.zut, args, foreign: name, mapped: true, back: (modified) => (modified === args ? { input: original } : fromZutArgs(m, modified, original)) };
 }
