@@ -82,7 +82,7 @@ try {
     const frame = await openPanel(page, agent);
     if (want('panel')) {
       log('  row 1: keystrokes…');
-      const k = await measureKeystrokes(page, agent, frame, w1, { blocks: Q ? 2 : 6, perBlock: Q ? 5 : 15 });
+      const k = await measureKeystrokes(page, agent, frame, w1, { blocks: Q ? 2 : 4, perBlock: Q ? 5 : 15 });
       raw.keystrokes = k;
       const f = (xs, key) => xs.map((r) => r[key] - r.t0);
       const ext = f(k.ext, 'tFrame');
@@ -116,7 +116,7 @@ try {
   if (want('save')) {
     for (const lang of ['ts', 'sh', 'python']) {
       log(`  row 2: save → new behaviour (${lang})…`);
-      const r = await measureSave(agent, { lang, name: `save-${lang}`, trials: Q ? 2 : 8 });
+      const r = await measureSave(agent, { lang, name: `save-${lang}`, trials: Q ? 2 : 6 });
       raw[`save-${lang}`] = r;
       const ratio = summarize(r.save.map((x, i) => x / r.restart[i]));
       rows.push({ id: `ui-save-${lang}`, figure: `Save → new behaviour (${lang} template) vs its cold start`, ours: summarize(r.save), baseline: summarize(r.restart),
@@ -156,7 +156,7 @@ try {
     const A = [];
     const B = [];
     const floor = [];
-    const trials = Q ? 2 : 6;
+    const trials = Q ? 2 : 5;
     for (let i = 0; i < trials; i++) {
       const a = await zutWindowTrial(page, sockA, MIX);
       a.rss = await hostRss(a.agent, 2000);
