@@ -18,13 +18,18 @@ const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(made.mainFil
 const re = /Hello(#\\d+)? from/;
 const out = { save: [], restart: [] };
 const edit = async (k) => {
-  const text = doc.getText();
-  const i = text.search(re);
-  const m = re.exec(text);
-  const e = new vscode.WorkspaceEdit();
-  e.replace(doc.uri, new vscode.Range(doc.positionAt(i), doc.positionAt(i + m[0].length)), 'Hello#' + k + ' from');
-  if (!(await vscode.workspace.applyEdit(e))) throw new Error('edit refused');
-  if (!doc.isDirty) throw new Error('the edit left ' + made.mainFile + ' clean');
+  // Right after the file was written, VS Code may still sync the document with the disk and drop an edit: retried.
+  for (let attempt = 0; ; attempt++) {
+    const text = doc.getText();
+    const i = text.search(re);
+    const m = re.exec(text);
+    const e = new vscode.WorkspaceEdit();
+    e.replace(doc.uri, new vscode.Range(doc.positionAt(i), doc.positionAt(i + m[0].length)), 'Hello#' + k + ' from');
+    if (!(await vscode.workspace.applyEdit(e))) throw new Error('edit refused');
+    if (doc.isDirty && doc.getText().includes('Hello#' + k + ' from')) return;
+    if (attempt >= 5) throw new Error('the edit left ' + made.mainFile + ' clean');
+    await sleep(300);
+  }
 };
 const save = async (k) => {
   await edit(k);
