@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Emitter } from '../host/events';
+import { DisposableMap, Emitter } from '../host/events';
 import { LineDecoder, type DecodedLine } from '../protocol';
 import { MAX_RELAY_TOKENS, MAX_MCP_MESSAGE_BYTES, RELAY_HANDSHAKE_MAX_BYTES, RELAY_HANDSHAKE_MS, RELAY_START_MS } from './limits';
 import { dispatchLines, encodeMessage, readMessages } from './lines';
@@ -24,7 +24,8 @@ const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 export class RelayServer {
   private readonly tokens: Buffer[] = [];
   private readonly sockets = new Set<net.Socket>();
-  private readonly connections = new Set<McpConnection>();
+  /** The MCP connection of each relay socket that passed the handshake. */
+  private readonly connections = new DisposableMap<net.Socket, McpConnection>();
   private readonly sessions: McpSessions;
   private readonly changed = new Emitter<number>();
   /** Starts whose relay has not connected yet (token digest in hex → its `RELAY_START_MS` timer). */
@@ -112,7 +113,7 @@ export class RelayServer {
 
   /** Every connected relay hears `tools/list_changed` if its list changed (e.g. after a setting change). */
   refresh(): void {
-    for (const c of this.connections) c.checkListChanged();
+    for (const c of this.connections.values()) c.checkListChanged();
   }
 
   /** Whether `token` is a live one; a match is used up (single-use: one relay per start). */
@@ -171,11 +172,10 @@ export class RelayServer {
       if (!socket.destroyed) outbox.send(m);
     };
     const conn = new McpConnection(this.bridge, this.sessions, send);
-    this.connections.add(conn);
+    this.connections.set(socket, conn);
     this.connectionsChanged();
     socket.on('close', () => {
-      this.connections.delete(conn);
-      conn.dispose();
+      this.connections.deleteAndDispose(socket);
       this.connectionsChanged();
     });
     // Lines that came with the handshake chunk go first; the decoder keeps any partial line that followed them.
@@ -188,8 +188,7 @@ export class RelayServer {
     this.changed.dispose();
     for (const t of this.pending.values()) clearTimeout(t);
     this.pending.clear();
-    for (const c of this.connections) c.dispose();
-    this.connections.clear();
+    this.connections.dispose();
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((r) => this.server.close(() => r()));
     if (this.dir) fs.rmSync(this.dir, { recursive: true, force: true });

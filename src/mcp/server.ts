@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';
 import type { ExtensionHost } from '../host/api';
-import type { Event, IDisposable } from '../host/events';
+import { Disposable, toDisposable, type Event, type IDisposable } from '../host/events';
 import { RequestError } from '../host/types';
 import { MAX_MCP_SESSIONS, MCP_PROGRESS_MAX_CHARS, MCP_PROTOCOL_VERSIONS, RPC } from './limits';
 import { buildCatalog, toMcpContent, type CatalogFilter, type McpCatalog } from './tools';
@@ -62,12 +62,10 @@ export class McpSessions {
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** One MCP client. `dispose()` (the client went away) cancels every call it has in flight. */
-export class McpConnection implements IDisposable {
+export class McpConnection extends Disposable {
   private readonly inFlight = new Map<Id, AbortController>();
-  private readonly subs: IDisposable[] = [];
   private initialized = false;
   private lastSignature: string | undefined;
-  private disposed = false;
   /** Calls without a conversation id share this connection's own session. */
   private readonly ownSession = `mcp-${randomUUID()}`;
 
@@ -76,7 +74,13 @@ export class McpConnection implements IDisposable {
     private readonly sessions: McpSessions,
     private readonly send: (message: object) => void,
   ) {
-    this.subs.push(o.host.onDidChangeExtensions(() => this.checkListChanged()));
+    super();
+    this._register(o.host.onDidChangeExtensions(() => this.checkListChanged()));
+    // The client is gone: every call it had in flight is cancelled (`tool_cancel` to extensions that want it).
+    this._register(toDisposable(() => {
+      for (const a of this.inFlight.values()) a.abort();
+      this.inFlight.clear();
+    }));
   }
 
   /** The catalog, rebuilt only after a change (registrations, settings, `activate_tools`): calls stay cheap. */
@@ -221,15 +225,6 @@ export class McpConnection implements IDisposable {
       if (p.ext === ext) report(p.message);
     });
     return { report, dispose: () => sub?.dispose() };
-  }
-
-  /** The client is gone: every call it had in flight is cancelled (`tool_cancel` to extensions that want it). */
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    for (const a of this.inFlight.values()) a.abort();
-    this.inFlight.clear();
-    for (const s of this.subs.splice(0)) s.dispose();
   }
 }
 

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { HostUi } from '../host/hostUi';
-import type { Event } from '../host/events';
+import { DisposableMap, type Event } from '../host/events';
 import type { CommandReply as HostCommandReply } from '../host/protocols/types';
 import { PALETTE_SESSION } from './callTool';
 import { untilHidden } from './quickInput';
@@ -31,14 +31,11 @@ export type CommandReply = HostCommandReply & { ext: string };
  */
 export function registerCommands(context: vscode.ExtensionContext, host: ExtensionHost, ui: CommandsUi): void {
   const runner = new CommandRunner(host, ui);
-  const dynamic = new Map<string, vscode.Disposable>();
+  const dynamic = new DisposableMap<string, vscode.Disposable>();
 
   const sync = (): void => {
     const { add, remove } = diffCommandIds(new Set(dynamic.keys()), host.commands());
-    for (const name of remove) {
-      dynamic.get(name)?.dispose();
-      dynamic.delete(name);
-    }
+    for (const name of remove) dynamic.deleteAndDispose(name);
     for (const name of add) {
       try {
         dynamic.set(
@@ -62,7 +59,7 @@ export function registerCommands(context: vscode.ExtensionContext, host: Extensi
       // Came from an extension (panel, widget, submit_slash): an insertion goes to the chat input.
       void runner.run(slash.name, slash.args, 'chat').catch(() => undefined);
     }),
-    { dispose: () => dynamic.forEach((d) => d.dispose()) },
+    dynamic,
   );
   sync();
 }

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
-import type { IDisposable } from '../host/events';
+import { Disposable, toDisposable } from '../host/events';
 import { STARTING_TICK_MS, VIEW_REFRESH_DELAY_MS as REFRESH_DELAY_MS } from '../protocol/limits';
 import type { ExtensionInfo } from '../host/types';
 import { agentToolName } from './agentTools';
@@ -18,16 +18,19 @@ export type ExtensionsNode =
   | { kind: 'leaf'; info: ExtensionInfo; model: ItemModel };
 
 
-export class ExtensionsTreeProvider implements vscode.TreeDataProvider<ExtensionsNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ExtensionsNode | undefined>();
+export class ExtensionsTreeProvider extends Disposable implements vscode.TreeDataProvider<ExtensionsNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<ExtensionsNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private timer: NodeJS.Timeout | undefined;
-  private readonly sub: IDisposable;
 
   constructor(private readonly host: ExtensionHost) {
-    const config = vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('zut.agentTools') && this.scheduleRefresh());
-    const hostSub = host.onDidChangeExtensions(() => this.scheduleRefresh());
-    this.sub = { dispose: () => (hostSub.dispose(), config.dispose()) };
+    super();
+    this._register(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('zut.agentTools') && this.scheduleRefresh()));
+    this._register(host.onDidChangeExtensions(() => this.scheduleRefresh()));
+    this._register(toDisposable(() => {
+      clearTimeout(this.timer);
+      clearTimeout(this.tick);
+    }));
   }
 
   /** Extensions that need attention (error, crashed, blocked), for the view badge. */
@@ -74,13 +77,6 @@ export class ExtensionsTreeProvider implements vscode.TreeDataProvider<Extension
 
   getTreeItem(node: ExtensionsNode): vscode.TreeItem {
     return toTreeItem(node.kind === 'ext' ? extensionItem(node.info) : node.model);
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    clearTimeout(this.tick);
-    this.sub.dispose();
-    this.changed.dispose();
   }
 }
 

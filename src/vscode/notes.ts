@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import type { NoteLevel } from '../host/hostUi';
-import { Emitter, type Event, type IDisposable } from '../host/events';
+import { Disposable, Emitter, type Event } from '../host/events';
 import { NotesModel, type NotesModelOptions } from '../ui-model/notesModel';
 import { escapeNotificationLinks } from '../ui-model/statusModel';
 
@@ -23,17 +23,18 @@ export interface NoteEvent {
 
 const SHOW_NOTES = 'Show Notes';
 
-export class NotesSurface implements IDisposable {
+export class NotesSurface extends Disposable {
   readonly model: NotesModel;
-  private readonly noted = new Emitter<NoteEvent>();
+  private readonly noted = this._register(new Emitter<NoteEvent>());
   readonly onDidNote: Event<NoteEvent> = this.noted.event;
-  private readonly changed = new Emitter<string>();
+  private readonly changed = this._register(new Emitter<string>());
   /** Fires the extension whose notes changed (the Widgets view refreshes that node). */
   readonly onDidChangeNotes: Event<string> = this.changed.event;
   /** Notifications shown (for tests and diagnostics). */
   toasts = 0;
 
   constructor(options: NotesModelOptions = {}) {
+    super();
     this.model = new NotesModel(options);
   }
 
@@ -61,10 +62,5 @@ export class NotesSurface implements IDisposable {
   /** The user sent the next `@zut` prompt: notes are one-shot. */
   clearAll(): void {
     for (const ext of this.model.clearAll()) this.changed.fire(ext);
-  }
-
-  dispose(): void {
-    this.noted.dispose();
-    this.changed.dispose();
   }
 }

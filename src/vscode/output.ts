@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { ExtensionLogLine } from '../host/types';
-import { Disposable } from '../host/events';
+import { Disposable, DisposableMap } from '../host/events';
 import { escapeNotificationLinks } from '../ui-model/statusModel';
 import { FAILURE_TOAST_QUIET_MS as QUIET_MS } from '../protocol/limits';
 
@@ -34,7 +34,7 @@ const FAIL_WORDS = { load: 'failed to load', crash: 'crashed', 'gave-up': 'keeps
 
 /** Per-extension log channels and failure notifications; registers `zut.showLog`. */
 export class ExtensionOutput extends Disposable {
-  private readonly channels = new Map<string, vscode.LogOutputChannel>();
+  private readonly channels = new DisposableMap<string, vscode.LogOutputChannel>();
   /**
    * When each extension's last failure notification was shown: a crash loop gives one notification per
    * QUIET_MS (every failure is in the logs), and an ignored notification does not silence later failures.
@@ -49,7 +49,7 @@ export class ExtensionOutput extends Disposable {
     this._register(host.onDidLog((line) => this.append(line)));
     this._register(host.onDidFail((f) => this.failed(f.ext, f.message, f.kind)));
     this._register(vscode.commands.registerCommand('zut.showLog', (target?: unknown) => this.show(nameOf(target))));
-    this._register({ dispose: () => this.channels.forEach((c) => c.dispose()) });
+    this._register(this.channels);
   }
 
   /** The channel of `ext`, created on first use. */

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type { PanelRender } from '../host/hostUi';
-import type { IDisposable } from '../host/events';
+import { Disposable, toDisposable } from '../host/events';
 import type { PanelSpec } from '../protocol/frames';
 import { frameFromSpec, RenderCoalescer, WebviewMessage, type PanelFrame, type Scheduler } from '../ui-model/panelModel';
 
@@ -26,12 +26,11 @@ export interface PanelSnapshot extends PanelFrame {
 
 const VIEW_TYPE = 'zut.panel';
 
-class PanelView implements IDisposable {
+class PanelView extends Disposable {
   readonly coalescer: RenderCoalescer;
   size: { columns: number; rows: number } | undefined;
   /** Set when the extension (or its end) closes the panel: then no `panel_close` goes back. */
   silentClose = false;
-  private readonly subs: vscode.Disposable[] = [];
 
   constructor(
     readonly ext: string,
@@ -41,7 +40,8 @@ class PanelView implements IDisposable {
     scheduler: Scheduler | undefined,
     onMessage: (view: PanelView, message: unknown) => void,
   ) {
-    this.coalescer = new RenderCoalescer(
+    super();
+    this.coalescer = this._register(new RenderCoalescer(
       frame,
       (m) => {
         if (m.title !== this.panel.title) this.panel.title = panelTitle(m.title, id);
@@ -54,13 +54,8 @@ class PanelView implements IDisposable {
         }
       },
       scheduler,
-    );
-    this.subs.push(this.panel.webview.onDidReceiveMessage((m: unknown) => onMessage(this, m)));
-  }
-
-  dispose(): void {
-    this.coalescer.dispose();
-    for (const s of this.subs.splice(0)) s.dispose();
+    ));
+    this._register(this.panel.webview.onDidReceiveMessage((m: unknown) => onMessage(this, m)));
   }
 }
 
@@ -73,14 +68,25 @@ export interface PanelSurfaceOptions {
   log?: (message: string) => void;
 }
 
-export class PanelSurface implements IDisposable {
+export class PanelSurface extends Disposable {
+  /** Open panels by (extension, panel id); a view leaves when its panel is disposed (by the user or by us). */
   private readonly views = new Map<string, PanelView>();
   private host: PanelHost | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
     private readonly options: PanelSurfaceOptions = {},
-  ) {}
+  ) {
+    super();
+    // Closing every panel silently disposes each view (their onDidDispose).
+    this._register(toDisposable(() => {
+      for (const view of [...this.views.values()]) {
+        view.silentClose = true;
+        view.panel.dispose();
+      }
+      this.views.clear();
+    }));
+  }
 
   /** Wires the host once the Manager exists; keys and sizes before that are dropped. */
   attach(host: PanelHost): void {
@@ -148,14 +154,6 @@ export class PanelSurface implements IDisposable {
       posts: v.coalescer.posts,
       size: v.size,
     }));
-  }
-
-  dispose(): void {
-    for (const view of [...this.views.values()]) {
-      view.silentClose = true;
-      view.panel.dispose();
-    }
-    this.views.clear();
   }
 
   private onMessage(view: PanelView, raw: unknown): void {

@@ -4,7 +4,7 @@
  * reveals its extension's row in the Extensions view (state, commands, log).
  */
 import * as vscode from 'vscode';
-import type { IDisposable } from '../host/events';
+import { Disposable, DisposableMap, type IDisposable } from '../host/events';
 import { statusPresentation } from '../ui-model/statusModel';
 
 /** What a status item shows (for tests and diagnostics). */
@@ -19,15 +19,26 @@ export interface StatusSnapshot {
   command?: { command: string; arguments: unknown[] };
 }
 
-export class StatusBarSurface implements IDisposable {
-  private readonly items = new Map<string, { ext: string; key: string; item: vscode.StatusBarItem }>();
+/** One shown item and what it is for. */
+class StatusEntry implements IDisposable {
+  constructor(
+    readonly ext: string,
+    readonly key: string,
+    readonly item: vscode.StatusBarItem,
+  ) {}
+  dispose(): void {
+    this.item.dispose();
+  }
+}
+
+export class StatusBarSurface extends Disposable {
+  private readonly items = this._register(new DisposableMap<string, StatusEntry>());
 
   /** Sets, replaces or (empty text) removes one item. */
   set(ext: string, key: string, level: string | undefined, text: string): void {
     const mapKey = JSON.stringify([ext, key]);
     if (text.trim() === '') {
-      this.items.get(mapKey)?.item.dispose();
-      this.items.delete(mapKey);
+      this.items.deleteAndDispose(mapKey);
       return;
     }
     let entry = this.items.get(mapKey);
@@ -35,7 +46,7 @@ export class StatusBarSurface implements IDisposable {
       const item = vscode.window.createStatusBarItem(`zut.status.${ext}.${key}`, vscode.StatusBarAlignment.Left, 0);
       item.name = `Zut: ${ext} ${key}`;
       item.command = { command: 'zut.revealExtension', title: 'Show in Zut Extensions', arguments: [ext] };
-      entry = { ext, key, item };
+      entry = new StatusEntry(ext, key, item);
       this.items.set(mapKey, entry);
     }
     const look = statusPresentation(level, text);
@@ -48,11 +59,7 @@ export class StatusBarSurface implements IDisposable {
 
   /** Drops every item of one extension. */
   clearExtension(ext: string): void {
-    for (const [k, e] of this.items) {
-      if (e.ext !== ext) continue;
-      e.item.dispose();
-      this.items.delete(k);
-    }
+    for (const [k, e] of [...this.items.entries()]) if (e.ext === ext) this.items.deleteAndDispose(k);
   }
 
   snapshot(): StatusSnapshot[] {
@@ -65,10 +72,5 @@ export class StatusBarSurface implements IDisposable {
       background: item.backgroundColor?.id,
       command: typeof item.command === 'object' ? { command: item.command.command, arguments: item.command.arguments ?? [] } : undefined,
     }));
-  }
-
-  dispose(): void {
-    for (const e of this.items.values()) e.item.dispose();
-    this.items.clear();
   }
 }

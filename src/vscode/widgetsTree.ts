@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { NoteLevel, WidgetSpec } from '../host/hostUi';
-import type { IDisposable } from '../host/events';
+import { Disposable } from '../host/events';
 import type { NotesModel } from '../ui-model/notesModel';
 
 type ExtNode = { kind: 'ext'; ext: string };
@@ -34,8 +34,8 @@ const NOTE_ICONS: Record<NoteLevel, string> = { info: 'info', success: 'check', 
 /** Tree ids must be unique and stable; names may contain any character, so they are JSON-encoded. */
 const treeId = (...parts: (string | number)[]): string => `zut.widgets:${JSON.stringify(parts)}`;
 
-export class WidgetsTree implements vscode.TreeDataProvider<WidgetsTreeNode>, IDisposable {
-  private readonly changed = new vscode.EventEmitter<WidgetsTreeNode | undefined>();
+export class WidgetsTree extends Disposable implements vscode.TreeDataProvider<WidgetsTreeNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<WidgetsTreeNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private readonly extNodes = new Map<string, ExtNode>();
   private readonly notesNodes = new Map<string, NotesNode>();
@@ -44,7 +44,8 @@ export class WidgetsTree implements vscode.TreeDataProvider<WidgetsTreeNode>, ID
   private readonly view: vscode.TreeView<WidgetsTreeNode>;
 
   constructor(private readonly notes: NotesModel) {
-    this.view = vscode.window.createTreeView('zut.widgets', { treeDataProvider: this, showCollapseAll: true });
+    super();
+    this.view = this._register(vscode.window.createTreeView('zut.widgets', { treeDataProvider: this, showCollapseAll: true }));
   }
 
   /** `widget`: set or replace. */
@@ -176,11 +177,6 @@ export class WidgetsTree implements vscode.TreeDataProvider<WidgetsTreeNode>, ID
       widgets: [...(this.widgets.get(ext)?.values() ?? [])].map((w) => ({ id: w.node.id, title: w.title, lines: w.lines })),
       notes: this.notes.list(ext).map((n) => ({ level: n.level, text: n.text })),
     }));
-  }
-
-  dispose(): void {
-    this.view.dispose();
-    this.changed.dispose();
   }
 
   private extNode(ext: string): ExtNode {

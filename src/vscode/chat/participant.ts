@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../../host/api';
 import type { NoteLevel } from '../../host/hostUi';
-import type { Event } from '../../host/events';
+import { Disposable, type Event } from '../../host/events';
 import type { PanelSpec } from '../../protocol';
 import { helpText, historyToMessages, lastTurnMeta } from '../../host/chat/conversation';
 import { runLoop, type LoopOptions, type LoopResult } from '../../host/chat/loop';
@@ -49,11 +49,10 @@ const SESSIONS_KEY = 'zut.chat.sessions';
 /** Registers `@zut`; everything it owns is disposed with the extension. */
 export function registerChat(context: vscode.ExtensionContext, host: ExtensionHost, ui: ChatUi): void {
   const chat = new ZutChat(context, host, ui);
-  context.subscriptions.push({ dispose: () => chat.dispose() });
+  context.subscriptions.push(chat);
 }
 
-class ZutChat {
-  private readonly disposables: { dispose(): unknown }[] = [];
+class ZutChat extends Disposable {
   private readonly tracker: SessionTracker;
   /** Responses currently streaming, newest last: extension notes and submits go to the newest. */
   private readonly active: ChatSink[] = [];
@@ -66,6 +65,7 @@ class ZutChat {
     private readonly host: ExtensionHost,
     private readonly ui: ChatUi,
   ) {
+    super();
     const saved: unknown = context.workspaceState.get(STATE_KEY);
     if (saved && typeof saved === 'object') host.importState(saved as Record<string, Record<string, unknown>>);
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -77,26 +77,20 @@ class ZutChat {
       this.handle(req, ctx, stream, token),
     );
     participant.iconPath = new vscode.ThemeIcon('extensions');
-    this.disposables.push(
-      participant,
-      host.onDidChangeState(() => this.persistState()),
-      ui.onDidNote((n) => this.active.at(-1)?.note(n.ext, n.level, n.text)),
-      ui.onDidSubmit((s) => this.submit(s.ext, s.text)),
-      vscode.commands.registerCommand(RECENT_COMMAND, () => this.recent),
-    );
+    this._register(participant);
+    this._register(host.onDidChangeState(() => this.persistState()));
+    this._register(ui.onDidNote((n) => this.active.at(-1)?.note(n.ext, n.level, n.text)));
+    this._register(ui.onDidSubmit((s) => this.submit(s.ext, s.text)));
+    this._register(vscode.commands.registerCommand(RECENT_COMMAND, () => this.recent));
     if (process.env.ZUT_TEST_HOOKS === '1' || context.extensionMode === vscode.ExtensionMode.Test) {
       // What survives a window reload (read back by the constructor above), for the in-host tests.
-      this.disposables.push(
+      this._register(
         vscode.commands.registerCommand('zut.test.persistedChatState', () => ({
           state: context.workspaceState.get(STATE_KEY),
           sessions: context.workspaceState.get(SESSIONS_KEY),
         })),
       );
     }
-  }
-
-  dispose(): void {
-    for (const d of this.disposables.splice(0).reverse()) d.dispose();
   }
 
   private persistState(): void {
