@@ -5,7 +5,7 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'out/**', '**/*.js', '**/*.mjs', 'media/**/*.d.ts'] },
   ...tseslint.configs.recommended,
   {
-    files: ['src/**/*.ts', 'packages/sdk/src/**/*.ts', 'test/unit/**/*.ts', 'test/stress/**/*.ts', 'test/fixtures/**/*.ts', 'bench/**/*.ts', 'media/**/*.ts'],
+    files: ['src/**/*.ts', 'packages/sdk/src/**/*.ts', 'test/unit/**/*.ts', 'test/helpers/**/*.ts', 'test/stress/**/*.ts', 'test/fixtures/**/*.ts', 'bench/**/*.ts', 'media/**/*.ts'],
     languageOptions: {
       parserOptions: { projectService: { allowDefaultProject: ['media/*.ts'] }, tsconfigRootDir: import.meta.dirname },
     },

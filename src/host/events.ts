@@ -71,6 +71,8 @@ export class Emitter<T> implements IDisposable {
       this.listeners.delete(listener);
       if (current && current !== sub) markAsDisposed(current);
     });
+    // A leaked subscription of a leaked emitter is reported as the emitter.
+    tracker?.setParent(sub, this);
     const old = this.listeners.get(listener);
     this.listeners.set(listener, sub);
     if (old) markAsDisposed(old);

@@ -2,9 +2,9 @@
 // English messages and none of its other locales; a build empties its output dir first; .vscodeignore packages no
 // source map; the package-time check refuses an oversized bundle or a source map.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 
 type PackageScript = typeof import('../../scripts/package.mjs', { with: { 'resolution-mode': 'import' } });
 let pkg: PackageScript;
@@ -15,14 +15,14 @@ beforeAll(async () => {
   // The scripts are ES modules; this file is compiled as CommonJS, so they are loaded with import().
   pkg = await import('../../scripts/package.mjs');
   const { build } = await import('../../esbuild.mjs');
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-bundle-'));
+  tmp = tempDir('zut-bundle-');
   out = path.join(tmp, 'dist');
   fs.mkdirSync(path.join(out, 'media'), { recursive: true });
   fs.writeFileSync(path.join(out, 'stale.js'), 'old entry');
   fs.writeFileSync(path.join(out, 'media', 'old.js.map'), '{}');
   await build({ production: true, outdir: out });
 }, 60_000);
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+afterAll(cleanupTemps);
 
 describe('release bundle', () => {
   it(`dist/extension.js is within the limit`, () => {

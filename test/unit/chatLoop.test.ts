@@ -20,8 +20,8 @@ import {
   startManager,
   tempDir,
   text,
-  until,
 } from '../fixtures/chat/helpers';
+import { until } from '../helpers/until';
 
 afterEach(cleanup);
 
@@ -102,7 +102,7 @@ describe('@zut loop: tools', () => {
     expect(flatten(model.requests[1].messages.at(-1)!)).toMatch(/tim(ed|e) ?out/i);
     expect(sink.finished[0].status).toBe('error');
     const callFrame = received(dir).find((f) => f.type === 'tool_call')!;
-    await until(() => received(dir).some((f) => f.type === 'tool_cancel' && f.id === callFrame.id), 'tool_cancel');
+    await until(() => received(dir).some((f) => f.type === 'tool_cancel' && f.id === callFrame.id), 5000, 'tool_cancel');
   });
 
   it("the user's Stop cancels a running tool (tool_cancel) and ends the request without another model call", async () => {
@@ -113,15 +113,15 @@ describe('@zut loop: tools', () => {
     const stop = new AbortController();
     const sink = new RecordingSink();
     const run = runLoop({ host, model, sink, history: [], prompt: 'hi', maxRounds: 8, signal: stop.signal, session: { id: 'chat-1' } });
-    await until(() => received(dir).some((f) => f.type === 'tool_call'), 'the tool call');
+    await until(() => received(dir).some((f) => f.type === 'tool_call'), 5000, 'the tool call');
     stop.abort();
     const r = await run;
     expect(r.stop).toBe('cancelled');
     expect(model.requests).toHaveLength(1);
     expect(sink.finished[0].status).toBe('cancelled');
     const id = received(dir).find((f) => f.type === 'tool_call')!.id;
-    await until(() => received(dir).some((f) => f.type === 'tool_cancel' && f.id === id), 'tool_cancel');
-    await until(() => received(dir).some((f) => f.type === 'event' && f.event === 'turn_end' && f.stop === 'cancelled'), 'turn_end cancelled');
+    await until(() => received(dir).some((f) => f.type === 'tool_cancel' && f.id === id), 5000, 'tool_cancel');
+    await until(() => received(dir).some((f) => f.type === 'event' && f.event === 'turn_end' && f.stop === 'cancelled'), 5000, 'turn_end cancelled');
   });
 
   it('stops a runaway loop at the round cap with a visible message', async () => {
@@ -150,7 +150,7 @@ describe('@zut loop: tools', () => {
     const model = new ScriptedModel([[text('a'), call('e', { value: 1 })], [text('b')]]);
     await loop(host, model).run;
     const events = () => received(dir).filter((f) => f.type === 'event');
-    await until(() => events().length === 7, '7 events');
+    await until(() => events().length === 7, 5000, '7 events');
     const callId = (model.requests[1].messages[1].parts[1] as { callId: string }).callId;
     expect(events().map(({ type: _t, ...e }) => e)).toEqual([
       { event: 'turn_start', step: 1 },

@@ -7,7 +7,8 @@ import { helpText, historyToMessages, lastTurnMeta, type HistoryTurn } from '../
 import { runLoop } from '../../src/host/chat/loop';
 import { applySession, readTurnMeta, SessionTracker, storeMessages, type SessionStep, type TurnMeta } from '../../src/host/chat/sessions';
 import { activeSkills, skillTool, skillsPreamble } from '../../src/host/chat/skills';
-import { RecordingSink, ScriptedModel, call, cleanup, flatten, probe, received, startManager, tempDir, text, until } from '../fixtures/chat/helpers';
+import { RecordingSink, ScriptedModel, call, cleanup, flatten, probe, received, startManager, tempDir, text } from '../fixtures/chat/helpers';
+import { until } from '../helpers/until';
 
 afterEach(cleanup);
 
@@ -112,10 +113,10 @@ describe('sessions with the Manager', () => {
     expect(host.getState(s1.meta.branch, 'a')).toEqual({ owner: 'a', value: 'a2' }); // the old branch is untouched
 
     const sessionEvents = (dir: string) => received(dir).filter((f) => f.type === 'event' && events.includes(f.event as string));
-    await until(() => sessionEvents(a).some((e) => e.event === 'session_forked'), 'session_forked');
+    await until(() => sessionEvents(a).some((e) => e.event === 'session_forked'), 5000, 'session_forked');
     const forked = sessionEvents(a).find((e) => e.event === 'session_forked')!;
     expect(forked).toMatchObject({ session: { id: fork.meta.branch, parent_id: s1.meta.branch, fork_point: 1 }, state: { owner: 'a', value: 'a1' } });
-    const forkedB = await until(() => sessionEvents(b).find((e) => e.event === 'session_forked'), 'b session_forked');
+    const forkedB = await until(() => sessionEvents(b).find((e) => e.event === 'session_forked'), 5000, 'b session_forked');
     expect(forkedB?.state).toEqual({ owner: 'b', value: 'b1' });
     expect(sessionEvents(a).map((e) => e.event)).toEqual(['session_start', 'session_opened', 'session_start', 'session_opened', 'session_forked']);
     // Never another extension's state.

@@ -6,7 +6,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
+import { builtCli } from '../helpers/built';
+import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
 
 let tmp: string;
 let cli: string;
@@ -108,8 +109,7 @@ async function expectShutDown(name: string): Promise<void> {
 beforeAll(async () => {
   tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-cli-')));
   home = path.join(tmp, 'home');
-  cli = path.join(tmp, 'cli.js');
-  await buildCli(cli);
+  cli = builtCli();
 });
 afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });

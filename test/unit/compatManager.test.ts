@@ -9,11 +9,10 @@ import type { ManagerOptions } from '../../src/host/api';
 import { buildDoctorReport, doctorText } from '../../src/host/disk/doctor';
 import { Manager } from '../../src/host/manager';
 import { extensionContextValue, extensionItem } from '../../src/ui-model/extensionsModel';
-import { MemoryChoices, RecordingUi, cleanupTemps, shExt, tempDir, zutHome } from './helpers/hostFixtures';
+import { MemoryChoices, RecordingUi, cleanupTemps, shExt, tempDir, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
 
-const managers: Manager[] = [];
 afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  await stopManagers();
   cleanupTemps();
 });
 
@@ -53,7 +52,7 @@ function setup(opts: Partial<ManagerOptions> = {}) {
     hostVersion: '9.9.9',
     ...opts,
   });
-  managers.push(m);
+  keepManager(m);
   const state = (name: string, eco?: string) => m.extensions().find((e) => e.name === name && e.ecosystem === eco)?.state;
   return {
     m,

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Connection, type ConnectionOptions } from '../../src/host/connection/connection';
 import type { ExtNotice } from '../../src/host/protocols';
 import { RequestError } from '../../src/host/types';
-import { FIXTURES, NODE_FIXTURE, alive, cleanupTemps, tempDir, until } from './helpers/hostFixtures';
+import { FIXTURES, NODE_FIXTURE, alive, cleanupTemps, tempDir, until } from '../helpers/hostFixtures';
 
 const conns: Connection[] = [];
 afterEach(async () => {

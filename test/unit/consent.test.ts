@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { consentPrompt, decideGate, needsConsent, rememberConsent, setDisabledInWorkspace } from '../../src/host/extensions/consent';
-import { MemoryChoices, cleanupTemps } from './helpers/hostFixtures';
+import { MemoryChoices, cleanupTemps } from '../helpers/hostFixtures';
 
 afterEach(cleanupTemps);
 

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
 import { logPathFor } from '../../src/host/disk/paths';
 import { FINGERPRINT_MAX_ENTRIES } from '../../src/protocol/limits';
-import { MemoryChoices, cleanupTemps, managerFixture, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
+import { MemoryChoices, cleanupTemps, managerFixture, stopManagers, tempDir, until, writeExt } from '../helpers/hostFixtures';
 
 afterEach(async () => {
   await stopManagers();

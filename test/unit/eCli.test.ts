@@ -6,8 +6,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { shExt } from './helpers/hostFixtures';
-import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
+import { shExt } from '../helpers/hostFixtures';
+import { builtCli } from '../helpers/built';
+import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
 
 const E_FIXTURES = path.resolve(__dirname, '../fixtures/e');
 let tmp: string;
@@ -29,8 +30,7 @@ beforeAll(async () => {
   for (const f of ['enode', 'epy']) await fs.symlink(path.join(E_FIXTURES, f), path.join(eExts, f));
   // A zot extension (its protocol-v2 hello is zut's) that shadows nothing, and one named like an e extension.
   for (const name of ['zotty', 'epy']) shExt(path.join(project, '.zot', 'extensions'), name, { version: '3.0' });
-  cli = path.join(tmp, 'cli.js');
-  await buildCli(cli);
+  cli = builtCli();
 });
 afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });

@@ -10,12 +10,11 @@ import { runLoop } from '../../src/host/chat/loop';
 import { Manager } from '../../src/host/manager';
 import { E_PANEL_ID } from '../../src/host/protocols/eUi';
 import { RecordingSink, ScriptedModel, call, flatten, text } from '../fixtures/chat/helpers';
-import { RecordingUi, alive, cleanupTemps, tempDir, until, zutHome } from './helpers/hostFixtures';
+import { RecordingUi, alive, cleanupTemps, tempDir, until, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
 
 const E_FIXTURES = path.resolve(__dirname, '../fixtures/e');
-const managers: Manager[] = [];
 afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  await stopManagers();
   cleanupTemps();
 });
 
@@ -28,7 +27,7 @@ async function started(fixtures: string[] = ['enode', 'epy'], settings?: string)
   for (const f of fixtures) fs.symlinkSync(path.join(E_FIXTURES, f), path.join(exts, f));
   const ui = new RecordingUi();
   const m = new Manager({ folders: [tempDir('e-project-')], zutHome: zutHome().home, e: { home: eHome }, ui, hostVersion: '9.9.9' });
-  managers.push(m);
+  keepManager(m);
   const report = await m.start();
   return { m, ui, report, exts };
 }

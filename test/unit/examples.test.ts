@@ -18,7 +18,7 @@ import {
   killAll,
   readManifest,
   type Handshake,
-} from './helpers/stdioDriver';
+} from '../helpers/stdioDriver';
 
 afterEach(killAll);
 

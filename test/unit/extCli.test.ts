@@ -9,7 +9,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
+import { builtCli } from '../helpers/built';
+import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 
 let root: string;
 let cli: string;
@@ -84,13 +86,11 @@ async function bareRepo(name: string, files: Record<string, string | [string, nu
   return pathToFileURL(bare).href;
 }
 
-beforeAll(async () => {
-  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-ext-cli-')));
-  cli = await buildCli(path.join(root, 'cli.js'));
+beforeAll(() => {
+  root = tempDir('zut-ext-cli-');
+  cli = builtCli();
 });
-afterAll(async () => {
-  await fs.rm(root, { recursive: true, force: true });
-});
+afterAll(cleanupTemps);
 beforeEach(async (ctx) => {
   const base = path.join(root, ctx.task.id);
   t = { home: path.join(base, 'home'), project: path.join(base, 'project'), zutHome: path.join(base, 'zut'), tmpdir: path.join(base, 'tmp'), src: path.join(base, 'src') };

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createNewExtension, SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/authoring/newExtension';
 import { contentFingerprint, type FingerprintTarget } from '../../src/host/extensions/fingerprint';
 import { FINGERPRINT_MAX_BYTES } from '../../src/protocol/limits';
-import { cleanupTemps, tempDir, writeExt } from './helpers/hostFixtures';
+import { cleanupTemps, tempDir, writeExt } from '../helpers/hostFixtures';
 
 afterEach(cleanupTemps);
 

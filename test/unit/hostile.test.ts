@@ -15,8 +15,9 @@ import { isAlive } from '../../src/host/process/escaped';
 import { MAX_COMMANDS_PER_EXT, MAX_STATUS_KEYS_PER_EXT, MAX_TOOLS_PER_EXT, MAX_WIDGET_LINES, MAX_WIDGETS_PER_EXT } from '../../src/protocol/limits';
 import { modelNames } from '../../src/host/chat/loop';
 import type { WidgetSpec } from '../../src/host/hostUi';
-import { MemoryChoices, RecordingUi, cleanupTemps, managerFixture, shExt, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
-import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
+import { MemoryChoices, RecordingUi, cleanupTemps, managerFixture, shExt, stopManagers, tempDir, until, writeExt } from '../helpers/hostFixtures';
+import { builtCli } from '../helpers/built';
+import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
 afterEach(async () => {
@@ -140,11 +141,9 @@ describe('hostile: escaped processes', () => {
   }, 30_000);
 });
 
-/** Builds src/cli.ts (as esbuild.mjs does) into a temp file and runs it. */
+/** Runs the CLI bundle. */
 async function runCli(args: string[], zutHomeDir: string): Promise<Run> {
-  const out = path.join(tempDir('zut-cli-'), 'cli.js');
-  await buildCli(out);
-  return runProcess(process.execPath, [out, ...args], { env: isolatedEnv(path.dirname(zutHomeDir), zutHomeDir) });
+  return runProcess(process.execPath, [builtCli(), ...args], { env: isolatedEnv(path.dirname(zutHomeDir), zutHomeDir) });
 }
 
 describe('careless: slow starts', () => {

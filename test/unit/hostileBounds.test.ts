@@ -8,7 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
 import { RelayServer } from '../../src/mcp/relayServer';
 import { Emitter } from '../../src/host/events';
@@ -31,8 +31,9 @@ import {
   MCP_PROGRESS_MAX_CHARS,
   RELAY_HANDSHAKE_MAX_BYTES,
 } from '../../src/protocol/limits';
-import { buildCli, isolatedEnv } from './helpers/runProcess';
-import { cleanupTemps, managerFixture, shExt, stopManagers, tempDir, until, writeExt } from './helpers/hostFixtures';
+import { builtCli } from '../helpers/built';
+import { isolatedEnv } from '../helpers/runProcess';
+import { cleanupTemps, managerFixture, shExt, stopManagers, tempDir, until, writeExt } from '../helpers/hostFixtures';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
 /** Requests held back (unwritten) by every running extension of `m`, summed. */
@@ -214,10 +215,7 @@ describe('hostile: byte caps (point 5)', () => {
 });
 
 describe('hostile: a notify flood to a slow MCP client (point 9)', () => {
-  let cli: string;
-  beforeAll(async () => {
-    cli = await buildCli(path.join(tempDir('zut-bounds-cli-'), 'cli.js'));
-  }, 60_000);
+  const cli = builtCli();
 
   /** VmRSS of a Linux process in bytes. */
   const rssOf = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;

@@ -4,11 +4,10 @@ import { runLoop } from '../../src/host/chat/loop';
 import { Manager } from '../../src/host/manager';
 import { RequestError } from '../../src/host/types';
 import { RecordingSink, ScriptedModel, call, text } from '../fixtures/chat/helpers';
-import { RecordingUi, cleanupTemps, nodeExt, until, zutHome } from './helpers/hostFixtures';
+import { RecordingUi, cleanupTemps, nodeExt, until, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
 
-const managers: Manager[] = [];
 afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  await stopManagers();
   cleanupTemps();
 });
 
@@ -16,7 +15,7 @@ async function start(configs: (Record<string, unknown> & { name: string })[]): P
   const z = zutHome();
   for (const c of configs) nodeExt(z.exts, c);
   const m = new Manager({ folders: [], zutHome: z.home, ui: new RecordingUi(), hostVersion: 't' });
-  managers.push(m);
+  keepManager(m);
   await m.start();
   return m;
 }

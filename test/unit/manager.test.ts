@@ -5,7 +5,7 @@ import { CONTEXT_TRUNCATED_MARKER } from '../../src/host/calls/intercept';
 import { Manager } from '../../src/host/manager';
 import type { ManagerOptions } from '../../src/host/api';
 import { RequestError } from '../../src/host/types';
-import { FIXTURES, alive, cleanupTemps, managerFixture, nodeExt, stopManagers, until, writeExt } from './helpers/hostFixtures';
+import { FIXTURES, alive, cleanupTemps, managerFixture, nodeExt, stopManagers, until, writeExt } from '../helpers/hostFixtures';
 
 afterEach(async () => {
   await stopManagers();

@@ -9,24 +9,21 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as esbuild from 'esbuild';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Emitter } from '../../src/host/events';
 import { Manager } from '../../src/host/manager';
 import { MAX_RELAY_TOKENS } from '../../src/mcp/limits';
 import { RelayServer } from '../../src/mcp/relayServer';
 import type { ExtensionProgress } from '../../src/mcp/server';
-import { RecordingUi, cleanupTemps, nodeExt, tempDir, until, zutHome } from './helpers/hostFixtures';
+import { builtRelay } from '../helpers/built';
+import { RecordingUi, cleanupTemps, keepManager, nodeExt, stopManagers, tempDir, until, zutHome } from '../helpers/hostFixtures';
 
-let relay: string;
-beforeAll(async () => {
-  const out = tempDir('zut-relay-build-');
-  relay = path.join(out, 'mcp-relay.js');
-  await esbuild.build({ entryPoints: [path.resolve(__dirname, '../../src/mcp/relay.ts')], outfile: relay, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
-});
+const relay = builtRelay();
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
+  await stopManagers();
 });
 afterAll(cleanupTemps);
 
@@ -62,8 +59,9 @@ async function bridge(configs: (Record<string, unknown> & { name: string })[], e
   const z = zutHome();
   for (const c of configs) nodeExt(z.exts, c);
   const ui = new ProgressUi();
+  cleanups.push(() => ui.progress.dispose());
   const host = new Manager({ folders: [], zutHome: z.home, ui, hostVersion: 't' });
-  cleanups.push(() => host.stop());
+  keepManager(host);
   await host.start();
   const server = await RelayServer.listen({ host, serverVersion: '1.2.3', origin: 'agent', exclude: () => exclude, progress: ui.progress.event });
   cleanups.push(() => server.dispose());
@@ -219,8 +217,8 @@ describe('e tools over MCP', () => {
     fs.mkdirSync(path.join(eHome, 'extensions'));
     fs.symlinkSync(path.resolve(__dirname, '../fixtures/e/enode'), path.join(eHome, 'extensions', 'enode'));
     const ui = new ProgressUi();
-    const host = new Manager({ folders: [], zutHome: zutHome().home, e: { home: eHome }, ui, hostVersion: 't' });
-    cleanups.push(() => host.stop());
+    cleanups.push(() => ui.progress.dispose());
+    const host = keepManager(new Manager({ folders: [], zutHome: zutHome().home, e: { home: eHome }, ui, hostVersion: 't' }));
     await host.start();
     const server = await RelayServer.listen({ host, serverVersion: '1.2.3', origin: 'agent', exclude: () => [], progress: ui.progress.event });
     cleanups.push(() => server.dispose());

@@ -3,11 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/host/manager';
 import { MCP_PROTOCOL_VERSIONS } from '../../src/mcp/limits';
 import { McpConnection, McpSessions } from '../../src/mcp/server';
-import { RecordingUi, cleanupTemps, nodeExt, until, zutHome } from './helpers/hostFixtures';
+import { RecordingUi, cleanupTemps, nodeExt, until, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
 
-const managers: Manager[] = [];
+const conns: McpConnection[] = [];
 afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  for (const c of conns.splice(0)) c.dispose();
+  await stopManagers();
   cleanupTemps();
 });
 
@@ -15,10 +16,11 @@ async function connection(configs: (Record<string, unknown> & { name: string })[
   const z = zutHome();
   for (const c of configs) nodeExt(z.exts, c);
   const host = new Manager({ folders: [], zutHome: z.home, ui: new RecordingUi(), hostVersion: 't' });
-  managers.push(host);
+  keepManager(host);
   await host.start();
   const sent: Record<string, unknown>[] = [];
   const conn = new McpConnection({ host, serverVersion: '9', origin: 'mcp' }, new McpSessions(host), (m) => sent.push(m as Record<string, unknown>));
+  conns.push(conn);
   const reply = (id: number) => until(() => sent.find((m) => m.id === id), 5000, `reply ${id}`);
   return { host, conn, sent, reply };
 }

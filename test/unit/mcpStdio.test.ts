@@ -3,18 +3,14 @@
  * client and by hand, with real fixture extensions; shutdown on stdin EOF and on SIGTERM leaves no extension alive.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, cleanupTemps, nodeExt, tempDir, until, zutHome } from './helpers/hostFixtures';
-import { buildCli, isolatedEnv } from './helpers/runProcess';
+import { afterAll, describe, expect, it } from 'vitest';
+import { alive, cleanupTemps, nodeExt, tempDir, until, zutHome } from '../helpers/hostFixtures';
+import { builtCli } from '../helpers/built';
+import { isolatedEnv } from '../helpers/runProcess';
 
-let cli: string;
-beforeAll(async () => {
-  cli = path.join(tempDir('zut-mcp-cli-'), 'cli.js');
-  await buildCli(cli);
-});
+const cli = builtCli();
 afterAll(cleanupTemps);
 
 function project() {

@@ -9,11 +9,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/host/manager';
 import { watchedFiles } from '../../src/host/disk/manifestSignature';
 import { createNewExtension, NEW_EXTENSION_LANGS, newExtensionNameProblem, SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/authoring/newExtension';
-import { cleanupTemps, RecordingUi, tempDir, zutHome } from './helpers/hostFixtures';
+import { cleanupTemps, RecordingUi, tempDir, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
 
 const ROOT = path.resolve(__dirname, '../..');
 let sdkDir: string;
-const managers: Manager[] = [];
 
 /** Whether a Go toolchain is on PATH (the Go template builds with it when it starts). */
 function hasGo(): boolean {
@@ -34,7 +33,7 @@ beforeAll(async () => {
   await bundleTsTransform(path.join(sdkDir, TS_TRANSFORM_FILE));
 }, 60_000);
 afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  await stopManagers();
 });
 afterAll(cleanupTemps);
 
@@ -53,7 +52,7 @@ describe.each(NEW_EXTENSION_LANGS)('new %s extension', (lang) => {
     if (lang === 'ts') for (const f of [...SDK_FILES, TS_TRANSFORM_FILE]) expect(made.files).toContain(`sdk/${f}`);
     const { home } = zutHome();
     const m = new Manager({ folders: [project], zutHome: home, ui: new RecordingUi(), hostVersion: '0.0.0-test', autoRestart: false });
-    managers.push(m);
+    keepManager(m);
     const report = await m.start();
     if (lang === 'go' && !hasGo()) {
       // Without Go on PATH the template cannot build: the load error says so (and names the log).

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Connection } from '../../src/host/connection/connection';
 import type { ExtMessage, ExtNotice, ExtensionProtocol, HostRequest, ProtocolFamily, ReplyMap } from '../../src/host/protocols';
 import { RequestError } from '../../src/host/types';
-import { cleanupTemps, tempDir, until } from './helpers/hostFixtures';
+import { cleanupTemps, tempDir, until } from '../helpers/hostFixtures';
 
 /** The child: answers `initialize` with a manifest, `tool_call` with a `tool.update` then a result, and asks the host once. */
 const CHILD = String.raw`

@@ -7,11 +7,10 @@ import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/host/manager';
 import { RequestError } from '../../src/host/types';
-import { alive, cleanupTemps, RecordingUi, tempDir, until, writeExt, zutHome } from './helpers/hostFixtures';
-import { EXAMPLES_DIR } from './helpers/stdioDriver';
+import { alive, cleanupTemps, RecordingUi, tempDir, until, writeExt, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
+import { EXAMPLES_DIR } from '../helpers/stdioDriver';
 
 let sdkJs: string;
-const managers: Manager[] = [];
 
 beforeAll(async () => {
   const { bundleSdkRuntime } = await import('../../scripts/sdk.mjs');
@@ -19,7 +18,7 @@ beforeAll(async () => {
   await bundleSdkRuntime(sdkJs);
 });
 afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  await stopManagers();
 });
 afterAll(cleanupTemps);
 
@@ -35,7 +34,7 @@ async function start(dirs: string[]): Promise<{ m: Manager; ui: RecordingUi; hom
   const { home } = zutHome();
   const ui = new RecordingUi();
   const m = new Manager({ folders: [], zutHome: home, extensionPaths: dirs, ui, hostVersion: '0.0.0-test', autoRestart: false, commandTimeoutMs: 5000, toolTimeoutMs: 5000, trace: 'verbose' });
-  managers.push(m);
+  keepManager(m);
   const frames: string[] = [];
   m.onDidLog((l) => void (l.kind === 'in' && frames.push(l.text)));
   const report = await m.start();

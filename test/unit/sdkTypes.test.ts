@@ -14,8 +14,8 @@ import type * as Sdk from '../../packages/sdk/src/frames.js' with { 'resolution-
 import type { extFrameSchemas, hostFrameSchemas } from '../../src/protocol';
 import { SDK_FILES as TEMPLATE_SDK_FILES } from '../../src/host/authoring/newExtension';
 import { generateSdkFrameTypes } from '../../src/protocol/typesGen';
-import { cleanupTemps, tempDir } from './helpers/hostFixtures';
-import { EXAMPLES_DIR } from './helpers/stdioDriver';
+import { cleanupTemps, tempDir } from '../helpers/hostFixtures';
+import { EXAMPLES_DIR } from '../helpers/stdioDriver';
 
 afterAll(cleanupTemps);
 

@@ -13,15 +13,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/host/manager';
 import { watchedFiles } from '../../src/host/disk/manifestSignature';
 import { SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/authoring/newExtension';
-import { cleanupTemps, RecordingUi, tempDir } from './helpers/hostFixtures';
-import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
+import { cleanupTemps, RecordingUi, tempDir, keepManager, stopManagers } from '../helpers/hostFixtures';
+import { builtCli } from '../helpers/built';
+import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 let tmp: string;
 let cli: string;
 let home: string;
-const managers: Manager[] = [];
 
 /** The Node binaries to run extensions with: `{ label, binDir }` (put first on PATH: the manifest's exec is `node`). */
 const nodes: { label: string; binDir: string }[] = [{ label: `Node ${process.version} (this one)`, binDir: path.dirname(process.execPath) }];
@@ -55,7 +55,7 @@ beforeAll(async () => {
   home = path.join(tmp, 'home');
   cli = path.join(tmp, 'cli.js');
   // The CLI bundle and, beside it, the SDK as the build ships it in dist/sdk (runtime, declarations, transform).
-  await buildCli(cli);
+  fs.copyFileSync(builtCli(), cli);
   const sdk = await import('../../scripts/sdk.mjs');
   const sdkDir = path.join(tmp, 'sdk');
   await sdk.bundleSdkRuntime(path.join(sdkDir, 'index.js'));
@@ -65,7 +65,7 @@ beforeAll(async () => {
   if (node24) nodes.push({ label: 'the provisioned Node 24', binDir: node24.nodeBinDir });
 }, 120_000);
 afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  await stopManagers();
 });
 afterAll(cleanupTemps);
 
@@ -109,7 +109,7 @@ describe('zut-host new --lang ts', () => {
   it('an edit saved in main.ts is the new behaviour after the restart the watcher asks for', async () => {
     const { project, dir } = await newTs('hello-ts');
     const m = new Manager({ folders: [project], zutHome: home, ui: new RecordingUi(), hostVersion: '0.0.0-test', autoRestart: false });
-    managers.push(m);
+    keepManager(m);
     expect((await m.start()).errors).toEqual([]);
     expect(await m.invokeCommand('hello-ts', 'Ada')).toMatchObject({ display: 'Hello from hello-ts: Ada' });
     const main = path.join(dir, 'main.ts');

@@ -9,15 +9,14 @@ import { Manager } from '../../src/host/manager';
 import { runLoop } from '../../src/host/chat/loop';
 import { systemPreamble } from '../../src/host/chat/systemPrompt';
 import { RecordingSink, ScriptedModel, text } from '../fixtures/chat/helpers';
-import { RecordingUi, cleanupTemps, nodeExt, tempDir, until, zutHome } from './helpers/hostFixtures';
+import { RecordingUi, cleanupTemps, nodeExt, tempDir, until, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
 
 const ZOT = path.resolve(__dirname, '../fixtures/zot');
 const ZOT_NODE = path.join(ZOT, 'zot-node');
 const ZOT_PY = path.join(ZOT, 'zot-py');
 
-const managers: Manager[] = [];
 afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  await stopManagers();
   cleanupTemps();
 });
 
@@ -28,7 +27,7 @@ async function start(opts: Partial<ManagerOptions> & { guard?: Record<string, un
   const explicit = [ZOT_NODE, ZOT_PY];
   if (opts.guard) explicit.push(nodeExt(tempDir('zut-guard-'), { name: 'guard', ...opts.guard }));
   const m = new Manager({ folders: [project], zutHome: z.home, ui, hostVersion: '9.9.9', provider: 'vendor', model: 'model-1', extensionPaths: explicit, globalExtensions: false, ...opts });
-  managers.push(m);
+  keepManager(m);
   const report = await m.start();
   return { m, ui, project, report };
 }
@@ -91,7 +90,7 @@ describe('zot v1 through the Manager', () => {
     const ui = new RecordingUi();
     ui.editor = { tools: [{ name: 'vscode_search', description: 'search the workspace' }], run: (_n, args) => ({ content: [{ type: 'text', text: `found ${JSON.stringify(args)}` }], isError: false }) };
     const m = new Manager({ folders: [], zutHome: z.home, ui, hostVersion: '9.9.9', extensionPaths: [ZOT_NODE], globalExtensions: false });
-    managers.push(m);
+    keepManager(m);
     await m.start();
     expect(await display(m, 'zrelay', 'vscode_search {"q":"x"}')).toEqual({ name: 'vscode_search', is_error: false, text: 'found {"q":"x"}', truncated: false });
     expect(ui.of('invokeEditorTool')).toEqual([{ method: 'invokeEditorTool', ext: 'editor', args: ['vscode_search', { q: 'x' }] }]);

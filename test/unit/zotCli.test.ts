@@ -6,7 +6,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
+import { builtCli } from '../helpers/built';
+import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
 
 const ZOT = path.resolve(__dirname, '../fixtures/zot');
 const EXTS = ['--ext', path.join(ZOT, 'zot-node'), '--ext', path.join(ZOT, 'zot-py')];
@@ -19,8 +20,7 @@ function run(args: string[]): Promise<Run> {
 
 beforeAll(async () => {
   tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-zotcli-')));
-  cli = path.join(tmp, 'cli.js');
-  await buildCli(cli);
+  cli = builtCli();
 });
 afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });

@@ -29,18 +29,3 @@ export function runProcess(command: string, args: string[], o: { cwd?: string; e
 export function isolatedEnv(dir: string, zutHome: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...process.env, ZUT_HOME: zutHome, HOME: dir, ZOT_HOME: path.join(dir, 'no-zot'), ...extra };
 }
-
-/** Builds `src/cli.ts` (as esbuild.mjs does) into `outfile`: a private bundle, so parallel builds of dist/ cannot interfere. */
-export async function buildCli(outfile: string): Promise<string> {
-  const esbuild = await import('esbuild');
-  await esbuild.build({
-    entryPoints: [path.resolve(__dirname, '../../../src/cli.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'silent',
-  });
-  return outfile;
-}

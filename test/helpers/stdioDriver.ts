@@ -16,10 +16,10 @@ import {
   type ExtFrameOf,
   type ExtFrameType,
   type HostFrame,
-} from '../../../src/protocol';
+} from '../../src/protocol';
 
 /** Where the example extensions live in the repository. */
-export const EXAMPLES_DIR = resolve(__dirname, '../../../examples/workspace/.zut/extensions');
+export const EXAMPLES_DIR = resolve(__dirname, '../../examples/workspace/.zut/extensions');
 
 /** The manifest fields the driver needs (see the spec's extension.json table). */
 export interface Manifest {

@@ -1,26 +1,18 @@
 /** Builders for host tests: temp zut homes and extension directories around the fixtures in test/fixtures/host. */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ManagerOptions } from '../../../src/host/api';
-import type { WorkspaceChoices } from '../../../src/host/extensions/consent';
-import { NoUiError, type Answer, type EditorTool, type EditorToolResult, type HostUi, type NoteLevel, type PanelRender, type Question, type WidgetSpec } from '../../../src/host/hostUi';
-import { Manager } from '../../../src/host/manager';
-import type { PanelSpec } from '../../../src/protocol';
+import type { ManagerOptions } from '../../src/host/api';
+import type { WorkspaceChoices } from '../../src/host/extensions/consent';
+import { NoUiError, type Answer, type EditorTool, type EditorToolResult, type HostUi, type NoteLevel, type PanelRender, type Question, type WidgetSpec } from '../../src/host/hostUi';
+import { Manager } from '../../src/host/manager';
+import { tempDir } from './temp';
+import type { PanelSpec } from '../../src/protocol';
 
-export const FIXTURES = path.resolve(__dirname, '../../fixtures/host');
+export const FIXTURES = path.resolve(__dirname, '../fixtures/host');
 export const NODE_FIXTURE = path.join(FIXTURES, 'fixture.js');
 
-/** A fresh temp directory, removed by `cleanupTemps`. */
-const temps: string[] = [];
-export function tempDir(prefix = 'zut-test-'): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  temps.push(d);
-  return d;
-}
-export function cleanupTemps(): void {
-  for (const d of temps.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-}
+export { cleanupTemps, tempDir } from './temp';
+export { alive, until } from './until';
 
 /** Writes `<root>/<dir>/extension.json`; returns the extension directory. */
 export function writeExt(root: string, dir: string, manifest: Record<string, unknown>, files: Record<string, string> = {}): string {
@@ -83,16 +75,22 @@ export function managerFixture(defaults: Partial<ManagerOptions> = {}, prefix = 
   const project = tempDir(prefix);
   const ui = new RecordingUi();
   const make = (more: Partial<ManagerOptions> = {}): Manager => {
-    const m = new Manager({ folders: [project], zutHome: z.home, ui, hostVersion: '9.9.9', ...defaults, ...more });
-    managers.push(m);
-    return m;
+    return keepManager(new Manager({ folders: [project], zutHome: z.home, ui, hostVersion: '9.9.9', ...defaults, ...more }));
   };
   return { ...z, project, projectExts: path.join(project, '.zut', 'extensions'), ui, make };
 }
 
-/** Stops every Manager `managerFixture` made (and forgets them). */
+/** Hands `m` to `stopManagers` (call that in afterEach); returns it. */
+export function keepManager(m: Manager): Manager {
+  managers.push(m);
+  return m;
+}
+
+/** Stops and disposes every Manager `managerFixture` made or `keepManager` was given (and forgets them). */
 export async function stopManagers(): Promise<void> {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  const all = managers.splice(0);
+  await Promise.all(all.map((m) => m.stop()));
+  for (const m of all) m.dispose();
 }
 
 export type UiCall = { method: string; ext: string; args: unknown[] };
@@ -136,31 +134,5 @@ export class RecordingUi implements HostUi {
   invokeEditorTool(name: string, args: unknown, _signal: AbortSignal): Promise<EditorToolResult> {
     this.rec('invokeEditorTool', 'editor', name, args);
     return Promise.resolve(this.editor.run(name, args));
-  }
-}
-
-type Maybe<T> = T | undefined | false | null;
-
-/**
- * Polls until `fn` returns (or resolves to) something truthy, and gives that back; past `ms`, throws naming `what`
- * (tests wait on events, they don't time them).
- */
-export async function until<T>(fn: () => Maybe<T> | Promise<Maybe<T>>, ms = 10_000, what = 'condition'): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-/** Whether a pid is alive. */
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
