@@ -4,6 +4,7 @@ import { MAX_NOTES_PER_EXT } from '../../src/protocol/limits';
 import type { ExtensionInfo } from '../../src/host/types';
 import { extensionContextValue, extensionItem, stateText } from '../../src/ui-model/extensionsModel';
 import { NotesModel } from '../../src/ui-model/notesModel';
+import { extensionInfo } from '../helpers/extensionInfo';
 
 const small = { commands: 2, tools: 2, status: 2, widgets: 2, widgetLines: 3 };
 
@@ -49,10 +50,9 @@ describe('notes and rows', () => {
     expect(m.list('x')[0]!.text).toBe('n999');
   });
 
-  const base: ExtensionInfo = {
-    name: 'slow', dir: '/p/.zut/extensions/slow', manifestPath: '/p/.zut/extensions/slow/extension.json', scope: 'project',
-    state: 'starting', logPath: '/l', diagnostics: [], capabilities: [], commands: [], tools: [], subscriptions: [], interceptions: [], skills: [], restarts: 0, pending: 0,
-  };
+  const base: ExtensionInfo = extensionInfo({
+    name: 'slow', dir: '/p/.zut/extensions/slow', manifestPath: '/p/.zut/extensions/slow/extension.json', state: 'starting', logPath: '/l',
+  });
 
   it('a row waiting for hello says "starting… (12 s)"; consent states have their words and menus', () => {
     expect(stateText({ ...base, startingSince: 1_000 }, 13_500)).toBe('starting… (12 s)');

@@ -3,9 +3,9 @@
  * extensions (Node scripts written to a temp dir) through the Manager.
  */
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { builtCli } from '../helpers/built';
 import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
 
@@ -107,13 +107,11 @@ async function expectShutDown(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-cli-')));
+  tmp = tempDir('zut-cli-');
   home = path.join(tmp, 'home');
   cli = builtCli();
 });
-afterAll(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
-});
+afterAll(cleanupTemps);
 
 describe('zut-host doctor', () => {
   it('reports a healthy --ext extension as JSON, exit 0, and shuts it down', async () => {

@@ -1,7 +1,7 @@
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { discover } from '../../src/host/disk/discovery';
 import type { DiscoveredExtension } from '../../src/host/types';
 
@@ -10,14 +10,12 @@ let home: string;
 let w1: string;
 let w2: string;
 beforeEach(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-discovery-')));
+  tmp = tempDir('zut-discovery-');
   home = path.join(tmp, 'home');
   w1 = path.join(tmp, 'w1');
   w2 = path.join(tmp, 'w2');
 });
-afterEach(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
-});
+afterEach(cleanupTemps);
 
 /** Creates an extension directory with a manifest (object, raw text, or none) and extra files. */
 async function mk(dir: string, manifest: object | string | null, files: Record<string, string> = {}): Promise<string> {

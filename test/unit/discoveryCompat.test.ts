@@ -1,8 +1,8 @@
 /** Discovery of the sibling ecosystems (issue 13): zot's `.zot/extensions` + `$ZOT_HOME`, e's executables. */
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { pickEntryPoint } from '../../src/host/disk/discoverE';
 import { discover, rereadManifest } from '../../src/host/disk/discovery';
 import { resolveEHome, resolveZotHome } from '../../src/host/disk/paths';
@@ -14,15 +14,13 @@ let zotHome: string;
 let eHome: string;
 let w1: string;
 beforeEach(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-compat-')));
+  tmp = tempDir('zut-compat-');
   zutHome = path.join(tmp, 'zut');
   zotHome = path.join(tmp, 'zot');
   eHome = path.join(tmp, 'dot-e');
   w1 = path.join(tmp, 'w1');
 });
-afterEach(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
-});
+afterEach(cleanupTemps);
 
 async function manifestExt(dir: string, name: string): Promise<string> {
   await fs.mkdir(dir, { recursive: true });

@@ -11,28 +11,9 @@ import {
   sanitizeText,
 } from '../../src/host/disk/doctor';
 import type { ExtensionInfo } from '../../src/host/types';
+import { extensionInfo } from '../helpers/extensionInfo';
 
-function info(over: Partial<ExtensionInfo>): ExtensionInfo {
-  return {
-    name: 'x',
-    dir: '/w/.zut/extensions/x',
-    manifestPath: '/w/.zut/extensions/x/extension.json',
-    scope: 'project',
-    state: 'running',
-    logPath: '/z/logs/ext-x.log',
-    diagnostics: [],
-    readyMode: 'ready',
-    capabilities: [],
-    commands: [],
-    tools: [],
-    subscriptions: [],
-    interceptions: [],
-    skills: [],
-    restarts: 0,
-    pending: 0,
-    ...over,
-  };
-}
+const info = (over: Partial<ExtensionInfo>): ExtensionInfo => extensionInfo({ readyMode: 'ready', ...over });
 
 const tool = (name: string, active = true) => ({
   name,

@@ -3,9 +3,9 @@
  * (HOME is a temp dir) and a zot extension in `.zot/extensions`, through `doctor`, `command` and `tool`.
  */
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { shExt } from '../helpers/hostFixtures';
 import { builtCli } from '../helpers/built';
 import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
@@ -22,7 +22,7 @@ function run(args: string[]): Promise<Run> {
 }
 
 beforeAll(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-ecli-')));
+  tmp = tempDir('zut-ecli-');
   homeDir = path.join(tmp, 'home');
   project = path.join(tmp, 'project');
   const eExts = path.join(homeDir, '.e', 'extensions');
@@ -32,9 +32,7 @@ beforeAll(async () => {
   for (const name of ['zotty', 'epy']) shExt(path.join(project, '.zot', 'extensions'), name, { version: '3.0' });
   cli = builtCli();
 });
-afterAll(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
-});
+afterAll(cleanupTemps);
 
 describe('zut-host with zot and e extensions', () => {
   it('doctor lists them with their ecosystem; the e copy of a zot name is shadowed; --no-e and --no-zot drop them', async () => {

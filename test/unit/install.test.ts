@@ -1,18 +1,16 @@
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { installExtension, removeExtension, stageInstall } from '../../src/host/disk/install';
 
 let tmp: string;
 let dest: string;
 beforeEach(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-install-')));
+  tmp = tempDir('zut-install-');
   dest = path.join(tmp, 'home', 'extensions');
 });
-afterEach(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
-});
+afterEach(cleanupTemps);
 
 async function src(name: string, manifest: object | string, files: Record<string, [string, number?]> = {}): Promise<string> {
   const dir = path.join(tmp, 'src', name);

@@ -1,16 +1,14 @@
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { execIsRelativePath, readManifest, resolveExec, setManifestEnabled } from '../../src/host/disk/manifest';
 
 let tmp: string;
 beforeEach(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'zut-manifest-'));
+  tmp = tempDir('zut-manifest-');
 });
-afterEach(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
-});
+afterEach(cleanupTemps);
 
 async function ext(files: Record<string, string>, mode?: Record<string, number>): Promise<string> {
   const dir = path.join(tmp, 'ext');

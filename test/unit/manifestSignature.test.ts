@@ -1,17 +1,15 @@
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { FILE_TIME_SLACK_MS } from '../../src/protocol/limits';
 import { changedExtensions, manifestSignature, modifiedSince, watchedFiles } from '../../src/host/disk/manifestSignature';
 
 let tmp: string;
 beforeEach(async () => {
-  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'zut-sig-'));
+  tmp = tempDir('zut-sig-');
 });
-afterEach(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
-});
+afterEach(cleanupTemps);
 
 async function ext(root: string, name: string, manifest: object): Promise<string> {
   const dir = path.join(root, name);

@@ -2,25 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { manifestProblems, problemRange } from '../../src/host/disk/problems';
 import type { ExtensionInfo } from '../../src/host/types';
+import { extensionInfo } from '../helpers/extensionInfo';
 
-const info = (over: Partial<ExtensionInfo>): ExtensionInfo => ({
-  name: 'x',
-  dir: '/w/.zut/extensions/x',
-  manifestPath: '/w/.zut/extensions/x/extension.json',
-  scope: 'project',
-  state: 'running',
-  logPath: '/z/logs/ext-x.log',
-  diagnostics: [],
-  capabilities: [],
-  commands: [],
-  tools: [],
-  subscriptions: [],
-  interceptions: [],
-  skills: [],
-  restarts: 0,
-  pending: 0,
-  ...over,
-});
+const info = (over: Partial<ExtensionInfo>): ExtensionInfo => extensionInfo(over);
 
 describe('manifestProblems', () => {
   it('a clean extension has none (so its entries are cleared); errors and diagnostics name the log', () => {

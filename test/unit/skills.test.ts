@@ -1,19 +1,17 @@
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { loadSkills, parseFrontmatter } from '../../src/host/disk/skills';
 
 let tmp: string;
 let dir: string;
 beforeEach(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-skills-')));
+  tmp = tempDir('zut-skills-');
   dir = path.join(tmp, 'ext');
   await fs.mkdir(dir);
 });
-afterEach(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
-});
+afterEach(cleanupTemps);
 
 async function write(rel: string, content: string): Promise<string> {
   const p = path.join(dir, rel);

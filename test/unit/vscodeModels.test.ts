@@ -3,6 +3,7 @@ import { commandIdFor, commandPickItems, diffCommandIds, parseSlash, planRespons
 import { argsPlaceholder, checkToolArgs, fence, toolPickItems, toolResultMarkdown } from '../../src/ui-model/toolArgs';
 import { extensionChildren, extensionContextValue, extensionItem, groupChildren, sortExtensions } from '../../src/ui-model/extensionsModel';
 import type { CommandInfo, ExtensionInfo, ToolInfo } from '../../src/host/types';
+import { extensionInfo } from '../helpers/extensionInfo';
 
 const cmd = (name: string, ext: string, active = true, description?: string): CommandInfo => ({ name, ext, active, description });
 const tool = (name: string, over: Partial<ToolInfo> = {}): ToolInfo => ({
@@ -15,24 +16,15 @@ const tool = (name: string, over: Partial<ToolInfo> = {}): ToolInfo => ({
   interactive: false,
   ...over,
 });
-const info = (over: Partial<ExtensionInfo> = {}): ExtensionInfo => ({
-  name: 'snippets',
-  dir: '/w/.zut/extensions/snippets',
-  manifestPath: '/w/.zut/extensions/snippets/extension.json',
-  scope: 'project',
-  state: 'running',
-  logPath: '/zh/logs/ext-snippets.log',
-  diagnostics: [],
-  capabilities: ['commands'],
-  commands: [],
-  tools: [],
-  subscriptions: [],
-  interceptions: [],
-  skills: [],
-  restarts: 0,
-  pending: 0,
-  ...over,
-});
+const info = (over: Partial<ExtensionInfo> = {}): ExtensionInfo =>
+  extensionInfo({
+    name: 'snippets',
+    dir: '/w/.zut/extensions/snippets',
+    manifestPath: '/w/.zut/extensions/snippets/extension.json',
+    logPath: '/zh/logs/ext-snippets.log',
+    capabilities: ['commands'],
+    ...over,
+  });
 
 describe('command quick pick', () => {
   it('lists active commands sorted, with the extension as detail', () => {

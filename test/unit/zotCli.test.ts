@@ -2,10 +2,9 @@
  * zot extensions (protocol v1) through the headless CLI, end to end: the real bundle (src/cli.ts built with esbuild)
  * spawning the zot fixtures of test/fixtures/zot (Node and Python) given with `--ext`.
  */
-import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { builtCli } from '../helpers/built';
 import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
 
@@ -19,12 +18,10 @@ function run(args: string[]): Promise<Run> {
 }
 
 beforeAll(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-zotcli-')));
+  tmp = tempDir('zut-zotcli-');
   cli = builtCli();
 });
-afterAll(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
-});
+afterAll(cleanupTemps);
 
 describe('zut-host with zot extensions', () => {
   it('doctor: both zot fixtures load, marked protocol zot, with their commands and tools; what cannot map is a warning', async () => {
