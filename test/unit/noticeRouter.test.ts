@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ByteCaps } from '../../src/host/extensions/byteCaps';
 import { DEFAULT_CAPS, ExtensionCaps, type CapLimits } from '../../src/host/extensions/caps';
 import { isUiNotice, noteLevel, routeUiNotice, type UiNotice } from '../../src/host/extensions/noticeRouter';
-import { RecordingUi } from './helpers/hostFixtures';
+import { RecordingUi } from '../helpers/hostFixtures';
 
 function router(caps: Partial<CapLimits> = {}) {
   const ui = new RecordingUi();

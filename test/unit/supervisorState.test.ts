@@ -8,7 +8,7 @@ import { discover } from '../../src/host/disk/discovery';
 import { ExtensionSupervisor } from '../../src/host/extensions/supervisor';
 import type { SupervisorDeps } from '../../src/host/extensions/supervisorPorts';
 import { DEFAULT_RESTART_POLICY, displayState, type StateChange } from '../../src/host/extensions/supervisorState';
-import { cleanupTemps, RecordingUi, shExt, until, zutHome } from './helpers/hostFixtures';
+import { cleanupTemps, RecordingUi, shExt, until, zutHome } from '../helpers/hostFixtures';
 
 const sups: ExtensionSupervisor[] = [];
 afterEach(async () => {
