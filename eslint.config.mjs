@@ -1,9 +1,20 @@
+import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { floors } from './scripts/lint/floors.mjs';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'out/**', '**/*.js', '**/*.mjs', 'media/**/*.d.ts'] },
-  ...tseslint.configs.recommended,
+  // JS is ignored except the VS Code suites (test/vscode), which get the recommended JS rules below.
+  { ignores: ['dist/**', 'node_modules/**', 'out/**', '**/*.js', '**/*.mjs', '!test/vscode/**/*.js', '!test/vscode/**/*.mjs', 'media/**/*.d.ts'] },
+  ...tseslint.configs.recommended.map((c) => ({ ...c, files: c.files ?? ['**/*.ts', '**/*.mts', '**/*.cts'] })),
+  {
+    // The VS Code suites: CommonJS in the extension host (mocha tdd), ES modules driving the browser (mocha bdd,
+    // page.evaluate bodies run in the page).
+    files: ['test/vscode/**/*.js', 'test/vscode/**/*.mjs'],
+    ...js.configs.recommended,
+  },
+  { files: ['test/vscode/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.mocha } } },
+  { files: ['test/vscode/**/*.mjs'], languageOptions: { sourceType: 'module', globals: { ...globals.node, ...globals.mocha, ...globals.browser } } },
   {
     files: ['src/**/*.ts', 'packages/sdk/src/**/*.ts', 'test/unit/**/*.ts', 'test/helpers/**/*.ts', 'test/stress/**/*.ts', 'test/fixtures/**/*.ts', 'bench/**/*.ts', 'media/**/*.ts'],
     languageOptions: {

@@ -5,7 +5,6 @@
 'use strict';
 const assert = require('assert');
 const fs = require('fs');
-const path = require('path');
 const vscode = require('vscode');
 
 const { MODEL, askZut, eventually, modelRequests, recentResponses: recent, shownText } = require('./util');
