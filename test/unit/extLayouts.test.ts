@@ -4,12 +4,13 @@
  * is none of the three layouts is an error naming them.
  */
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, isolatedEnv, runProcess, type Run } from './helpers/runProcess';
+import { builtCli } from '../helpers/built';
+import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures');
 const EPY_FILE = path.join(FIXTURES, 'e', 'epy', 'epy.py');
@@ -24,13 +25,11 @@ function run(args: string[]): Promise<Run> {
 }
 
 beforeAll(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-layouts-')));
+  tmp = tempDir('zut-layouts-');
   await fs.mkdir(path.join(tmp, 'project'));
-  cli = await buildCli(path.join(tmp, 'cli.js'));
+  cli = builtCli();
 });
-afterAll(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
-});
+afterAll(cleanupTemps);
 
 describe('--ext recognises the layout', () => {
   it('an e extension file: tool and doctor', async () => {
