@@ -8,7 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
 import { RelayServer } from '../../src/mcp/relayServer';
 import { Emitter } from '../../src/host/events';
@@ -276,6 +276,7 @@ describe('hostile: a notify flood to a slow MCP client (point 9)', () => {
       }
     }
     const ui = new ProgressUi();
+    onTestFinished(() => ui.progress.dispose());
     const s = managerFixture({ hostVersion: '1.0.0', autoRestart: false }, 'zut-bounds-');
     const m = s.make({ ui });
     writeExt(s.exts, 'spam', { name: 'spam', exec: process.execPath, args: [path.join(HOSTILE, 'notify_flood.mjs')] });
