@@ -9,12 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { invokeForeign } from '../../src/host/calls/invokeForeign';
 import { Manager } from '../../src/host/manager';
 import type { ToolResult } from '../../src/host/types';
-import { RecordingUi, cleanupTemps, zutHome } from './helpers/hostFixtures';
+import { RecordingUi, cleanupTemps, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
 
 const GUARD = path.resolve(__dirname, '../vscode/fixtures/zut/bash-guard');
-const managers: Manager[] = [];
 afterEach(async () => {
-  await Promise.all(managers.splice(0).map((m) => m.stop()));
+  await stopManagers();
   cleanupTemps();
 });
 
@@ -23,7 +22,7 @@ async function start(): Promise<{ m: Manager; ui: RecordingUi }> {
   fs.cpSync(GUARD, path.join(z.exts, 'bash-guard'), { recursive: true });
   const ui = new RecordingUi();
   const m = new Manager({ folders: [], zutHome: z.home, ui, hostVersion: 't' });
-  managers.push(m);
+  keepManager(m);
   await m.start();
   return { m, ui };
 }
