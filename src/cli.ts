@@ -13,6 +13,7 @@ import { command, tool } from './cli/request';
 import { doctor } from './cli/doctor';
 import { ext, EXT_USAGE } from './cli/ext';
 import { EXIT, Interrupted, parse, UsageError, USAGE, VERSION, write } from './cli/common';
+import { hook } from './cli/hook';
 import { mcp } from './cli/mcp';
 import { newExtension } from './cli/new';
 import { trace } from './cli/trace';
@@ -26,6 +27,7 @@ const SUBCOMMANDS: Record<string, (p: ReturnType<typeof parse>) => Promise<numbe
   new: newExtension,
   trace,
   mcp,
+  hook,
 };
 
 async function main(argv: string[]): Promise<number> {

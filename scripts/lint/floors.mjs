@@ -20,7 +20,7 @@ const HOST_ABOVE = {
   authoring: ['process', 'protocols', 'connection', 'extensions', 'calls', 'chat', 'api', 'manager'],
   chat: ['manager', 'authoring'],
 };
-const OUTSIDE_HOST = ['mcp', 'ui-model', 'vscode', 'cli', 'extension'];
+const OUTSIDE_HOST = ['mcp', 'ui-model', 'vscode', 'cli', 'extension', 'hooks'];
 
 export const floors = [
   {
@@ -49,6 +49,11 @@ export const floors = [
   {
     files: ['src/mcp/**/*.ts'],
     rules: rule([upward(['ui-model', 'vscode', 'cli', 'extension'], 'src/mcp is below ui-model, vscode and cli')]),
+  },
+  {
+    // Agent hooks (zut-host hook): over the host, below the CLI and the VS Code adapters.
+    files: ['src/hooks/**/*.ts'],
+    rules: rule([upward(['mcp', 'ui-model', 'vscode', 'cli', 'extension'], 'src/hooks is below mcp, ui-model, vscode and cli')]),
   },
   {
     files: ['src/ui-model/**/*.ts'],

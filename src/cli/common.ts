@@ -22,6 +22,7 @@ export const USAGE = `usage:
   zut-host new     --lang ts|python|go|sh [--dir DIR] NAME
   zut-host trace   --ext DIR [--cwd DIR] [--timeout MS] [command NAME [ARGS...] | tool NAME ['JSON']]
   zut-host mcp     [--cwd DIR] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
+  zut-host hook    [--agent vscode|copilot-cli|claude] [--allow-project] EVENT   an agent's hook (JSON on stdin)
   zut-host ext     list | doctor | install | remove | enable | disable | logs   (zut-host ext --help)
 
   --cwd DIR        project directory (its .zut/extensions are loaded; sent as hello_ack.cwd). Default: cwd
@@ -37,6 +38,8 @@ export const USAGE = `usage:
   --lang LANG      new: ts (the zut TypeScript SDK), python, go or sh
   --dir DIR        new: the extensions directory to create NAME in. Default: <cwd>/.zut/extensions
   --verbose, -v    copy extensions' stderr to stderr
+  --agent AGENT    hook: whose hook this is (vscode, copilot-cli, claude). Default: vscode
+  --allow-project  hook: also run the project extensions of the input's cwd (or $ZUT_ALLOW_PROJECT=1)
   --no-zot         do not load zot extensions (.zot/extensions, $ZOT_HOME/extensions)
   --no-e           do not load e extensions (.e/extensions, ~/.e/extensions)
   $ZUT_HOME        zut's home (global extensions, logs)
@@ -61,6 +64,8 @@ const OPTIONS = {
   verbose: { type: 'boolean', short: 'v' },
   'no-zot': { type: 'boolean' },
   'no-e': { type: 'boolean' },
+  agent: { type: 'string' },
+  'allow-project': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -76,6 +81,8 @@ const ONLY: Record<string, readonly string[]> = {
   quiet: ['command', 'tool'],
   lang: ['new'],
   dir: ['new'],
+  agent: ['hook'],
+  'allow-project': ['hook'],
   'no-zot': ['doctor', 'command', 'tool', 'mcp'],
   'no-e': ['doctor', 'command', 'tool', 'mcp'],
 };

@@ -272,3 +272,9 @@ export const TOOL_OUTPUT_TAIL_BYTES = 8 * 1024;
 export const INSTALL_PLAN_MAX_FILES = 40;
 /** `zut-host ext logs -f` checks the log for new bytes this often. Ours: polling works on every file system. */
 export const LOG_FOLLOW_POLL_MS = 200;
+
+/**
+ * A hook command's stdin (`zut-host hook`): the agent's JSON for one event. Ours: a PreToolUse input carries one
+ * tool call's arguments (a file's content at most); 8 MiB keeps a runaway writer from filling our memory.
+ */
+export const HOOK_INPUT_MAX_BYTES = 8 * 1024 * 1024;

@@ -1,0 +1,84 @@
+/**
+ * `zut-host hook [--agent vscode|copilot-cli|claude] EVENT`: an agent's hook command (VS Code's agent, Copilot
+ * CLI, Claude Code). Reads the event JSON on stdin, answers through zut's guards and events (src/hooks/answer.ts)
+ * in the agent's format on stdout. With no window to ask, it runs a headless host for the input's `cwd`: global
+ * extensions always, project extensions only with `--allow-project` or `ZUT_ALLOW_PROJECT=1` (a hook runs on
+ * whatever folder the agent works in), and says so on stderr when `--verbose`.
+ * A malformed input or an internal failure never crashes: it fails the way the agent treats a failing hook — open for
+ * VS Code and Claude Code (exit 1, a warning on stderr), closed for Copilot CLI's preToolUse (exit 2, the reason).
+ */
+import * as path from 'node:path';
+import { Manager } from '../host/manager';
+import { NullHostUi } from '../host/hostUi';
+import { resolveZutHome } from '../host/disk/paths';
+import { sanitizeText } from '../host/disk/doctor';
+import { HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
+import { answerHook, deny, type HookAnswer, type HookCall } from '../hooks/answer';
+import { HOOK_AGENTS, hookEventOf, isCamelEvent, readHookInput, type HookAgent } from '../hooks/input';
+import { UsageError, VERSION, write, type Parsed } from './common';
+
+/** Reads stdin up to the limit; a longer input is refused. */
+async function readStdin(max: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of process.stdin) {
+    const b = c as Buffer;
+    size += b.length;
+    if (size > max) return undefined;
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The agent's documented behaviour for a hook that fails: open (a warning) or closed (a block). */
+function failure(call: HookCall, why: string): HookAnswer {
+  const text = sanitizeText(`zut-host hook: ${why}`);
+  if (call.agent === 'copilot-cli' && call.event === 'PreToolUse') return { ...deny(call, text), stderr: text + '\n', exitCode: 2 };
+  return { stdout: '', stderr: text + '\n', exitCode: 1 };
+}
+
+/** Whether project extensions of the hook's folder may run (an explicit opt-in). */
+function allowProject(p: Parsed): boolean {
+  return p.values['allow-project'] === true || process.env.ZUT_ALLOW_PROJECT === '1';
+}
+
+export async function hook(p: Parsed): Promise<number> {
+  const [, eventName, ...extra] = p.positionals;
+  if (!eventName || extra.length > 0) throw new UsageError('hook takes one EVENT (PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop, SubagentStop)');
+  const agent = (p.values.agent ?? 'vscode') as HookAgent;
+  if (!HOOK_AGENTS.includes(agent)) throw new UsageError(`--agent must be one of ${HOOK_AGENTS.join(', ')}`);
+  const event = hookEventOf(eventName);
+  if (!event) throw new UsageError(`hook: unknown EVENT "${eventName}"`);
+  const call: HookCall = { agent, event, camel: isCamelEvent(eventName) };
+  const answer = await answer_(p, call).catch((e: unknown) => failure(call, e instanceof Error ? e.message : String(e)));
+  if (answer.stderr) await write(process.stderr, answer.stderr);
+  if (answer.stdout) await write(process.stdout, answer.stdout);
+  return answer.exitCode;
+}
+
+async function answer_(p: Parsed, call: HookCall): Promise<HookAnswer> {
+  const raw = await readStdin(HOOK_INPUT_MAX_BYTES);
+  if (raw === undefined) return failure(call, `input over ${HOOK_INPUT_MAX_BYTES} bytes`);
+  const input = readHookInput(raw);
+  if (typeof input === 'string') return failure(call, input);
+  const cwd = path.resolve(input.cwd ?? p.values.cwd ?? process.cwd());
+  const trusted = allowProject(p);
+  const manager = new Manager({
+    folders: [cwd],
+    zutHome: resolveZutHome(),
+    ui: new NullHostUi(),
+    hostVersion: VERSION,
+    provider: call.agent,
+    model: 'unknown',
+    autoRestart: false,
+    isTrusted: () => trusted,
+  });
+  try {
+    if (p.values.verbose) process.stderr.write(sanitizeText(`zut-host hook: no window for ${cwd}: a headless host (global extensions${trusted ? ' and the project\'s' : ''})`) + '\n');
+    await manager.start();
+    return await answerHook(manager, call, input);
+  } finally {
+    await manager.stop();
+    manager.dispose();
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Agent hook input: the JSON an agent writes on a hook command's stdin, validated (zod) and read into one shape.
+ * VS Code's Local harness writes snake_case (`session_id`, `hook_event_name`, `tool_name`, `tool_input`,
+ * `tool_use_id`, `tool_response`) where its older docs say camelCase: both are read. Copilot CLI's camelCase events
+ * give `toolName` / `toolArgs` (`toolArgs` may be a JSON string) and `toolResult`; its PascalCase events and Claude
+ * Code give the snake_case shape. VS Code-free.
+ */
+import * as z from 'zod';
+
+/** Whose hook this is: decides the output format and the tool names (hooks.ts). */
+export type HookAgent = 'vscode' | 'copilot-cli' | 'claude';
+export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'copilot-cli', 'claude'];
+
+/** The lifecycle points we answer, in their canonical (PascalCase) names. */
+export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'Stop' | 'SubagentStop' | 'SessionEnd';
+
+/** Canonical name of an event as the agent spells it (PascalCase, Copilot CLI's camelCase `preToolUse`, …). */
+const EVENT_NAMES: Record<string, HookEvent> = {
+  sessionstart: 'SessionStart',
+  userpromptsubmit: 'UserPromptSubmit',
+  userpromptsubmitted: 'UserPromptSubmit', // Copilot CLI
+  pretooluse: 'PreToolUse',
+  posttooluse: 'PostToolUse',
+  stop: 'Stop',
+  agentstop: 'Stop', // Copilot CLI
+  subagentstop: 'SubagentStop',
+  sessionend: 'SessionEnd',
+};
+
+/** The event named on the command line, or undefined when we do not handle it. */
+export function hookEventOf(name: string): HookEvent | undefined {
+  return EVENT_NAMES[name.toLowerCase()];
+}
+
+/** Whether the event name is Copilot CLI's camelCase form (its answers then use `modifiedArgs`). */
+export function isCamelEvent(name: string): boolean {
+  return /^[a-z]/.test(name);
+}
+
+const text = z.string().max(1_000_000).optional();
+
+/** Every field we read, both spellings; everything else passes (agents add fields). */
+const RawInput = z
+  .object({
+    session_id: text,
+    sessionId: text,
+    hook_event_name: text,
+    hookEventName: text,
+    cwd: text,
+    tool_name: text,
+    toolName: text,
+    tool_input: z.unknown().optional(),
+    toolInput: z.unknown().optional(),
+    toolArgs: z.unknown().optional(),
+    tool_use_id: text,
+    toolUseId: text,
+    tool_response: z.unknown().optional(),
+    toolResponse: z.unknown().optional(),
+    toolResult: z.unknown().optional(),
+    prompt: text,
+    source: text,
+  })
+  .passthrough();
+
+/** One hook call read from stdin. */
+export interface HookInput {
+  sessionId?: string;
+  cwd?: string;
+  toolName?: string;
+  /** The tool's input object (a JSON-string `toolArgs` parsed); `{}` when absent. */
+  toolInput: Record<string, unknown>;
+  /** Whether the agent gave the input as a JSON string (Copilot CLI's `toolArgs`): answers use the same form. */
+  toolInputWasString: boolean;
+  toolUseId?: string;
+  toolResponse?: unknown;
+  prompt?: string;
+  source?: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Reads the agent's JSON; a string says why it is malformed. */
+export function readHookInput(raw: string): HookInput | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (e) {
+    return `input is not JSON: ${(e as Error).message}`;
+  }
+  const r = RawInput.safeParse(json);
+  if (!r.success) return `input does not match the hook format: ${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message}`;
+  const i = r.data;
+  let input = i.tool_input ?? i.toolInput ?? i.toolArgs;
+  let wasString = false;
+  if (typeof input === 'string') {
+    wasString = true;
+    try {
+      input = JSON.parse(input);
+    } catch {
+      return 'toolArgs is a string that is not JSON';
+    }
+  }
+  if (input !== undefined && !isObject(input)) return 'the tool input is not a JSON object';
+  return {
+    sessionId: i.session_id ?? i.sessionId,
+    cwd: i.cwd,
+    toolName: i.tool_name ?? i.toolName,
+    toolInput: input ?? {},
+    toolInputWasString: wasString,
+    toolUseId: i.tool_use_id ?? i.toolUseId,
+    toolResponse: i.tool_response ?? i.toolResponse ?? i.toolResult,
+    prompt: i.prompt,
+    source: i.source,
+  };
+}
