@@ -23,6 +23,7 @@ export const USAGE = `usage:
   zut-host trace   --ext DIR [--cwd DIR] [--timeout MS] [command NAME [ARGS...] | tool NAME ['JSON']]
   zut-host mcp     [--cwd DIR] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
   zut-host hook    [--agent vscode|copilot-cli|claude] [--allow-project] EVENT   an agent's hook (JSON on stdin)
+  zut-host hook    install|uninstall --agent vscode|copilot-cli|claude --scope user|workspace [--cwd DIR]
   zut-host ext     list | doctor | install | remove | enable | disable | logs   (zut-host ext --help)
 
   --cwd DIR        project directory (its .zut/extensions are loaded; sent as hello_ack.cwd). Default: cwd
@@ -39,6 +40,7 @@ export const USAGE = `usage:
   --dir DIR        new: the extensions directory to create NAME in. Default: <cwd>/.zut/extensions
   --verbose, -v    copy extensions' stderr to stderr
   --agent AGENT    hook: whose hook this is (vscode, copilot-cli, claude). Default: vscode
+  --scope SCOPE    hook install/uninstall: user (~/.copilot/hooks, ~/.claude) or workspace (.github/hooks, .claude)
   --allow-project  hook: also run the project extensions of the input's cwd (or $ZUT_ALLOW_PROJECT=1)
   --no-zot         do not load zot extensions (.zot/extensions, $ZOT_HOME/extensions)
   --no-e           do not load e extensions (.e/extensions, ~/.e/extensions)
@@ -66,6 +68,7 @@ const OPTIONS = {
   'no-e': { type: 'boolean' },
   agent: { type: 'string' },
   'allow-project': { type: 'boolean' },
+  scope: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -83,6 +86,7 @@ const ONLY: Record<string, readonly string[]> = {
   dir: ['new'],
   agent: ['hook'],
   'allow-project': ['hook'],
+  scope: ['hook'],
   'no-zot': ['doctor', 'command', 'tool', 'mcp'],
   'no-e': ['doctor', 'command', 'tool', 'mcp'],
 };

@@ -16,6 +16,7 @@ import { HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
 import { answerHook, deny, type HookAnswer, type HookCall } from '../hooks/answer';
 import { HOOK_AGENTS, hookEventOf, isCamelEvent, readHookInput, type HookAgent } from '../hooks/input';
 import { UsageError, VERSION, write, type Parsed } from './common';
+import { hookInstall } from './hookInstall';
 
 /** Reads stdin up to the limit; a longer input is refused. */
 async function readStdin(max: number): Promise<string | undefined> {
@@ -44,6 +45,7 @@ function allowProject(p: Parsed): boolean {
 
 export async function hook(p: Parsed): Promise<number> {
   const [, eventName, ...extra] = p.positionals;
+  if (eventName === 'install' || eventName === 'uninstall') return hookInstall(p, eventName);
   if (!eventName || extra.length > 0) throw new UsageError('hook takes one EVENT (PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop, SubagentStop)');
   const agent = (p.values.agent ?? 'vscode') as HookAgent;
   if (!HOOK_AGENTS.includes(agent)) throw new UsageError(`--agent must be one of ${HOOK_AGENTS.join(', ')}`);

@@ -278,3 +278,8 @@ export const LOG_FOLLOW_POLL_MS = 200;
  * tool call's arguments (a file's content at most); 8 MiB keeps a runaway writer from filling our memory.
  */
 export const HOOK_INPUT_MAX_BYTES = 8 * 1024 * 1024;
+/**
+ * The timeout written into an agent's hook entry (`zut-host hook install`), seconds. Ours: VS Code's default (30 s,
+ * hooks-reference.md); a headless host starts the extensions and asks the guards (5 s each) within it.
+ */
+export const HOOK_TIMEOUT_SECONDS = 30;

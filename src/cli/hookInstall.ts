@@ -1,0 +1,38 @@
+/**
+ * `zut-host hook install|uninstall --agent vscode|copilot-cli|claude --scope user|workspace [--cwd DIR]`: prints the
+ * file and the exact entries, then merges them in (other entries untouched) or takes out exactly ours
+ * (src/hooks/install.ts). The command written runs this installation: its Node and its CLI, absolute and quoted.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { applyInstall, applyUninstall, describePlan, planInstall, type HookScope } from '../hooks/install';
+import { HOOK_AGENTS, type HookAgent } from '../hooks/input';
+import { EXIT, UsageError, write, type Parsed } from './common';
+
+export async function hookInstall(p: Parsed, verb: 'install' | 'uninstall'): Promise<number> {
+  if (p.positionals.length > 2) throw new UsageError(`hook ${verb} takes no arguments`);
+  const agent = p.values.agent as HookAgent | undefined;
+  if (!agent || !HOOK_AGENTS.includes(agent)) throw new UsageError(`hook ${verb} needs --agent ${HOOK_AGENTS.join('|')}`);
+  const scope = p.values.scope as HookScope | undefined;
+  if (scope !== 'user' && scope !== 'workspace') throw new UsageError(`hook ${verb} needs --scope user|workspace`);
+  const plan = planInstall(
+    {
+      node: process.execPath,
+      cli: path.resolve(process.argv[1]),
+      home: os.homedir(),
+      workspace: path.resolve(p.values.cwd ?? process.cwd()),
+      platform: process.platform,
+    },
+    agent,
+    scope,
+  );
+  await write(process.stdout, describePlan(plan, verb) + '\n');
+  if (verb === 'install') {
+    await applyInstall(plan);
+    await write(process.stdout, `Written. Remove it with: zut-host hook uninstall --agent ${agent} --scope ${scope}\n`);
+    return EXIT.ok;
+  }
+  const removed = await applyUninstall(plan);
+  await write(process.stdout, removed ? `Removed ${removed} entr${removed === 1 ? 'y' : 'ies'}.\n` : 'Nothing of ours was there.\n');
+  return EXIT.ok;
+}

@@ -1,0 +1,163 @@
+/**
+ * Installing `zut-host hook` into an agent's hook file, visibly and reversibly: which file, the exact entries, a
+ * merge that never touches other entries, and a removal that takes out exactly ours (entries whose command is the
+ * one this installation writes). Files: VS Code `~/.copilot/hooks/zut.json` (user) or `.github/hooks/zut.json`
+ * (workspace), PascalCase events with `command`; Copilot CLI the same files with `version: 1`, camelCase events with
+ * `bash`/`powershell`; Claude Code `~/.claude/settings.json` (user) or `.claude/settings.local.json` (workspace),
+ * `hooks.<Event>[{matcher?, hooks: [{type: "command", command, timeout}]}]`. VS Code-free.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { HookAgent } from './input';
+
+export type HookScope = 'user' | 'workspace';
+
+import { HOOK_TIMEOUT_SECONDS } from '../protocol/limits';
+
+/** The events each agent's entry names, as that agent spells them. */
+export const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
+  vscode: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'],
+  'copilot-cli': ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse'],
+  claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'],
+};
+
+/** Where this installation lives: the Node binary and the CLI script (absolute). */
+export interface Installation {
+  node: string;
+  cli: string;
+  home: string;
+  workspace: string;
+  platform: NodeJS.Platform;
+}
+
+/** One hook file and the entries (per event) we put in it. */
+export interface InstallPlan {
+  file: string;
+  /** Event → our entry (the object put in the event's array). */
+  entries: Record<string, Record<string, unknown>>;
+  /** The file's top-level fields we set when absent (Copilot CLI's `version`). */
+  top: Record<string, unknown>;
+}
+
+const posix = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+const win = (s: string) => {
+  if (s.includes('"')) throw new Error(`a path with a double quote cannot be written into a Windows hook command: ${s}`);
+  return `"${s}"`;
+};
+
+/** The command line of one event, in the shell's quoting (POSIX sh, or cmd.exe on Windows). */
+export function hookCommand(inst: Installation, agent: HookAgent, event: string, windows = inst.platform === 'win32'): string {
+  const q = windows ? win : posix;
+  return `${q(inst.node)} ${q(inst.cli)} hook --agent ${agent} ${event}`;
+}
+
+function fileOf(inst: Installation, agent: HookAgent, scope: HookScope): string {
+  if (agent === 'claude') return scope === 'user' ? path.join(inst.home, '.claude', 'settings.json') : path.join(inst.workspace, '.claude', 'settings.local.json');
+  return scope === 'user' ? path.join(inst.home, '.copilot', 'hooks', 'zut.json') : path.join(inst.workspace, '.github', 'hooks', 'zut.json');
+}
+
+/** What installing for `agent` in `scope` writes. */
+export function planInstall(inst: Installation, agent: HookAgent, scope: HookScope): InstallPlan {
+  const entries: Record<string, Record<string, unknown>> = {};
+  for (const event of INSTALLED_EVENTS[agent]) {
+    const command = hookCommand(inst, agent, event);
+    if (agent === 'copilot-cli') {
+      entries[event] = { type: 'command', ...(inst.platform === 'win32' ? { powershell: `& ${command}` } : { bash: command }), timeoutSec: HOOK_TIMEOUT_SECONDS };
+    } else if (agent === 'claude') {
+      const tool = event === 'PreToolUse' || event === 'PostToolUse';
+      entries[event] = { ...(tool ? { matcher: '*' } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] };
+    } else {
+      entries[event] = { type: 'command', command, ...(inst.platform === 'win32' ? { windows: command } : {}), timeout: HOOK_TIMEOUT_SECONDS };
+    }
+  }
+  return { file: fileOf(inst, agent, scope), entries, top: agent === 'copilot-cli' ? { version: 1 } : {} };
+}
+
+/** The plan as shown to a person: the file and the exact entries. */
+export function describePlan(plan: InstallPlan, verb: 'install' | 'uninstall'): string {
+  const lines = [verb === 'install' ? `Merging into ${plan.file}:` : `Removing from ${plan.file}:`];
+  for (const [event, entry] of Object.entries(plan.entries)) lines.push(`  hooks.${event}: ${JSON.stringify(entry)}`);
+  return lines.join('\n');
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The commands an entry runs (ours are recognised by their exact command). */
+function commandsOf(entry: unknown): string[] {
+  if (!isObject(entry)) return [];
+  const own = [entry.command, entry.bash, entry.powershell, entry.windows].filter((c): c is string => typeof c === 'string');
+  const nested = Array.isArray(entry.hooks) ? entry.hooks.flatMap(commandsOf) : [];
+  return [...own, ...nested];
+}
+
+const sameEntry = (a: unknown, b: Json) => {
+  const ours = new Set(commandsOf(b));
+  const theirs = commandsOf(a);
+  return theirs.length > 0 && theirs.every((c) => ours.has(c));
+};
+
+async function readJson(file: string): Promise<Json | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${file} is not JSON (${(e as Error).message}): left as it is`);
+  }
+  if (!isObject(json)) throw new Error(`${file} is not a JSON object: left as it is`);
+  return json;
+}
+
+async function writeJson(file: string, json: Json): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.zut-${process.pid}.tmp`;
+  await fs.writeFile(tmp, JSON.stringify(json, null, 2) + '\n');
+  await fs.rename(tmp, file);
+}
+
+/** Writes the plan: each event's array keeps its other entries; an entry of ours already there is replaced in place. */
+export async function applyInstall(plan: InstallPlan): Promise<void> {
+  const json = (await readJson(plan.file)) ?? {};
+  for (const [k, v] of Object.entries(plan.top)) if (json[k] === undefined) json[k] = v;
+  if (json.hooks !== undefined && !isObject(json.hooks)) throw new Error(`${plan.file}: "hooks" is not an object: left as it is`);
+  const hooks = (json.hooks ?? {}) as Json;
+  for (const [event, entry] of Object.entries(plan.entries)) {
+    const list = hooks[event] ?? [];
+    if (!Array.isArray(list)) throw new Error(`${plan.file}: hooks.${event} is not an array: left as it is`);
+    const at = list.findIndex((e) => sameEntry(e, entry));
+    hooks[event] = at >= 0 ? list.map((e, i) => (i === at ? entry : e)) : [...list, entry];
+  }
+  json.hooks = hooks;
+  await writeJson(plan.file, json);
+}
+
+/**
+ * Takes out exactly our entries; an event left empty loses its key, a file left with nothing of anyone's is
+ * deleted. Returns how many entries were removed.
+ */
+export async function applyUninstall(plan: InstallPlan): Promise<number> {
+  const json = await readJson(plan.file);
+  if (!json || !isObject(json.hooks)) return 0;
+  const hooks = json.hooks;
+  let removed = 0;
+  for (const [event, entry] of Object.entries(plan.entries)) {
+    const list = hooks[event];
+    if (!Array.isArray(list)) continue;
+    const kept = list.filter((e) => !sameEntry(e, entry));
+    removed += list.length - kept.length;
+    if (kept.length) hooks[event] = kept;
+    else if (list.length) delete hooks[event];
+  }
+  if (removed === 0) return 0;
+  const ownTop = Object.keys(json).every((k) => k === 'hooks' || (k in plan.top && json[k] === plan.top[k]));
+  if (ownTop && Object.keys(hooks).length === 0) await fs.rm(plan.file, { force: true });
+  else await writeJson(plan.file, json);
+  return removed;
+}
