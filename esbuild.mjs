@@ -33,7 +33,9 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
     },
     {
       // The agent-mode relay VS Code starts as an MCP stdio server: Node built-ins only, no source map in the vsix.
-      entryPoints: { 'mcp-relay': path.join(ROOT, 'src/mcp/relay.ts') },
+      // The agent-hook server (src/hooks/server.ts), loaded by the extension only when a workspace is open: kept out of
+      // dist/extension.js (its size limit).
+      entryPoints: { 'mcp-relay': path.join(ROOT, 'src/mcp/relay.ts'), 'hook-server': path.join(ROOT, 'src/hooks/server.ts') },
       outdir,
       bundle: true,
       platform: 'node',

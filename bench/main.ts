@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchActivation } from './activation';
+import { benchAgentHook } from './agentHook';
 import { benchBundle } from './bundle';
 import { benchConcurrency } from './concurrency';
 import { benchEditorTool } from './editorTool';
@@ -36,6 +37,7 @@ const BENCHES: [string, (quick: boolean) => Promise<BenchRow | BenchRow[]>][] = 
   ['panel-storm', benchPanelStorm],
   ['mcp-relay', benchMcpRelay],
   ['editor-tool', benchEditorTool],
+  ['agent-hook', benchAgentHook],
   ['bundle', benchBundle],
   ['activation', benchActivation],
   ['fingerprint', benchFingerprint],

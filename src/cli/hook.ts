@@ -1,7 +1,8 @@
 /**
  * `zut-host hook [--agent vscode|copilot-cli|claude] EVENT`: an agent's hook command (VS Code's agent, Copilot
  * CLI, Claude Code). Reads the event JSON on stdin, answers through zut's guards and events (src/hooks/answer.ts)
- * in the agent's format on stdout. With no window to ask, it runs a headless host for the input's `cwd`: global
+ * in the agent's format on stdout. When a zut-vscode window runs for the input's `cwd`, the guards running there
+ * answer (src/hooks/client.ts, server.ts). With no window to ask, it runs a headless host for the input's `cwd`: global
  * extensions always, project extensions only with `--allow-project` or `ZUT_ALLOW_PROJECT=1` (a hook runs on
  * whatever folder the agent works in), and says so on stderr when `--verbose`.
  * A malformed input or an internal failure never crashes: it fails the way the agent treats a failing hook — open for
@@ -14,6 +15,7 @@ import { resolveZutHome } from '../host/disk/paths';
 import { sanitizeText } from '../host/disk/doctor';
 import { HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
 import { answerHook, deny, type HookAnswer, type HookCall } from '../hooks/answer';
+import { askRunningHost } from '../hooks/client';
 import { HOOK_AGENTS, hookEventOf, isCamelEvent, readHookInput, type HookAgent } from '../hooks/input';
 import { UsageError, VERSION, write, type Parsed } from './common';
 import { hookInstall } from './hookInstall';
@@ -64,6 +66,8 @@ async function answer_(p: Parsed, call: HookCall): Promise<HookAnswer> {
   const input = readHookInput(raw);
   if (typeof input === 'string') return failure(call, input);
   const cwd = path.resolve(input.cwd ?? p.values.cwd ?? process.cwd());
+  const running = await askRunningHost(cwd, call, raw);
+  if (running) return running.exitCode === -1 ? failure(call, (running.stderr ?? '').replace(/^zut-host hook: /, '').trim()) : running;
   const trusted = allowProject(p);
   const manager = new Manager({
     folders: [cwd],

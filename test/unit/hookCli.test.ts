@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli } from './helpers/runProcess';
+import { builtCli } from '../helpers/built';
 
 let tmp: string;
 let cli: string;
@@ -27,7 +27,8 @@ async function installGuard(extensionsDir: string): Promise<void> {
 
 beforeAll(async () => {
   tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-hook-')));
-  cli = await buildCli(path.join(tmp, 'cli.js'));
+  cli = path.join(tmp, 'cli.js');
+  await fs.copyFile(builtCli(), cli);
   zutHome = path.join(tmp, 'zut-home');
   workspace = path.join(tmp, 'workspace');
   guardLog = path.join(tmp, 'guard.log');

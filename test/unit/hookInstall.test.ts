@@ -8,7 +8,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCli, runProcess } from './helpers/runProcess';
+import { builtCli } from '../helpers/built';
+import { runProcess } from '../helpers/runProcess';
 
 let tmp: string;
 let cli: string;
@@ -18,7 +19,8 @@ let zutHome: string;
 
 beforeAll(async () => {
   tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "zut-hook install '")));
-  cli = await buildCli(path.join(tmp, 'cli.js'));
+  cli = path.join(tmp, 'cli.js');
+  await fs.copyFile(builtCli(), cli);
   home = path.join(tmp, 'home');
   workspace = path.join(tmp, 'workspace');
   zutHome = path.join(tmp, 'zut-home');

@@ -1,0 +1,24 @@
+/**
+ * `zut-host hook`'s fast path in a window: a HookServer (src/hooks/server.ts, built apart as dist/hook-server.js and
+ * loaded here at run time, outside dist/extension.js's size limit) for this window's workspace folders, so an agent's
+ * hook answers with the guards already running, consented and warm here instead of a headless host. The rendezvous
+ * files go when the window closes.
+ */
+import { createRequire } from 'node:module';
+import * as vscode from 'vscode';
+import type { ExtensionHost } from '../host/api';
+import type * as Server from '../hooks/server';
+
+export function registerAgentHooks(context: vscode.ExtensionContext, host: ExtensionHost, log: (line: string) => void): void {
+  const folders = vscode.workspace.workspaceFolders?.filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath) ?? [];
+  if (folders.length === 0) return;
+  // Any failure (no dist/hook-server.js, no private directory, no socket): hooks run a headless host instead.
+  const fail = (e: unknown) => log(`hooks: ${e instanceof Error ? e.message : String(e)}: zut-host hook runs headless`);
+  void Promise.resolve()
+    .then(() => (createRequire(__filename)(context.asAbsolutePath('dist/hook-server.js')) as typeof Server).HookServer.listen(host, folders))
+    .then((s) => {
+      if (typeof s === 'string') return fail(s);
+      log(`hooks: zut-host hook answers here (${s.address})`);
+      context.subscriptions.push({ dispose: () => s.dispose() });
+    }, fail);
+}

@@ -1,0 +1,123 @@
+/**
+ * `zut-host hook`'s fast path: a running host (the window's Manager, here in the test process) with a HookServer
+ * answers the hook command (the real CLI bundle, spawned through a shell) with the guard already running — no second
+ * copy of the extension is spawned; once the window is gone (server disposed, or a stale rendezvous left behind)
+ * the same command falls back to a headless host with the same decision. The rendezvous directory is private.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HookServer } from '../../src/hooks/server';
+import { findRendezvous, rendezvousFile } from '../../src/hooks/rendezvous';
+import { NullHostUi } from '../../src/host/hostUi';
+import { Manager } from '../../src/host/manager';
+import { builtCli } from '../helpers/built';
+
+let tmp: string;
+let cli: string;
+let zutHome: string;
+let workspace: string;
+let hooksDir: string;
+let guardLog: string;
+let manager: Manager;
+
+beforeAll(async () => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zut-hookfast-')));
+  cli = path.join(tmp, 'cli.js');
+  fs.copyFileSync(builtCli(), cli);
+  zutHome = path.join(tmp, 'zut-home');
+  workspace = path.join(tmp, 'workspace');
+  hooksDir = path.join(tmp, 'hooks');
+  guardLog = path.join(tmp, 'guard.log');
+  fs.mkdirSync(path.join(workspace, 'sub'), { recursive: true });
+  const guard = path.join(zutHome, 'extensions', 'hook-guard');
+  fs.mkdirSync(guard, { recursive: true });
+  fs.writeFileSync(path.join(guard, 'extension.json'), JSON.stringify({ name: 'hook-guard', exec: process.execPath, args: [path.resolve(__dirname, 'fixtures/hooks/guard.mjs')] }));
+  process.env.GUARD_LOG = guardLog;
+  manager = new Manager({ folders: [workspace], zutHome, ui: new NullHostUi(), hostVersion: 't', autoRestart: false });
+  await manager.start();
+}, 60_000);
+
+afterAll(async () => {
+  await manager.stop();
+  manager.dispose();
+  delete process.env.GUARD_LOG;
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function runHook(stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = { ...process.env, ZUT_HOME: zutHome, HOME: tmp, ZOT_HOME: path.join(tmp, 'no-zot'), ZUT_HOOKS_DIR: hooksDir, GUARD_LOG: guardLog };
+  return new Promise((resolve, reject) => {
+    const child = spawn(`"${process.execPath}" "${cli}" hook --agent vscode PreToolUse`, [], { shell: true, cwd: tmp, env, stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+const starts = () => fs.readFileSync(guardLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; pid: number; tool_id?: string });
+const input = (id: string, cwd = workspace) => JSON.stringify({ cwd, session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'rm -rf /', explanation: 'x', isBackground: false }, tool_use_id: id });
+const DENY = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'blocked by hook-guard: no rm -rf here' } };
+
+describe('zut-host hook fast path', () => {
+  it('a running host answers (from a subfolder too); no second copy of the guard is spawned', async () => {
+    const server = await HookServer.listen(manager, [workspace], hooksDir);
+    if (typeof server === 'string') throw new Error(server);
+    try {
+      expect(fs.statSync(hooksDir).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(rendezvousFile(hooksDir, workspace)).mode & 0o777).toBe(0o600);
+      const [windowGuard] = starts().filter((l) => l.kind === 'start');
+      for (const [id, cwd] of [['fast-1', workspace], ['fast-2', path.join(workspace, 'sub')]] as const) {
+        const r = await runHook(input(id, cwd));
+        expect(r.code).toBe(0);
+        expect(JSON.parse(r.stdout)).toEqual(DENY);
+        const asked = starts().find((l) => l.kind === 'intercept' && l.tool_id === id);
+        expect(asked?.pid).toBe(windowGuard.pid);
+      }
+      expect(starts().filter((l) => l.kind === 'start')).toHaveLength(1);
+    } finally {
+      server.dispose();
+    }
+    expect(fs.existsSync(rendezvousFile(hooksDir, workspace))).toBe(false);
+  }, 60_000);
+
+  it('no window: a headless host gives the same decision (another copy of the guard, stopped after)', async () => {
+    const r = await runHook(input('headless-1'));
+    expect(JSON.parse(r.stdout)).toEqual(DENY);
+    const asked = starts().find((l) => l.kind === 'intercept' && l.tool_id === 'headless-1');
+    expect(asked?.pid).not.toBe(starts()[0].pid);
+  }, 60_000);
+
+  it('a stale rendezvous (the window died) or a wrong token falls back to headless', async () => {
+    const file = rendezvousFile(hooksDir, workspace);
+    fs.writeFileSync(file, JSON.stringify({ address: path.join(hooksDir, 'gone.sock'), token: 'ab', pid: 1, folder: workspace }), { mode: 0o600 });
+    expect(JSON.parse((await runHook(input('stale-1'))).stdout)).toEqual(DENY);
+    const server = await HookServer.listen(manager, [workspace], hooksDir);
+    if (typeof server === 'string') throw new Error(server);
+    try {
+      const r = JSON.parse(fs.readFileSync(file, 'utf8')) as { token: string };
+      fs.writeFileSync(file, JSON.stringify({ ...r, token: '00'.repeat(32) }), { mode: 0o600 });
+      expect(JSON.parse((await runHook(input('token-1'))).stdout)).toEqual(DENY);
+      const asked = starts().find((l) => l.kind === 'intercept' && l.tool_id === 'token-1');
+      expect(asked?.pid).not.toBe(starts()[0].pid);
+    } finally {
+      server.dispose();
+    }
+  }, 60_000);
+
+  it('a rendezvous directory others can read is not used', () => {
+    const open = path.join(tmp, 'open');
+    fs.mkdirSync(open, { mode: 0o755 });
+    fs.chmodSync(open, 0o755);
+    fs.writeFileSync(rendezvousFile(open, workspace), JSON.stringify({ address: 'x', token: 'ab', pid: 1, folder: workspace }));
+    expect(findRendezvous(workspace, open)).toBeUndefined();
+    fs.chmodSync(open, 0o700);
+    expect(findRendezvous(workspace, open)).toMatchObject({ address: 'x' });
+  });
+});
