@@ -5,6 +5,7 @@
  * MCP tools (VS Code `mcp_zut_*`, Claude Code `mcp__zut__*`, Copilot CLI `zut-*`) are guarded on the MCP path
  * already and are skipped. VS Code-free.
  */
+import { foreignCall } from '../host/calls/foreignTools';
 import type { HookAgent } from './input';
 
 type JsonObject = Record<string, unknown>;
@@ -32,6 +33,8 @@ export function isOwnTool(agent: HookAgent, name: string): boolean {
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The guards' view of `agent`'s tool `name` called with `input`. */
-export function guardView(_agent: HookAgent, name: string, input: JsonObject): GuardView {
+export function guardView(agent: HookAgent, name: string, input: JsonObject): GuardView {
+  // VS Code's tools through the shared table (run_in_terminal → bash, …); Copilot CLI's and Claude's rows are not in it yet.
+  if (agent === 'vscode') return foreignCall('vscode', name, input);
   return { name, args: input, back: (m) => (isObject(m) ? { input: m } : { error: 'modified_args must be a JSON object' }) };
 }

@@ -86,7 +86,8 @@ describe('zut-host hook --agent vscode PreToolUse', () => {
     });
     const saw = await guardSaw();
     expect(saw.some((l) => l.kind === 'event' && l.event === 'tool_call' && l.tool_id === 'call-1')).toBe(true);
-    expect(saw.some((l) => l.kind === 'intercept' && l.event === 'tool_call' && l.tool_id === 'call-1')).toBe(true);
+    // Guards see VS Code's run_in_terminal as zut's bash (the shared table, src/host/calls/foreignTools.ts).
+    expect(saw.find((l) => l.kind === 'intercept' && l.event === 'tool_call' && l.tool_id === 'call-1')).toMatchObject({ tool_name: 'bash', tool_args: { command: 'rm -rf /' } });
   }, 60_000);
 
   it('rewrites as updatedInput: the whole original input, unknown fields kept, never a permissionDecision (camelCase input)', async () => {
