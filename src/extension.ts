@@ -12,7 +12,7 @@ import { registerConsentPrompt } from './vscode/consent';
 import { registerExtensionsView } from './vscode/extensionsTree';
 import { registerContextKeys } from './vscode/contextKeys';
 import { registerDocuments } from './vscode/documents';
-import { createHost, hostControl } from './vscode/host';
+import { createHost } from './vscode/host';
 import { VsCodeHostUi } from './vscode/hostUi';
 import { registerManagement } from './vscode/management';
 import { registerNewExtension } from './vscode/newExtension';
@@ -44,15 +44,15 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   registerDocuments(context);
   const ui = new VsCodeHostUi(context, { log: (m) => log.warn(m) });
   context.subscriptions.push(ui);
-  const host = createHost(context, ui, log);
+  const { host, control } = createHost(context, ui, log);
   running = host;
   ui.attach(host);
   registerCommands(context, host, ui);
   registerExtensionsView(context, host);
   registerContextKeys(context, host);
-  registerManagement(context, host);
+  registerManagement(context, host, control);
   registerConsentPrompt(context, host);
-  registerNewExtension(context, host);
+  registerNewExtension(context, control);
   registerProblems(context, host);
   registerChat(context, host, ui);
   registerAgentTools(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })), (m) => log.info(m));
@@ -60,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   const activateMs = performance.now() - t0;
   // Tests check this line comes before the first "Loaded …": activation must not wait for extensions.
   log.info(`Activation complete in ${activateMs.toFixed(1)} ms; zut extensions start in the background`);
-  const started = hostControl(host).started.then((r) => ({ ms: performance.now() - t0, ready: r.ready }));
+  const started = control.started.then((r) => ({ ms: performance.now() - t0, ready: r.ready }));
   void started.catch(() => undefined);
   return { host, timings: { activateMs, started } };
 }

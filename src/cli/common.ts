@@ -2,6 +2,7 @@
  * What every `zut-host` subcommand shares: the option table, usage errors and exit codes, output, and running
  * the Manager for one invocation (always stopped afterwards, also on Ctrl+C).
  */
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import pkg from '../../package.json';
@@ -124,6 +125,11 @@ export function timeoutOf(p: Parsed): number | undefined {
 }
 
 /** Builds and starts the Manager for this run; `run` gets it, and it is always stopped afterwards. */
+/** A session of its own for one CLI run. */
+export function cliSession(p: Parsed): { id: string; cwd: string } {
+  return { id: `zut-host-${randomUUID()}`, cwd: path.resolve(p.values.cwd ?? process.cwd()) };
+}
+
 export async function withHost<T>(
   p: Parsed,
   run: (host: ExtensionHost, report: LoadReport) => Promise<T>,

@@ -3,13 +3,11 @@
  * Exit 1 when the reply is an error (a command response with a non-empty `error`, whatever its action; a tool
  * result with `is_error`), when a panel opens without `--keys`, or on a timeout/crash.
  */
-import { randomUUID } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
-import type { ExtensionHost } from '../host/api';
+import type { HostCalls, HostCatalog } from '../host/api';
 import { sanitizeText } from '../host/disk/doctor';
 import { planResponse } from '../ui-model/commandModel';
-import { EXIT, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
+import { cliSession, EXIT, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
 import { parseKeys, parseKeysFile, type KeyPress } from './keys';
 import { CliUi, PanelNeedsKeys } from './ui';
 
@@ -39,7 +37,7 @@ async function keysOf(p: Parsed): Promise<KeyPress[] | undefined> {
  * Runs `request` with a CLI UI: fails at once when a panel opens without keys; with keys, waits for the panels
  * it opened to close (up to the request's timeout) before returning.
  */
-async function withPanels(p: Parsed, timeoutMs: number, request: (host: ExtensionHost, ui: CliUi) => Promise<number>): Promise<number> {
+async function withPanels(p: Parsed, timeoutMs: number, request: (host: HostCatalog & HostCalls, ui: CliUi) => Promise<number>): Promise<number> {
   const keys = await keysOf(p);
   const ui = new CliUi({ quiet: p.values.quiet ?? false, keys });
   return withHost(
@@ -74,11 +72,6 @@ async function withPanels(p: Parsed, timeoutMs: number, request: (host: Extensio
     },
     { ui, onHost: (h) => ui.attach(h) },
   );
-}
-
-/** A session of its own for one CLI run. */
-function cliSession(p: Parsed): { id: string; cwd: string } {
-  return { id: `zut-host-${randomUUID()}`, cwd: path.resolve(p.values.cwd ?? process.cwd()) };
 }
 
 export async function command(p: Parsed): Promise<number> {

@@ -5,7 +5,7 @@
  * when stdin is not a terminal, else on Ctrl+C or end of input. Exit 1 when it failed to load or the request failed.
  */
 import { sanitizeText } from '../host/disk/doctor';
-import { EXIT, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
+import { cliSession, EXIT, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
 
 const PREFIX = { in: '<- ', out: '-> ', stderr: 'stderr: ', host: 'host: ' } as const;
 
@@ -33,7 +33,8 @@ export async function trace(p: Parsed): Promise<number> {
         const r = await host.invokeCommand(name!, rest.join(' '));
         return r.action === 'error' || r.error ? EXIT.error : EXIT.ok;
       }
-      if (what === 'tool') return (await host.callTool(name!, toolArgs)).isError ? EXIT.error : EXIT.ok;
+      // The one guarded path (event, guards, call), as `zut-host tool` takes: the trace shows the guards' frames too.
+      if (what === 'tool') return (await host.invokeTool(name!, toolArgs, { session: cliSession(p), origin: 'cli' })).isError ? EXIT.error : EXIT.ok;
       if (process.stdin.isTTY) {
         await write(process.stderr, 'zut-host: tracing; Ctrl+C or Ctrl+D stops\n');
         await new Promise<void>((resolve) => {

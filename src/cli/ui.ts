@@ -4,7 +4,7 @@
  * naming the panel and the flag.
  */
 import type { PanelSpec } from '../protocol';
-import type { ExtensionHost } from '../host/api';
+import type { HostPanels } from '../host/api';
 import { NullHostUi, type NoteLevel, type PanelRender } from '../host/hostUi';
 import { errLine } from './common';
 import type { KeyPress } from './keys';
@@ -31,7 +31,7 @@ interface OpenPanel {
 }
 
 export class CliUi extends NullHostUi {
-  private host: ExtensionHost | undefined;
+  private host: HostPanels | undefined;
   private readonly open = new Map<string, OpenPanel>();
   private readonly closeWaiters: (() => void)[] = [];
   private failPanel: ((e: PanelNeedsKeys) => void) | undefined;
@@ -51,7 +51,7 @@ export class CliUi extends NullHostUi {
     return this.o.keys !== undefined;
   }
 
-  attach(host: ExtensionHost): void {
+  attach(host: HostPanels): void {
     this.host = host;
   }
 

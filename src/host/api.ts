@@ -1,6 +1,7 @@
 /**
- * The public face of the host Manager: what the VS Code adapters, the `@zut` chat loop, the CLI and the
- * benchmarks program against. `Manager` (manager.ts) implements it.
+ * The public face of the host Manager, in roles (lifecycle, catalog, calls, sessions, panels, consent, logs): what
+ * the VS Code adapters, the `@zut` chat loop, the MCP server and the CLI program against, each taking the roles it
+ * uses. `Manager` (manager.ts) implements their intersection, `ExtensionHost`.
  */
 import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type { BeforeAgentStart } from './calls/intercept';
@@ -12,7 +13,6 @@ import type { ManagerOptions } from './extensions/options';
 export type { ManagerOptions };
 import type {
   AssistantMessageDecision,
-  CallToolOptions,
   CommandInfo,
   ExtensionInfo,
   ExtensionLogLine,
@@ -22,21 +22,12 @@ import type {
   ToolCallDecision,
   ToolCallIntercept,
   ToolInfo,
-  ToolResult,
   TraceLevel,
   TurnStartDecision,
 } from './types';
 
-
-/** The Manager's public API. */
-export interface ExtensionHost {
-  /** Fires whenever an extension's state, registrations or diagnostics change. */
-  readonly onDidChangeExtensions: Event<void>;
-  /** stderr lines (always) and frames (when tracing), per extension. */
-  readonly onDidLog: Event<ExtensionLogLine>;
-  /** A load error, a crash, or restarts given up: one sentence naming the extension, its dir and log. */
-  readonly onDidFail: Event<{ ext: string; message: string; kind: 'load' | 'crash' | 'gave-up' }>;
-
+/** Loading and each extension's lifecycle: start, reload, restart, stop, enable in the manifest, the last report. */
+export interface HostLifecycle {
   /** Discover and start everything (parallel). Resolves when every extension is ready or failed. */
   start(): Promise<LoadReport>;
   /** Stop all, rediscover, respawn. */
@@ -45,7 +36,16 @@ export interface ExtensionHost {
   restart(name: string): Promise<void>;
   /** Graceful shutdown of every child (shutdown → grace → SIGTERM → SIGKILL on the process group). */
   stop(): Promise<void>;
+  /** Rewrites `enabled` in the extension's manifest, then reloads that extension. */
+  setEnabled(name: string, enabled: boolean): Promise<void>;
+  /** The last start/reload's report (load errors for the doctor), whoever asked for it. */
+  lastReport(): LoadReport | undefined;
+}
 
+/** What is there: the extensions, their active commands and tools, and the change event. */
+export interface HostCatalog {
+  /** Fires whenever an extension's state, registrations or diagnostics change. */
+  readonly onDidChangeExtensions: Event<void>;
   extensions(): ExtensionInfo[];
   /** Active commands (first registration of each name, case-insensitive). */
   commands(): CommandInfo[];
@@ -53,7 +53,10 @@ export interface ExtensionHost {
   tools(): ToolInfo[];
   /** Any registered, active tool, deferred or not (for "Zut: Call Tool…"). */
   allTools(): ToolInfo[];
+}
 
+/** Calls into the extensions: commands, the one guarded tool path, lifecycle events and interception. */
+export interface HostCalls {
   /** `command_invoked` → `command_response` (30 s). Name is matched case-insensitively. */
   invokeCommand(name: string, args: string): Promise<CommandReply & { ext: string }>;
   /**
@@ -61,12 +64,6 @@ export interface ExtensionHost {
    * `options.session`. Every caller (chat, palette, CLI, MCP) uses this; a block is an `isError` result.
    */
   invokeTool(name: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult>;
-  /**
-   * The bare call, without event or guards (`invokeTool`'s last step; benchmarks and host tests only).
-   * `tool_call` → `tool_result`. Rejects with `RequestError` (timeout, cancelled, crashed, stopped, unknown).
-   */
-  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
-
   /** Whether any running extension intercepts this event (the chat loop streams text only when none does). */
   hasInterceptors(event: InterceptableEvent | 'before_agent_start'): boolean;
   /** Fan a lifecycle event out to its subscribers (in order per extension). */
@@ -84,7 +81,10 @@ export interface ExtensionHost {
    * for the same session, model and base prompt until extensions are (re)loaded.
    */
   interceptBeforeAgentStart(e: Omit<BeforeAgentStart, 'agent_run_id'>): Promise<string>;
+}
 
+/** Sessions: the branch later `hello_ack`s announce, session events, the per-branch state, the model. */
+export interface HostSessions {
   /**
    * The session branch announced in `hello_ack` to extensions that start later (the latest one opened); a forked
    * branch starts from its parent's state. Tool calls never use it: each names its own session.
@@ -92,28 +92,25 @@ export interface ExtensionHost {
   setSession(session: SessionContext | undefined): void;
   /** Send a session event (`session_start`, `session_opened`, …) with each receiver's own state for that branch. */
   emitSessionEvent(event: string, session: SessionContext): void;
-  /** Opaque state kept for (branch, extension). */
-  getState(branch: string, ext: string): unknown;
-
   /** Serializable snapshot of every (branch → extension → state), for workspace storage. */
   exportState(): Record<string, Record<string, unknown>>;
   importState(snapshot: Record<string, Record<string, unknown>>): void;
   /** Fires when a tool result changed some extension's state. */
   readonly onDidChangeState: Event<void>;
-
   /** Provider and model reported in later `hello_ack`s. */
   setModel(provider: string, model: string): void;
+}
 
+/** Input from a panel's view, sent to its extension. */
+export interface HostPanels {
   panelKey(ext: string, panelId: string, key: PanelKeyName, text?: string): void;
   panelResize(ext: string, panelId: string, columns: number, rows: number): void;
   /** The user closed a panel: sends `panel_close`. */
   panelClosed(ext: string, panelId: string): void;
+}
 
-  setTrace(level: TraceLevel): void;
-  /** Rewrites `enabled` in the extension's manifest, then reloads that extension. */
-  setEnabled(name: string, enabled: boolean): Promise<void>;
-  /** The last start/reload's report (load errors for the doctor), whoever asked for it. */
-  lastReport(): LoadReport | undefined;
+/** Consent for project-local code and the user's local choices (consent.ts, gates.ts). */
+export interface HostConsent {
   /** Project extensions now waiting for consent (consent.ts); the VS Code layer asks the user once for all. */
   readonly onDidRequestConsent: Event<ExtensionInfo[]>;
   /** Extensions waiting for consent. */
@@ -132,3 +129,19 @@ export interface ExtensionHost {
   stopExtension(name: string): Promise<void>;
   startExtension(name: string): Promise<void>;
 }
+
+/** What the extensions write and how they fail, and how much of their traffic is traced. */
+export interface HostLogs {
+  /** stderr lines (always) and frames (when tracing), per extension. */
+  readonly onDidLog: Event<ExtensionLogLine>;
+  /** A load error, a crash, or restarts given up: one sentence naming the extension, its dir and log. */
+  readonly onDidFail: Event<{ ext: string; message: string; kind: 'load' | 'crash' | 'gave-up' }>;
+  setTrace(level: TraceLevel): void;
+}
+
+/**
+ * The Manager's public API: every role. Consumers take the narrowest role they use. The bare `callTool` and
+ * `getState` are the concrete Manager's (benchmarks and tests), not the façade's: every caller goes through the
+ * guarded `invokeTool`.
+ */
+export interface ExtensionHost extends HostLifecycle, HostCatalog, HostCalls, HostSessions, HostPanels, HostConsent, HostLogs {}

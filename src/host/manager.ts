@@ -3,7 +3,8 @@
  * `hello_ack`s carry, and the public events, and delegates each job to one part: the supervised extensions and
  * their registries (extensionSet.ts), loading, reloads, restarts and the watcher's changes (loader.ts), consent
  * and local choices (gates.ts), requests, events, interception and panel input sent to extensions (dispatch.ts),
- * requests extensions make of the host (extRequests.ts), and the one guarded tool path (invoke.ts). VS Code-free.
+ * requests extensions make of the host (extRequests.ts), and the one guarded tool path (invoke.ts's GuardedPath,
+ * built over the dispatcher). Everything it owns is `_register`ed and released by `dispose`. VS Code-free.
  */
 import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type { ExtensionHost, ManagerOptions } from './api';
@@ -28,8 +29,8 @@ import { ExtensionRequests } from './calls/extRequests';
 import { ExtensionSet } from './extensions/extensionSet';
 import { Gatekeeper } from './extensions/gates';
 import type { BeforeAgentStart } from './calls/intercept';
-import { invokeTool, type InvokeResult, type InvokeToolOptions } from './calls/invoke';
-import { Emitter } from './events';
+import { GuardedPath, type InvokeResult, type InvokeToolOptions } from './calls/invoke';
+import { Disposable, Emitter } from './events';
 import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
 import { Loader, type HostFacts } from './extensions/loader';
 import type { CommandReply } from './protocols';
@@ -38,21 +39,21 @@ import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './extensions/supervi
 
 export { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS };
 
-export class Manager implements ExtensionHost {
+export class Manager extends Disposable implements ExtensionHost {
   /** The supervised extensions, their registry index and change notification (extensionSet.ts). */
-  private readonly set = new ExtensionSet();
-  private readonly store = new SessionStateStore();
+  private readonly set = this._register(new ExtensionSet());
+  private readonly store = this._register(new SessionStateStore());
   /** The model, session and trace level extensions starting from now on get (loader.ts). */
   private readonly facts: HostFacts;
 
-  private readonly logEmitter = new Emitter<ExtensionLogLine>();
-  private readonly failEmitter = new Emitter<{ ext: string; message: string; kind: 'load' | 'crash' | 'gave-up' }>();
+  private readonly logEmitter = this._register(new Emitter<ExtensionLogLine>());
+  private readonly failEmitter = this._register(new Emitter<{ ext: string; message: string; kind: 'load' | 'crash' | 'gave-up' }>());
   readonly onDidChangeExtensions = this.set.onDidChange;
   readonly onDidLog = this.logEmitter.event;
   readonly onDidFail = this.failEmitter.event;
   readonly onDidChangeState = this.store.onDidChange;
-  private readonly consentEmitter = new Emitter<ExtensionInfo[]>();
-  private readonly loadEmitter = new Emitter<{ what: 'start' | 'reload'; report: LoadReport }>();
+  private readonly consentEmitter = this._register(new Emitter<ExtensionInfo[]>());
+  private readonly loadEmitter = this._register(new Emitter<{ what: 'start' | 'reload'; report: LoadReport }>());
   /** Project extensions now waiting for consent (after a load, a restart or a revoke that found new ones). */
   readonly onDidRequestConsent = this.consentEmitter.event;
   /** A start or reload finished (whoever asked for it). */
@@ -61,7 +62,7 @@ export class Manager implements ExtensionHost {
   private readonly requests = new ExtensionRequests({
     ui: () => this.options.ui,
     allTools: () => this.allTools(),
-    invokeTool: (name, args, o) => this.invokeTool(name, args, o),
+    invokeTool: (name, args, o) => this.calls.invoke(name, args, o),
     session: () => this.facts.session ?? { id: NO_BRANCH },
   });
   private readonly gates = new Gatekeeper({
@@ -71,14 +72,18 @@ export class Manager implements ExtensionHost {
     requestConsent: (pending) => this.consentEmitter.fire(pending),
   });
   private readonly dispatch: Dispatcher;
+  /** The one guarded tool path (invoke.ts), over the dispatcher. */
+  private readonly calls: GuardedPath;
   private readonly loader: Loader;
 
   constructor(
     private readonly options: ManagerOptions,
     restartPolicy: RestartPolicy = DEFAULT_RESTART_POLICY,
   ) {
+    super();
     this.facts = { provider: options.provider ?? '', model: options.model ?? '', session: undefined, trace: options.trace ?? 'off' };
     this.dispatch = new Dispatcher(this.set, this.store, this.requests, options);
+    this.calls = new GuardedPath(this.dispatch, this.set);
     this.loader = new Loader({
       options,
       restartPolicy,
@@ -193,11 +198,6 @@ export class Manager implements ExtensionHost {
     return this.set.hasInterceptors(event);
   }
 
-  /** Whether any running extension subscribes to lifecycle event `event`. */
-  hasSubscribers(event: string): boolean {
-    return this.set.hasSubscribers(event);
-  }
-
   // ------------------------------------------------------------------ requests, events, interception (dispatch.ts)
 
   invokeCommand(name: string, args: string): Promise<CommandReply & { ext: string }> {
@@ -205,10 +205,13 @@ export class Manager implements ExtensionHost {
   }
 
   invokeTool(name: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult> {
-    return invokeTool(this, name, args, options);
+    return this.calls.invoke(name, args, options);
   }
 
-  /** The bare call (no event, no guards: `invokeTool` is the guarded path); see `Dispatcher.callTool`. */
+  /**
+   * The bare call (no event, no guards: `invokeTool` is the guarded path); see `Dispatcher.callTool`. Not on the
+   * façade (api.ts): for benchmarks and host tests.
+   */
   callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult> {
     return this.dispatch.callTool(name, args, options);
   }
@@ -244,6 +247,7 @@ export class Manager implements ExtensionHost {
     this.facts.session = session;
   }
 
+  /** Opaque state kept for (branch, extension). Not on the façade: for tests. */
   getState(branch: string, ext: string): unknown {
     return this.store.get(branch, ext);
   }
@@ -277,14 +281,5 @@ export class Manager implements ExtensionHost {
 
   setTrace(level: TraceLevel): void {
     this.facts.trace = level;
-  }
-
-  dispose(): void {
-    this.set.dispose();
-    this.logEmitter.dispose();
-    this.failEmitter.dispose();
-    this.store.dispose();
-    this.consentEmitter.dispose();
-    this.loadEmitter.dispose();
   }
 }

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';
-import type { ExtensionHost } from '../host/api';
+import type { HostCalls, HostCatalog, HostSessions } from '../host/api';
 import { Disposable, toDisposable, type Event, type IDisposable } from '../host/events';
 import { RequestError } from '../host/types';
 import { MAX_MCP_SESSIONS, MCP_PROGRESS_MAX_CHARS, MCP_PROTOCOL_VERSIONS, RPC } from './limits';
@@ -21,7 +21,7 @@ export interface ExtensionProgress {
 
 /** What the bridge shares across connections. */
 export interface McpBridgeOptions extends CatalogFilter {
-  host: ExtensionHost;
+  host: HostCatalog & HostCalls & HostSessions;
   serverVersion: string;
   /** Extension lines to forward as `notifications/progress` while that extension's tool runs (when asked). */
   progress?: Event<ExtensionProgress>;
@@ -38,7 +38,7 @@ export class McpSessions {
   private readonly seen = new Map<string, SessionContext>();
 
   constructor(
-    private readonly host: ExtensionHost,
+    private readonly host: HostCatalog & HostCalls & HostSessions,
     private readonly cwd?: string,
   ) {}
 

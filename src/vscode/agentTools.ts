@@ -8,7 +8,7 @@
  * Settings: `zut.agentTools.enabled`, `zut.agentTools.exclude`. Maps; the MCP logic lives in src/mcp/.
  */
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostCalls, HostCatalog, HostSessions } from '../host/api';
 import type { Event } from '../host/events';
 import type { ToolInfo } from '../host/types';
 import { DefinitionVersion, OFF } from '../mcp/definitionVersion';
@@ -32,7 +32,7 @@ const filter: CatalogFilter = { origin: 'agent', exclude: () => settings().agent
  * For the Extensions view: the model-facing name under which `tool` is offered to agent mode now, or undefined
  * (agent tools off, excluded, deferred and not activated).
  */
-export function agentToolName(host: ExtensionHost, tool: ToolInfo): string | undefined {
+export function agentToolName(host: Pick<HostCatalog, 'tools'>, tool: ToolInfo): string | undefined {
   if (!settings().agentToolsEnabled || !offeredThroughMcp(tool, filter)) return undefined;
   if (!host.tools().some((t) => t.name === tool.name && t.ext === tool.ext)) return undefined;
   return buildCatalog(host.tools(), filter).names.toModel(tool.name);
@@ -41,7 +41,7 @@ export function agentToolName(host: ExtensionHost, tool: ToolInfo): string | und
 /** Registers the MCP server definition provider; the relay socket opens when VS Code first starts the server. */
 export function registerAgentTools(
   context: vscode.ExtensionContext,
-  host: ExtensionHost,
+  host: HostCatalog & HostCalls & HostSessions,
   progress?: Event<ExtensionProgress>,
   log?: (line: string) => void,
 ): void {

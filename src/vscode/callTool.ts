@@ -5,7 +5,7 @@
  * Cancelling the progress notification cancels the call (`tool_cancel` when advertised).
  */
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostCalls, HostCatalog } from '../host/api';
 import type { ToolResult } from '../host/types';
 import { zutDocuments } from './documents';
 import { argsPlaceholder, checkToolArgs, toolPickItems, toolResultMarkdown } from '../ui-model/toolArgs';
@@ -14,7 +14,7 @@ import { argsPlaceholder, checkToolArgs, toolPickItems, toolResultMarkdown } fro
 export const PALETTE_SESSION = { id: 'zut-palette' } as const;
 
 /** Registers `zut.callTool(name?, argsJson?)`; it resolves to the tool result (undefined when cancelled or failed). */
-export function registerCallTool(context: vscode.ExtensionContext, host: ExtensionHost): void {
+export function registerCallTool(context: vscode.ExtensionContext, host: HostCatalog & HostCalls): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('zut.callTool', (name?: unknown, argsJson?: unknown) =>
       callTool(host, typeof name === 'string' ? name : undefined, typeof argsJson === 'string' ? argsJson : undefined),
@@ -22,7 +22,7 @@ export function registerCallTool(context: vscode.ExtensionContext, host: Extensi
   );
 }
 
-async function callTool(host: ExtensionHost, name?: string, argsJson?: string): Promise<ToolResult | undefined> {
+async function callTool(host: HostCatalog & HostCalls, name?: string, argsJson?: string): Promise<ToolResult | undefined> {
   const tools = host.allTools();
   let toolName = name;
   if (toolName === undefined) {

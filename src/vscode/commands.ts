@@ -6,7 +6,7 @@
  * a non-empty `error` is shown whatever the action.
  */
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostCalls, HostCatalog } from '../host/api';
 import type { HostUi } from '../host/hostUi';
 import { DisposableMap, type Event } from '../host/events';
 import type { CommandReply as HostCommandReply } from '../host/protocols/types';
@@ -29,7 +29,7 @@ export type CommandReply = HostCommandReply & { ext: string };
 /**
  * Registers `zut.runCommand`, the dynamic `zut.command.<name>` commands and the `submit_slash` handler.
  */
-export function registerCommands(context: vscode.ExtensionContext, host: ExtensionHost, ui: CommandsUi): void {
+export function registerCommands(context: vscode.ExtensionContext, host: HostCatalog & HostCalls, ui: CommandsUi): void {
   const runner = new CommandRunner(host, ui);
   const dynamic = new DisposableMap<string, vscode.Disposable>();
 
@@ -67,7 +67,7 @@ export function registerCommands(context: vscode.ExtensionContext, host: Extensi
 /** Runs zut commands and applies their responses. */
 export class CommandRunner {
   constructor(
-    private readonly host: ExtensionHost,
+    private readonly host: HostCatalog & HostCalls,
     private readonly ui: Pick<HostUi, 'display' | 'openPanel'>,
   ) {}
 

@@ -5,11 +5,11 @@
  * prompt named; requests that arrive while it shows are asked in one more prompt afterwards.
  */
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostConsent } from '../host/api';
 import { consentPrompt } from '../host/extensions/consent';
 
 /** Shows the prompt whenever the host asks (and once at registration if something already waits). */
-export function registerConsentPrompt(context: vscode.ExtensionContext, host: ExtensionHost): void {
+export function registerConsentPrompt(context: vscode.ExtensionContext, host: HostConsent): void {
   let showing = false;
   let again = false;
   const ask = async (): Promise<void> => {

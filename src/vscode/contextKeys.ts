@@ -4,13 +4,13 @@
  * can work. Set on every change burst of the host, only when the value changes.
  */
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostCatalog } from '../host/api';
 
 /** The context key names this extension sets. */
 export const CONTEXT_KEYS = { hasExtensions: 'zut.hasExtensions' } as const;
 
 /** Keeps the context keys in step with the host. */
-export function registerContextKeys(context: vscode.ExtensionContext, host: ExtensionHost): void {
+export function registerContextKeys(context: vscode.ExtensionContext, host: HostCatalog): void {
   let last: boolean | undefined;
   const update = (): void => {
     const has = host.extensions().length > 0;

@@ -4,7 +4,7 @@
  * the VS Code-free model in src/ui-model/extensionsModel.ts; context menus match their `contextValue`.
  */
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostCatalog } from '../host/api';
 import { Disposable, toDisposable } from '../host/events';
 import { STARTING_TICK_MS, VIEW_REFRESH_DELAY_MS as REFRESH_DELAY_MS } from '../protocol/limits';
 import type { ExtensionInfo } from '../host/types';
@@ -23,7 +23,7 @@ export class ExtensionsTreeProvider extends Disposable implements vscode.TreeDat
   readonly onDidChangeTreeData = this.changed.event;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly host: ExtensionHost) {
+  constructor(private readonly host: HostCatalog) {
     super();
     this._register(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('zut.agentTools') && this.scheduleRefresh()));
     this._register(host.onDidChangeExtensions(() => this.scheduleRefresh()));
@@ -96,7 +96,7 @@ export function toTreeItem(m: ItemModel): vscode.TreeItem {
  * Registers the Extensions view; the badge counts extensions in error, crashed, blocked or waiting for consent.
  * `zut.revealExtension` (name) selects and focuses that extension's row (status bar items run it when clicked).
  */
-export function registerExtensionsView(context: vscode.ExtensionContext, host: ExtensionHost): ExtensionsTreeProvider {
+export function registerExtensionsView(context: vscode.ExtensionContext, host: HostCatalog): ExtensionsTreeProvider {
   const provider = new ExtensionsTreeProvider(host);
   const view = vscode.window.createTreeView('zut.extensions', { treeDataProvider: provider, showCollapseAll: true });
   const updateBadge = (): void => {

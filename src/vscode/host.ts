@@ -33,27 +33,16 @@ export interface HostControl {
   readonly started: Promise<LoadReport>;
 }
 
-const controls = new WeakMap<ExtensionHost, HostControl>();
-
-/** The control of a host built by `createHost`. */
-export function hostControl(host: ExtensionHost): HostControl {
-  const c = controls.get(host);
-  if (!c) throw new Error('zut: host was not created by createHost');
-  return c;
-}
-
-
 /**
  * Creates the Manager and starts it without waiting: activation never waits for discovery or spawning, and the
  * file watchers and the start itself run just after `activate()` returns (they are its costliest part).
  * Everything it registers is disposed with `context`; `deactivate` should `await host.stop()`.
  */
-export function createHost(context: vscode.ExtensionContext, ui: HostUi, log: vscode.LogOutputChannel): Manager {
+export function createHost(context: vscode.ExtensionContext, ui: HostUi, log: vscode.LogOutputChannel): { host: ExtensionHost; control: HostControl } {
   const runtime = new HostRuntime(context, ui, log);
   context.subscriptions.push(runtime);
-  controls.set(runtime.manager, runtime);
   runtime.startInBackground();
-  return runtime.manager;
+  return { host: runtime.manager, control: runtime };
 }
 
 class HostRuntime extends Disposable implements HostControl {

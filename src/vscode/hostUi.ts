@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import type { ExtensionHost } from '../host/api';
+import type { HostPanels } from '../host/api';
 import type { Answer, EditorTool, EditorToolResult, HostUi, NoteLevel, PanelRender, Question, WidgetSpec } from '../host/hostUi';
 import { editorTools, invokeEditorTool } from './editorTools';
 import { Disposable, Emitter, type Event } from '../host/events';
@@ -85,7 +85,7 @@ export class VsCodeHostUi extends Disposable implements HostUi {
   }
 
   /** Connects panels to the Manager (keys, sizes, user closes). Call once, after the Manager exists. */
-  attach(host: ExtensionHost): void {
+  attach(host: HostPanels): void {
     this.panels.attach(host);
   }
 

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostCatalog, HostConsent } from '../host/api';
 import { MANIFEST_FILE } from '../host/disk/manifest';
 import type { ExtensionInfo } from '../host/types';
 import { resolveExtension } from './pickExtension';
@@ -14,7 +14,7 @@ import { resolveExtension } from './pickExtension';
 type Reg = (id: string, fn: (...args: unknown[]) => unknown) => void;
 
 /** Registers the consent, workspace-disable and stop/start commands. */
-export function registerLocalChoices(reg: Reg, host: ExtensionHost): void {
+export function registerLocalChoices(reg: Reg, host: HostCatalog & HostConsent): void {
   const action =
     (verb: string, filter: (e: ExtensionInfo) => boolean, run: (name: string) => Promise<void>) =>
     async (target?: unknown): Promise<boolean> => {

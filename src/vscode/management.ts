@@ -5,7 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostCalls, HostCatalog, HostConsent, HostLifecycle } from '../host/api';
 import type { LoadReport } from '../host/types';
 import { buildDoctorReport, doctorMarkdown } from '../host/disk/doctor';
 import type { InstalledExtension, StagedInstall } from '../host/disk/install';
@@ -13,7 +13,7 @@ import { planText } from '../host/disk/installPlan';
 import { setManifestEnabled } from '../host/disk/manifest';
 import { registerCallTool } from './callTool';
 import { zutDocuments } from './documents';
-import { hostControl } from './host';
+import type { HostControl } from './host';
 import { confirmPlan, pickInstallSource, stageSource } from './installFlow';
 import { registerLocalChoices, trashExtension } from './localChoices';
 import { destinationRoot, pickDestination, resolveExtension, type DestinationWords } from './pickExtension';
@@ -27,8 +27,7 @@ export interface InstallOutcome {
 }
 
 /** Registers the management commands (palette and Extensions view). */
-export function registerManagement(context: vscode.ExtensionContext, host: ExtensionHost): void {
-  const control = hostControl(host);
+export function registerManagement(context: vscode.ExtensionContext, host: HostLifecycle & HostCatalog & HostCalls & HostConsent, control: HostControl): void {
   const err = (e: unknown): string => (e instanceof Error ? e.message : String(e));
   const reg = (id: string, fn: (...args: unknown[]) => unknown): void => void context.subscriptions.push(vscode.commands.registerCommand(id, fn));
 

@@ -7,9 +7,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
 import { createNewExtension, isNewExtensionLang, LANG_LABELS, NEW_EXTENSION_LANGS, newExtensionNameProblem, type NewExtension, type NewExtensionLang } from '../host/authoring/newExtension';
-import { hostControl } from './host';
+import type { HostControl } from './host';
 import { destinationRoot, pickDestination, type DestinationWords } from './pickExtension';
 
 interface NewExtensionArgs {
@@ -18,8 +17,7 @@ interface NewExtensionArgs {
   where?: string;
 }
 
-export function registerNewExtension(context: vscode.ExtensionContext, host: ExtensionHost): void {
-  const control = hostControl(host);
+export function registerNewExtension(context: vscode.ExtensionContext, control: HostControl): void {
   const sdkDir = path.join(context.extensionPath, 'dist', 'sdk');
   context.subscriptions.push(
     vscode.commands.registerCommand('zut.newExtension', async (arg?: unknown): Promise<NewExtension | undefined> => {

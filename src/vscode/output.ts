@@ -4,7 +4,7 @@
  * own log. A load error, crash or given-up restart shows one error notification with "Show Log" and "Restart".
  */
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostCatalog, HostLogs } from '../host/api';
 import type { ExtensionLogLine } from '../host/types';
 import { Disposable, DisposableMap } from '../host/events';
 import { escapeNotificationLinks } from '../ui-model/statusModel';
@@ -42,7 +42,7 @@ export class ExtensionOutput extends Disposable {
   private readonly notified = new Map<string, number>();
 
   constructor(
-    private readonly host: ExtensionHost,
+    private readonly host: HostCatalog & HostLogs,
     private readonly log: vscode.LogOutputChannel,
   ) {
     super();

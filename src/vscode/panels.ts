@@ -5,14 +5,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostPanels } from '../host/api';
 import type { PanelRender } from '../host/hostUi';
 import { Disposable, toDisposable } from '../host/events';
 import type { PanelSpec } from '../protocol/frames';
 import { frameFromSpec, RenderCoalescer, WebviewMessage, type PanelFrame, type Scheduler } from '../ui-model/panelModel';
 
 /** The part of the host a panel talks to. */
-export type PanelHost = Pick<ExtensionHost, 'panelKey' | 'panelResize' | 'panelClosed'>;
+export type PanelHost = HostPanels;
 
 /** What a panel shows (for tests and diagnostics). */
 export interface PanelSnapshot extends PanelFrame {

@@ -4,14 +4,14 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostCatalog } from '../host/api';
 import { globalExtensionsDir, projectExtensionsDir } from '../host/disk/paths';
 import type { ExtensionInfo } from '../host/types';
 import { nameOf } from './output';
 
 /** The extension a command is about: a view node, a name, or a quick pick (optionally filtered). */
 export async function resolveExtension(
-  host: ExtensionHost,
+  host: Pick<HostCatalog, 'extensions'>,
   target: unknown,
   placeHolder: string,
   filter: (e: ExtensionInfo) => boolean = () => true,

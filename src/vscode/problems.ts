@@ -4,10 +4,10 @@
  */
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import type { ExtensionHost } from '../host/api';
+import type { HostCatalog, HostLogs } from '../host/api';
 import { manifestProblems, problemRange } from '../host/disk/problems';
 
-export function registerProblems(context: vscode.ExtensionContext, host: ExtensionHost): void {
+export function registerProblems(context: vscode.ExtensionContext, host: HostCatalog & HostLogs): void {
   const collection = vscode.languages.createDiagnosticCollection('zut');
   context.subscriptions.push(collection);
   let generation = 0;

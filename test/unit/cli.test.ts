@@ -315,6 +315,19 @@ describe('zut-host trace', () => {
     expect(r.stdout).not.toContain('"name":"other"');
     expect((await run(['trace', 'command', 'x'])).code).toBe(2);
   });
+
+  it('trace tool goes through the guarded path: the guard sees the call before the extension runs it', async () => {
+    const dir = await fixture(path.join(tmp, 'dev', 'trtool'), 'trtool');
+    const r = await run(['trace', '--ext', dir, 'tool', 'add', '{"a":2,"b":3}']);
+    expect(r.code).toBe(0);
+    const intercept = r.stdout.search(/^-> \{"type":"event_intercept","id":"[^"]+","event":"tool_call"/m);
+    const call = r.stdout.search(/^-> \{"type":"tool_call","id":"[^"]+","name":"add"/m);
+    expect(intercept).toBeGreaterThan(-1);
+    expect(call).toBeGreaterThan(intercept);
+    expect(r.stdout).toMatch(/^<- \{"type":"tool_result","id":"[^"]+","content":\[\{"type":"text","text":"5"\}\]\}$/m);
+    // Headless: an interactive tool is refused (no panel answers), as by `zut-host tool`.
+    expect((await run(['trace', '--ext', dir, 'tool', 'asks'])).code).toBe(1);
+  });
 });
 
 describe('zut-host new (Python) + doctor', () => {

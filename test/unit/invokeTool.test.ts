@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runLoop } from '../../src/host/chat/loop';
 import { Manager } from '../../src/host/manager';
-import { RequestError } from '../../src/host/types';
+import { GuardedPath, type ToolDispatch } from '../../src/host/calls/invoke';
+import { RequestError, type ToolInfo } from '../../src/host/types';
 import { RecordingSink, ScriptedModel, call, text } from '../fixtures/chat/helpers';
 import { RecordingUi, cleanupTemps, nodeExt, until, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
 
@@ -130,5 +131,28 @@ describe('invokeTool: one guarded path', () => {
     const result = model.requests[1]!.messages.at(-1)!.parts[0]!;
     expect(result.kind === 'toolResult' && result.content[0]).toMatchObject({ kind: 'text', text: JSON.stringify({ name: 'my tool!', args: { q: 1 } }) });
     expect(sink.finished[0]).toMatchObject({ name: 'my tool!', status: 'ok' });
+  });
+});
+
+describe('GuardedPath: built over the dispatcher and the extension set alone', () => {
+  const tool = { name: 'Echo', ext: 'e', active: true, deferred: false, activated: false, interactive: false, schema: {} } as unknown as ToolInfo;
+  function path(block: boolean) {
+    const seen: string[] = [];
+    const dispatch: ToolDispatch = {
+      emit: (e) => void seen.push(`event ${e.event}`),
+      interceptToolCall: (e) => (seen.push(`guard ${e.tool_name}`), Promise.resolve(block ? { args: e.tool_args, blocked: { ext: 'g', reason: 'no' } } : { args: { x: 2 } })),
+      callTool: (name, args) => (seen.push(`call ${name} ${JSON.stringify(args)}`), Promise.resolve({ ext: 'e', content: [{ type: 'text', text: 'ok' }], isError: false })),
+    };
+    return { seen, guarded: new GuardedPath(dispatch, { index: { tools: [tool] }, hasSubscribers: () => true }) };
+  }
+
+  it('event, guard, call with the arguments the guard gave, then the outcome event; a block never reaches the call', async () => {
+    const ok = path(false);
+    expect((await ok.guarded.invoke('echo', { x: 1 }, { session: { id: 's' }, origin: 'cli' })).isError).toBe(false);
+    expect(ok.seen).toEqual(['event tool_call', 'guard Echo', 'call Echo {"x":2}', 'event tool_result']);
+    const no = path(true);
+    const r = await no.guarded.invoke('echo', {}, { session: { id: 's' }, origin: 'cli' });
+    expect([r.isError, r.blocked?.ext]).toEqual([true, 'g']);
+    expect(no.seen).toEqual(['event tool_call', 'guard Echo', 'event tool_result']);
   });
 });

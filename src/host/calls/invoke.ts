@@ -1,8 +1,9 @@
 /**
- * The one guarded tool path. Every tool call, whoever makes it (`@zut`, "Zut: Call Tool…", `zut-host tool`, the MCP
- * bridge for agent mode and `zut-host mcp`), goes through `invokeTool`: the `tool_call` event to subscribers, the
- * interception chain (first block wins; `modified_args` chain), then the call (reply timeout, the interactive rule,
- * `tool_cancel` on abort), with `details` filed under the caller's own session branch. VS Code-free.
+ * The one guarded tool path. Every tool call, whoever makes it (`@zut`, "Zut: Call Tool…", `zut-host tool` and
+ * `trace`, the MCP bridge for agent mode and `zut-host mcp`, a zot extension's `call_tool`), goes through
+ * `GuardedPath.invoke`: the `tool_call` event to subscribers, the interception chain (first block wins;
+ * `modified_args` chain), then the call (reply timeout, the interactive rule, `tool_cancel` on abort), with `details`
+ * filed under the caller's own session branch. Built with the dispatcher and the extension set. VS Code-free.
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../../protocol';
@@ -71,54 +72,25 @@ export interface InvokeResult extends ToolResult {
   blocked?: Blocked;
 }
 
-/** What `invokeTool` needs of the host (the Manager implements it). */
-export interface ToolCallPort {
-  allTools(): ToolInfo[];
+/** What the guarded path sends through (dispatch.ts's `Dispatcher`). */
+export interface ToolDispatch {
   emit(event: LifecycleEvent): void;
+  interceptToolCall(e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision>;
+  /** The bare call, its last step. */
+  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
+}
+
+/** What it asks of the extensions (extensionSet.ts's `ExtensionSet`). */
+export interface ToolCatalog {
+  /** The registered tools (`active`: offered now). */
+  readonly index: { readonly tools: readonly ToolInfo[] };
   /** Whether a running extension subscribes to `event` (the `tool_result` event's bounded copy is made only then). */
   hasSubscribers(event: string): boolean;
-  interceptToolCall(e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision>;
-  callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
 }
 
 /** The text of a blocked call's result: the guard and its reason. */
 export function blockedText(b: Blocked): string {
   return `blocked by ${b.ext}: ${b.reason}`;
-}
-
-/**
- * Runs one tool call through the guarded path. Resolves with the result (a block is an `isError` result);
- * rejects with `RequestError` for an unknown tool, a timeout, a crash, a stop, or `cancelled` after `signal`.
- */
-export async function invokeTool(host: ToolCallPort, name: string, args: unknown, o: InvokeToolOptions): Promise<InvokeResult> {
-  const tool = o.run ? undefined : host.allTools().find((t) => t.name.toLowerCase() === name.toLowerCase());
-  if (!o.run && !tool) throw new RequestError('unknown', `unknown tool ${name}`);
-  const toolName = tool?.name ?? name;
-  const signal = o.signal ?? new AbortController().signal;
-  if (signal.aborted) throw abortError(signal, `tool ${toolName}: cancelled`);
-
-  const toolId = o.toolId ?? randomUUID();
-  const input = args ?? {};
-  const origin = frameExtras(o);
-  host.emit({ event: 'tool_call', tool_id: toolId, tool_name: toolName, tool_args: input, ...origin });
-  let effective: unknown = input;
-  let executed = false;
-  // zot's observation budget: the event's copy of the result is bounded (the call's own result is not).
-  const outcome = (status: ToolOutcomeStatus, result: { content: ToolResult['content']; isError: boolean }) => {
-    if (!host.hasSubscribers('tool_result')) return;
-    const { content, truncated } = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
-    host.emit({ event: 'tool_result', tool_id: toolId, tool_name: toolName, tool_args: effective, status, executed, result: { content, is_error: result.isError, ...(truncated ? { truncated } : {}) }, ...origin });
-  };
-  try {
-    const r = await guardedCall(host, tool, toolName, toolId, input, signal, o, (args) => ((effective = args), (executed = true)));
-    outcome(r.blocked ? 'blocked' : r.isError ? 'failed' : 'completed', r);
-    return r;
-  } catch (e) {
-    const kind = e instanceof RequestError ? e.kind : 'unknown';
-    const status = kind === 'timeout' ? 'timed_out' : kind === 'cancelled' ? 'cancelled' : 'failed';
-    outcome(status, { content: [{ type: 'text', text: e instanceof Error ? e.message : String(e) }], isError: true });
-    throw e;
-  }
 }
 
 /** The additive fields of this call's events and interception: `origin_extension`, `editor_tool`. */
@@ -132,33 +104,75 @@ function frameExtras(o: InvokeToolOptions): { origin_extension?: string; editor_
 /** How a call ended, in the `tool_result` event (zot-extensions.md: Tool outcomes). */
 type ToolOutcomeStatus = 'completed' | 'failed' | 'blocked' | 'cancelled' | 'timed_out';
 
-/** The guards, then the call. `started` gets the effective arguments right before the call starts. */
-async function guardedCall(
-  host: ToolCallPort,
-  tool: ToolInfo | undefined,
-  toolName: string,
-  toolId: string,
-  input: unknown,
-  signal: AbortSignal,
-  o: InvokeToolOptions,
-  started: (args: unknown) => void,
-): Promise<InvokeResult> {
-  const decision = await host.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input, ...frameExtras(o) }, o.foreign?.accept);
-  if (decision.blocked) {
-    const ext = tool?.ext ?? 'zut';
-    return { ext, content: [{ type: 'text', text: blockedText(decision.blocked) }], isError: true, blocked: decision.blocked };
-  }
-  if (signal.aborted) throw abortError(signal, `tool ${toolName}: cancelled`);
+/** The guarded path over one Manager's extensions. */
+export class GuardedPath {
+  constructor(
+    private readonly dispatch: ToolDispatch,
+    private readonly catalog: ToolCatalog,
+  ) {}
 
-  if (tool && !toolAllowedFor(tool, o.origin) && !o.answersPanels) {
-    return {
-      ext: tool.ext,
-      content: [{ type: 'text', text: `tool ${tool.name} is interactive: it needs a person at a VS Code window and cannot run from ${o.origin}` }],
-      isError: true,
+  /**
+   * Runs one tool call through the guarded path. Resolves with the result (a block is an `isError` result);
+   * rejects with `RequestError` for an unknown tool, a timeout, a crash, a stop, or `cancelled` after `signal`.
+   */
+  async invoke(name: string, args: unknown, o: InvokeToolOptions): Promise<InvokeResult> {
+    const tool = o.run ? undefined : this.catalog.index.tools.find((t) => t.active && t.name.toLowerCase() === name.toLowerCase());
+    if (!o.run && !tool) throw new RequestError('unknown', `unknown tool ${name}`);
+    const toolName = tool?.name ?? name;
+    const signal = o.signal ?? new AbortController().signal;
+    if (signal.aborted) throw abortError(signal, `tool ${toolName}: cancelled`);
+
+    const toolId = o.toolId ?? randomUUID();
+    const input = args ?? {};
+    const origin = frameExtras(o);
+    this.dispatch.emit({ event: 'tool_call', tool_id: toolId, tool_name: toolName, tool_args: input, ...origin });
+    let effective: unknown = input;
+    let executed = false;
+    // zot's observation budget: the event's copy of the result is bounded (the call's own result is not).
+    const outcome = (status: ToolOutcomeStatus, result: { content: ToolResult['content']; isError: boolean }) => {
+      if (!this.catalog.hasSubscribers('tool_result')) return;
+      const { content, truncated } = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
+      this.dispatch.emit({ event: 'tool_result', tool_id: toolId, tool_name: toolName, tool_args: effective, status, executed, result: { content, is_error: result.isError, ...(truncated ? { truncated } : {}) }, ...origin });
     };
+    try {
+      const r = await this.guardedCall(tool, toolName, toolId, input, signal, o, (args) => ((effective = args), (executed = true)));
+      outcome(r.blocked ? 'blocked' : r.isError ? 'failed' : 'completed', r);
+      return r;
+    } catch (e) {
+      const kind = e instanceof RequestError ? e.kind : 'unknown';
+      const status = kind === 'timeout' ? 'timed_out' : kind === 'cancelled' ? 'cancelled' : 'failed';
+      outcome(status, { content: [{ type: 'text', text: e instanceof Error ? e.message : String(e) }], isError: true });
+      throw e;
+    }
   }
-  started(decision.args);
-  o.onStart?.();
-  if (o.run) return o.run(decision.args, signal);
-  return host.callTool(toolName, decision.args, { signal, timeoutMs: o.timeoutMs, session: o.session, chain: o.chain, onProgress: o.onProgress });
+
+  /** The guards, then the call. `started` gets the effective arguments right before the call starts. */
+  private async guardedCall(
+    tool: ToolInfo | undefined,
+    toolName: string,
+    toolId: string,
+    input: unknown,
+    signal: AbortSignal,
+    o: InvokeToolOptions,
+    started: (args: unknown) => void,
+  ): Promise<InvokeResult> {
+    const decision = await this.dispatch.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input, ...frameExtras(o) }, o.foreign?.accept);
+    if (decision.blocked) {
+      const ext = tool?.ext ?? 'zut';
+      return { ext, content: [{ type: 'text', text: blockedText(decision.blocked) }], isError: true, blocked: decision.blocked };
+    }
+    if (signal.aborted) throw abortError(signal, `tool ${toolName}: cancelled`);
+
+    if (tool && !toolAllowedFor(tool, o.origin) && !o.answersPanels) {
+      return {
+        ext: tool.ext,
+        content: [{ type: 'text', text: `tool ${tool.name} is interactive: it needs a person at a VS Code window and cannot run from ${o.origin}` }],
+        isError: true,
+      };
+    }
+    started(decision.args);
+    o.onStart?.();
+    if (o.run) return o.run(decision.args, signal);
+    return this.dispatch.callTool(toolName, decision.args, { signal, timeoutMs: o.timeoutMs, session: o.session, chain: o.chain, onProgress: o.onProgress });
+  }
 }

@@ -2,7 +2,7 @@
  * Pure helpers of a `@zut` request: the conversation rebuilt from chat history, the `/help` listing.
  * Imports no `vscode` (the adapter hands in a neutral form of `ChatContext.history`).
  */
-import type { ExtensionHost } from '../api';
+import type { HostCatalog } from '../api';
 import type { ChatMessage } from './model';
 import { readTurnMeta, type TurnMeta } from './sessions';
 
@@ -46,7 +46,7 @@ export function historyToMessages(history: HistoryTurn[]): ChatMessage[] {
 }
 
 /** The `/help` listing: every extension command and tool, plain text. */
-export function helpText(host: ExtensionHost): string {
+export function helpText(host: HostCatalog): string {
   const lines: string[] = ['@zut commands:', '  /help  list commands and tools', '  /reload  restart every zut extension'];
   const commands = host.commands();
   for (const c of commands) lines.push(`  /${c.name}  ${c.description ?? ''} [${c.ext}]`.trimEnd());

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../../protocol';
-import type { ExtensionHost } from '../api';
+import type { HostCalls, HostCatalog } from '../api';
 import { assignModelNames, type ToolNameMap } from '../calls/toolNames';
 import { invokeForeign } from '../calls/invokeForeign';
 import { editorModelNames, type EditorToolInfo, type EditorToolPort } from './editorTools';
@@ -56,7 +56,7 @@ export interface LocalTool {
 }
 
 export interface LoopOptions {
-  host: ExtensionHost;
+  host: HostCatalog & HostCalls;
   model: ChatModel;
   sink: LoopSink;
   /** The conversation so far (from earlier turns), as the model said it. */
@@ -97,12 +97,12 @@ export interface LoopResult {
 }
 
 /** True when no extension intercepts `assistant_message`, so text can stream to the user as it arrives. */
-export function hostAllowsStreaming(host: ExtensionHost): boolean {
+export function hostAllowsStreaming(host: HostCalls): boolean {
   return !host.hasInterceptors('assistant_message');
 }
 
 /** The model-facing names of the extension tools offered now (toolNames.ts; host tools keep theirs). */
-export function modelNames(host: ExtensionHost, local: LocalTool[] = []): ToolNameMap {
+export function modelNames(host: HostCatalog, local: LocalTool[] = []): ToolNameMap {
   return assignModelNames(
     host.tools().map((t) => t.name),
     local.map((l) => l.tool.name),
@@ -117,7 +117,7 @@ export interface Offer {
 }
 
 /** The names of everything offered now: zut's first, editor tools around them. */
-export function currentOffer(host: ExtensionHost, local: LocalTool[] = [], editor?: EditorToolPort): Offer {
+export function currentOffer(host: HostCatalog, local: LocalTool[] = [], editor?: EditorToolPort): Offer {
   const names = modelNames(host, local);
   const tools = editor?.tools() ?? [];
   const zutModelNames = [...local.map((l) => l.tool.name), ...host.tools().map((t) => names.toModel(t.name) ?? t.name)];
@@ -128,7 +128,7 @@ export function currentOffer(host: ExtensionHost, local: LocalTool[] = [], edito
  * The tools offered this round: host tools plus active extension tools (deferred ones once activated), each under
  * its model-facing name (a zut name VS Code would refuse gets a stable sanitised one), then the editor's tools.
  */
-export function offeredTools(host: ExtensionHost, local: LocalTool[] = [], offer: Offer | ToolNameMap = modelNames(host, local)): ModelTool[] {
+export function offeredTools(host: HostCatalog, local: LocalTool[] = [], offer: Offer | ToolNameMap = modelNames(host, local)): ModelTool[] {
   const o: Offer = 'names' in offer ? offer : { names: offer, editor: [], editorNames: editorModelNames([], []) };
   const out: ModelTool[] = local.map((l) => l.tool);
   for (const t of host.tools()) {
@@ -247,7 +247,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopResult> {
   }
 }
 
-function endTurn(host: ExtensionHost, stop: 'cancelled', done: (s: LoopStop) => LoopResult): LoopResult {
+function endTurn(host: HostCalls, stop: 'cancelled', done: (s: LoopStop) => LoopResult): LoopResult {
   host.emit({ event: 'turn_end', stop });
   return done(stop);
 }

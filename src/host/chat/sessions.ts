@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { SessionContext } from '../../protocol';
-import type { ExtensionHost } from '../api';
+import type { HostSessions } from '../api';
 import type { ChatMessage } from './model';
 import { CHAT_BRANCHES_MAX as MAX_BRANCHES, CHAT_TEXT_MAX_CHARS as TEXT_MAX } from '../../protocol/limits';
 
@@ -171,7 +171,7 @@ export class SessionTracker {
  * Makes `step` the host's session: a forked branch starts from the state recorded at its fork point, `hello_ack`
  * carries the branch from now on, and the step's session events go out (each receiver gets its own state).
  */
-export function applySession(host: ExtensionHost, step: SessionStep): void {
+export function applySession(host: HostSessions, step: SessionStep): void {
   if (step.seedState) host.importState({ ...host.exportState(), [step.meta.branch]: step.seedState });
   host.setSession(step.context);
   for (const event of step.events) host.emitSessionEvent(event, step.context);

@@ -4,7 +4,7 @@
  * path-validated by discovery). Imports no `vscode`.
  */
 import { readFile } from 'node:fs/promises';
-import type { ExtensionHost } from '../api';
+import type { HostCatalog } from '../api';
 import type { Skill, ToolResult } from '../types';
 import type { LocalTool } from './loop';
 import type { ChatMessage } from './model';
@@ -16,7 +16,7 @@ export interface SkillEntry extends Skill {
 }
 
 /** Skills of running extensions, first of each name wins (extensions are listed in load order). */
-export function activeSkills(host: ExtensionHost): SkillEntry[] {
+export function activeSkills(host: HostCatalog): SkillEntry[] {
   const seen = new Set<string>();
   const out: SkillEntry[] = [];
   for (const info of host.extensions()) {

@@ -3,7 +3,7 @@
  * after zot's `before_agent_start` interceptors (zot-extensions.md: System prompt replacement), which may replace
  * it exactly (`""` removes it). Without interceptors it is the preamble unchanged.
  */
-import type { ExtensionHost } from '../api';
+import type { HostCalls } from '../api';
 import type { ChatMessage } from './model';
 import { skillsPreamble, type SkillEntry } from './skills';
 
@@ -16,7 +16,7 @@ export interface AgentStart {
 }
 
 /** The hidden messages that open every request of this turn. */
-export async function systemPreamble(host: ExtensionHost, skills: SkillEntry[], start: AgentStart): Promise<ChatMessage[]> {
+export async function systemPreamble(host: HostCalls, skills: SkillEntry[], start: AgentStart): Promise<ChatMessage[]> {
   const base = skillsPreamble(skills);
   if (!host.hasInterceptors('before_agent_start')) return base;
   const text = base.flatMap((m) => m.parts).map((p) => (p.kind === 'text' ? p.text : '')).join('\n');
