@@ -35,8 +35,11 @@ export function packagedFiles(dir = ROOT) {
   return out.split('\n').map((l) => l.trim()).filter(Boolean);
 }
 
-/** What a package must hold: the bundle, and the SDK and TypeScript transform "New Extension…" (TypeScript) copies. */
-export const REQUIRED_FILES = ['dist/extension.js', ...[...SDK_FILES, TS_TRANSFORM_FILE].map((f) => `dist/sdk/${f}`)];
+/**
+ * What a package must hold: the bundle, the headless CLI (`zut-host`, for MCP clients and terminals: README's
+ * snippets point at it), and the SDK and TypeScript transform "New Extension…" (TypeScript) copies.
+ */
+export const REQUIRED_FILES = ['dist/extension.js', 'dist/cli.js', ...[...SDK_FILES, TS_TRANSFORM_FILE].map((f) => `dist/sdk/${f}`)];
 
 /**
  * Throws unless the files about to be packaged are clean: no source map, every REQUIRED_FILES present and, for a

@@ -47,7 +47,7 @@ describe('release bundle', () => {
 });
 
 describe('package-time check', () => {
-  it('.vscodeignore packages the bundle, the MCP relay, the panel script, the SDK and TypeScript transform, no source map, no CLI', () => {
+  it('.vscodeignore packages the bundle, the CLI, the MCP relay, the panel script, the SDK and TypeScript transform, no source map', () => {
     const dir = path.join(tmp, 'pkg');
     for (const f of ['package.json', '.vscodeignore', 'README.md', 'LICENSE', 'media/panel.css']) {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
@@ -61,7 +61,7 @@ describe('package-time check', () => {
       fs.writeFileSync(path.join(dir, f), '//');
     }
     const files = pkg.packagedFiles(dir);
-    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/extension.js', 'dist/hook-server.js', 'dist/mcp-relay.js', 'dist/media/panel.js', ...sdk].sort());
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/cli.js', 'dist/extension.js', 'dist/hook-server.js', 'dist/mcp-relay.js', 'dist/media/panel.js', ...sdk].sort());
     expect(() => pkg.checkPackageFiles({ files, bundle: path.join(out, 'extension.js') })).not.toThrow();
   }, 30_000);
 
