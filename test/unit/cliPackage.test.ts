@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isolatedEnv, runProcess } from './helpers/runProcess';
+import { isolatedEnv, runProcess } from '../helpers/runProcess';
 
 let tmp: string;
 let app: string;
