@@ -150,10 +150,12 @@ describe('management: Run Command and the Extensions view', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('"Zut: Install Extension…" picks a folder and a destination, installs into ZUT_HOME and starts it', async () => {
+  it('"Zut: Install Extension…" picks a folder and a destination, shows the plan, installs into ZUT_HOME and starts it', async () => {
     const src = tempDir('install-src');
     writeMinimalExtension(src, 'ui-installed', '0.3.0');
     await runCommand(page, 'Zut: Install Extension…');
+    // From where: a folder (or a git URL).
+    await paletteRow(page, 'From a Folder…').click();
     // code-server's folder picker is VS Code's simple file dialog: a path box and the "Install" button.
     const input = page.locator('.quick-input-widget .quick-input-box input');
     // The dialog fills in its default folder asynchronously: wait for it, then replace it (and check it stuck).
@@ -167,6 +169,11 @@ describe('management: Run Command and the Extensions view', () => {
     await paletteRow(page, 'Global').waitFor();
     await screenshot(page, 'management-install-destination');
     await paletteRow(page, 'Global').click();
+    // The plan (what it will run, its files) in a modal before anything is installed.
+    const plan = page.locator('.monaco-dialog-box', { hasText: 'Install the zut extension "ui-installed"?' });
+    await plan.waitFor();
+    await screenshot(page, 'management-install-plan');
+    await plan.locator('.monaco-button', { hasText: /^Install$/ }).click();
     await showExtensionsView(page);
     await rowState(page, 'ui-installed', 'running');
     assert.equal(await extensionRow(page, 'ui-installed').locator('.label-description').textContent(), 'running · global 0.3.0');
