@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The in-host suite (test/vscode/inhost) in VS Code desktop through @vscode/test-electron, for machines that can
 // download VS Code (or have one: VSCODE_EXECUTABLE_PATH=/path/to/code). Not part of `npm test`; on machines
 // without that download use `npm run test:vscode` (code-server) instead.

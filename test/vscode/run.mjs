@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Runs the extension's tests inside a real VS Code: code-server 4.139.1 (VS Code 1.139.1) + Playwright + chromium.
 //   node test/vscode/run.mjs [--suite inhost|ui|all] [--grep REGEX] [--timeout SECONDS] [--keep]
 // in-host: test/vscode/inhost/*.test.js run by mocha INSIDE the extension host (repo = development extension).
@@ -28,7 +29,7 @@ function killEverythingSync() {
   for (const pid of descendants(process.pid)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
   killProcessesMentioning(runDir);
 }
-for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+for (const [sig, code] of /** @type {[NodeJS.Signals, number][]} */ ([['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]])) {
   process.on(sig, () => { console.error(`\n${sig}: stopping code-server and the browser`); killEverythingSync(); removeTemp(); process.exit(code); });
 }
 
@@ -137,7 +138,7 @@ try {
   const tl = await tools();
   console.log(`tools: code-server ${tl.codeServerVersion} with Node 24 from ${rel(tl.tools)} (${secs(t)})`);
   const harness = await import('./ui/harness.mjs');
-  for (const [name, fn] of [['inhost', runInhost], ['ui', runUi]]) {
+  for (const [name, fn] of /** @type {[string, typeof runInhost | typeof runUi][]} */ ([['inhost', runInhost], ['ui', runUi]])) {
     if (opts.suite !== 'all' && opts.suite !== name) continue;
     t = Date.now();
     console.log(`\n=== ${name} suite ===`);

@@ -1,3 +1,4 @@
+// @ts-check
 // In-host: the extension is loaded from the repo, activates, logs to its `Zut` output channel, and declares the
 // manifest fields that keep it in the workspace extension host and limited in untrusted workspaces.
 'use strict';

@@ -1,3 +1,4 @@
+// @ts-check
 // In-host: zut tools in VS Code's agent-mode plumbing (vscode.lm.tools / vscode.lm.invokeTool) through our MCP server
 // definition, the relay script and the extension host's relay socket. The example `weather` tools are read-only
 // (annotations.readOnlyHint), so invoking them without a chat token needs no confirmation dialog.
@@ -81,7 +82,8 @@ suite('agent mode (MCP bridge)', function () {
     assert.ok(!mcpTool('weather_alerts'), 'the deferred tool is not offered before activate_tools');
     const r = await vscode.lm.invokeTool(weather.name, { input: { city: 'Berlin' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
     assert.match(partsText(r), /Berlin: 16°C, fog/);
-    const image = r.content.find((p) => p instanceof vscode.LanguageModelDataPart || (p && p.mimeType === 'image/png'));
+    // LanguageModelDataPart is newer than the @types/vscode the checker reads: looked up untyped.
+    const image = /** @type {any[]} */ (r.content).find((p) => p instanceof /** @type {any} */ (vscode).LanguageModelDataPart || (p && p.mimeType === 'image/png'));
     assert.ok(image, `an image part (got ${r.content.map((p) => p.constructor && p.constructor.name).join(', ')})`);
     assert.strictEqual(image.mimeType, 'image/png');
     assert.strictEqual(Buffer.from(image.data).subarray(1, 4).toString(), 'PNG');

@@ -1,3 +1,4 @@
+// @ts-check
 // In-host: writing an extension. The contributed JSON Schema validates extension.json in the editor (the JSON
 // language service reports a wrong type), "Zut: New Extension…" with arguments writes and starts an extension (a
 // TypeScript one is checked by VS Code's TypeScript against the SDK's types),
@@ -58,14 +59,14 @@ suite('authoring: manifest schema, New Extension, Problems', () => {
       await vscode.window.showTextDocument(doc);
       // Property names offered on the empty line: the schema's keys that are not there yet.
       const labels = await eventually(async () => {
-        const list = await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(3, 2));
+        /** @type {import('vscode').CompletionList | undefined} */ const list = await vscode.commands.executeCommand('vscode.executeCompletionItemProvider', doc.uri, new vscode.Position(3, 2));
         const l = (list?.items ?? []).map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, ''));
         return l.includes('enabled') && l;
       }, 'schema completion in extension.json', 30000);
       for (const key of ['args', 'description', 'enabled', 'skills', 'version']) assert.ok(labels.includes(key), `completion offers ${key}: ${labels}`);
       // Hover on "exec" shows the schema's description.
       const hovers = await eventually(async () => {
-        const h = await vscode.commands.executeCommand('vscode.executeHoverProvider', doc.uri, new vscode.Position(2, 4));
+        /** @type {import('vscode').Hover[] | undefined} */ const h = await vscode.commands.executeCommand('vscode.executeHoverProvider', doc.uri, new vscode.Position(2, 4));
         const text = (h ?? []).flatMap((x) => x.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
         return /program to run/.test(text) && text;
       }, 'schema hover on "exec"', 30000);
@@ -78,7 +79,7 @@ suite('authoring: manifest schema, New Extension, Problems', () => {
 
   test('zut.newExtension writes a TypeScript extension that runs; VS Code checks its main.ts against the SDK types', async () => {
     const host = await api();
-    const made = await vscode.commands.executeCommand('zut.newExtension', { lang: 'ts', name: 'inhost-ts', where: 'project' });
+    /** @type {any} */ const made = await vscode.commands.executeCommand('zut.newExtension', { lang: 'ts', name: 'inhost-ts', where: 'project' });
     try {
       await eventually(() => (host.extensions().find((e) => e.name === 'inhost-ts') || {}).state === 'running', 'inhost-ts running');
       assert.strictEqual((await host.invokeCommand('inhost-ts', 'Ada')).display, 'Hello from inhost-ts: Ada');
@@ -88,7 +89,7 @@ suite('authoring: manifest schema, New Extension, Problems', () => {
       // Hover on `createExtension`: VS Code's TypeScript resolves it to the SDK's declaration (sdk/index.d.ts).
       const line = doc.getText().split('\n').findIndex((l) => l.startsWith('const ext = createExtension('));
       const hover = await eventually(async () => {
-        const h = await vscode.commands.executeCommand('vscode.executeHoverProvider', doc.uri, new vscode.Position(line, 'const ext = '.length + 2));
+        /** @type {import('vscode').Hover[] | undefined} */ const h = await vscode.commands.executeCommand('vscode.executeHoverProvider', doc.uri, new vscode.Position(line, 'const ext = '.length + 2));
         const text = (h || []).flatMap((x) => x.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
         return /ExtensionOptions/.test(text) && text;
       }, 'a typed hover on createExtension', 45000);
@@ -114,7 +115,7 @@ suite('authoring: manifest schema, New Extension, Problems', () => {
 
   test('saving an extension\'s main file in the editor restarts it at once (not after the file watcher)', async () => {
     const host = await api();
-    const made = await vscode.commands.executeCommand('zut.newExtension', { lang: 'sh', name: 'inhost-save', where: 'project' });
+    /** @type {any} */ const made = await vscode.commands.executeCommand('zut.newExtension', { lang: 'sh', name: 'inhost-save', where: 'project' });
     const zutLogs = () => {
       const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : e.name === 'Zut.log' ? [path.join(d, e.name)] : []));
       return walk(process.env.ZUT_TEST_LOGS_DIR).map((f) => fs.readFileSync(f, 'utf8')).join('\n');
@@ -141,7 +142,7 @@ suite('authoring: manifest schema, New Extension, Problems', () => {
   test('zut.newExtension writes a Python extension that runs; a broken manifest is a Problems entry until fixed', async () => {
     const host = await api();
     const started = Date.now();
-    const made = await vscode.commands.executeCommand('zut.newExtension', { lang: 'python', name: 'inhost-py', where: 'project' });
+    /** @type {any} */ const made = await vscode.commands.executeCommand('zut.newExtension', { lang: 'python', name: 'inhost-py', where: 'project' });
     try {
       assert.strictEqual(made.dir, path.join(WS, '.zut', 'extensions', 'inhost-py'));
       await eventually(() => (host.extensions().find((e) => e.name === 'inhost-py') || {}).state === 'running', 'inhost-py running');

@@ -1,3 +1,4 @@
+// @ts-check
 // @zut inside a real VS Code: requests go through `workbench.action.chat.open` with the scripted test model
 // (test/vscode/fixtures/scripted-model, vendor zut-test) against the example extensions of the workspace.
 // Observations: the model's recorded requests (`zutTest.requests`) and the responses as streamed
@@ -57,7 +58,7 @@ suite('@zut chat participant', function () {
     // The tool's details are weather's state on this conversation's branch, kept in workspace storage (what the
     // participant reads back when the window reloads).
     const persisted = await waitFor('the state in workspace storage', async () => {
-      const p = await vscode.commands.executeCommand('zut.test.persistedChatState');
+      /** @type {any} */ const p = await vscode.commands.executeCommand('zut.test.persistedChatState');
       return p.state && p.state[response.metadata.zut.branch] && p;
     });
     assert.strictEqual(persisted.state[response.metadata.zut.branch].weather.lastCity, 'Berlin');
@@ -137,7 +138,7 @@ suite('@zut chat participant', function () {
   });
 
   test('the notes of the last turn clear when the user sends the next @zut prompt', async function () {
-    const snapshot = () => vscode.commands.executeCommand('zut.test.snapshot');
+    /** @type {(...a: any[]) => Thenable<any>} */ const snapshot = () => vscode.commands.executeCommand('zut.test.snapshot');
     const progressNotes = async () => ((await snapshot()).widgets.find((w) => w.ext === 'progress') || { notes: [] }).notes;
     await vscode.commands.executeCommand('zut.command.notify', 'info a note from before the prompt');
     await waitFor('the note in the Widgets view', async () => (await progressNotes()).some((n) => n.text === 'a note from before the prompt'));

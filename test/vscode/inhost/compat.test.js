@@ -1,3 +1,4 @@
+// @ts-check
 // In-host: zot and e extensions beside zut's in a real VS Code (issue 13). The suite adds to the workspace a zot
 // extension (test/vscode/fixtures/zot/zpanel, protocol v1) in `.zot/extensions/`, a zot copy of the example
 // `weather` (shadowed), the e fixture enode (test/fixtures/e/enode) and an e file `todo.sh` (shadowed by the example
@@ -136,13 +137,13 @@ suite('compat: zot and e extensions', function () {
     const ids = await vscode.commands.getCommands(true);
     for (const c of ['zpanel', 'zhome-hi', 'e_ping']) assert.ok(ids.includes(`zut.command.${c}`), `zut.command.${c} registered`);
 
-    const zot = await vscode.commands.executeCommand('zut.command.zhome-hi', '');
+    /** @type {any} */ const zot = await vscode.commands.executeCommand('zut.command.zhome-hi', '');
     assert.strictEqual(zot.ext, 'zhome');
     assert.strictEqual(zot.action, 'display');
     assert.strictEqual(zot.display, 'hi from zot v1');
-    const e = await vscode.commands.executeCommand('zut.command.e_ping', 'there');
+    /** @type {any} */ const e = await vscode.commands.executeCommand('zut.command.e_ping', 'there');
     assert.strictEqual(e.ext, 'enode');
-    const notes = async (ext) => ((await vscode.commands.executeCommand('zut.test.snapshot')).widgets.find((w) => w.ext === ext) || { notes: [] }).notes;
+    const notes = async (ext) => (/** @type {any} */ (await vscode.commands.executeCommand('zut.test.snapshot')).widgets.find((w) => w.ext === ext) || { notes: [] }).notes;
     await eventually(async () => (await notes('enode')).some((n) => n.text === 'pong there'), 'the e notice "pong there" as a note of enode');
   });
 

@@ -1,3 +1,4 @@
+// @ts-check
 // In-host: consent for project-local extensions in a real VS Code. The rig runs with
 // zut.projectExtensions.consent = "trustedWorkspace" (the other suites expect the examples to start at once); this
 // suite switches to "ask", pre-consents the examples through the commands, and checks: a new project extension waits

@@ -1,3 +1,4 @@
+// @ts-check
 // In-host: VS Code's own tools in @zut (issue 21). The scripted model calls `run_in_terminal` through @zut; the call
 // takes zut's guarded path as `bash` (a guard written for zut, test/vscode/fixtures/zut/bash-guard, loaded through
 // zut.extensionPaths) and then goes to `vscode.lm.invokeTool` with the chat request's token. VS Code's confirmation is

@@ -1,3 +1,4 @@
+// @ts-check
 // Mocha runner executed INSIDE the VS Code extension host (VS Code calls `run()`; see test/vscode/run.mjs and
 // test/vscode/electron.mjs). Runs every test/vscode/inhost/*.test.js (CommonJS, mocha `tdd`: suite/test).
 // Environment (extensionEnvironment): ZUT_TEST_RESULT_FILE (JSON summary written here), ZUT_TEST_GREP (mocha grep),
@@ -8,7 +9,7 @@ const path = require('path');
 
 async function loadMocha() {
   // mocha 12 is ESM; Node >= 20.19 can require() it, older hosts need import().
-  try { const m = require('mocha'); return m.default || m; } catch { const m = await import('mocha'); return m.default || m; }
+  try { const m = /** @type {any} */ (require('mocha')); return m.default || m; } catch { const m = await import('mocha'); return m.default || m; }
 }
 
 exports.run = async function run() {

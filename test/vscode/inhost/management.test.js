@@ -1,3 +1,4 @@
+// @ts-check
 // In-host: the host built by createHost against the example workspace (a temp copy) and a private ZUT_HOME —
 // background start, the example extensions' states, zut.command.<name> and zut.runCommand for display, insert
 // and error responses, reload, the manifest watcher, enable/disable on disk, install/remove, doctor, call tool.
@@ -84,9 +85,9 @@ suite('management: host and commands', function () {
     await allRunning(host);
     const ids = await vscode.commands.getCommands(true);
     for (const c of host.commands()) assert.ok(ids.includes(`zut.command.${c.name}`), `zut.command.${c.name} registered`);
-    const notesOf = async () => ((await vscode.commands.executeCommand('zut.test.snapshot')).widgets.find((w) => w.ext === 'snippets') || { notes: [] }).notes;
+    const notesOf = async () => (/** @type {any} */ (await vscode.commands.executeCommand('zut.test.snapshot')).widgets.find((w) => w.ext === 'snippets') || { notes: [] }).notes;
     assert.ok(!(await notesOf()).some((n) => n.text === '4 words, 18 characters, 1 line'), 'no such note yet');
-    const reply = await vscode.commands.executeCommand('zut.command.wordcount', 'one two three four');
+    /** @type {any} */ const reply = await vscode.commands.executeCommand('zut.command.wordcount', 'one two three four');
     assert.strictEqual(reply.ext, 'snippets');
     assert.strictEqual(reply.action, 'display');
     assert.strictEqual(reply.display, '4 words, 18 characters, 1 line');
@@ -96,7 +97,7 @@ suite('management: host and commands', function () {
   test('a multi-line display opens as a read-only zut: document (one line stays a notification)', async () => {
     await api();
     await closeEditors();
-    const reply = await vscode.commands.executeCommand('zut.command.snippets', '');
+    /** @type {any} */ const reply = await vscode.commands.executeCommand('zut.command.snippets', '');
     assert.strictEqual(reply.action, 'display');
     assert.match(reply.display, /^Snippets:\n/);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'zut' && d.getText() === reply.display);
@@ -112,7 +113,7 @@ suite('management: host and commands', function () {
 
   test('an error response is returned (and shown) whatever the action; unknown commands resolve undefined', async () => {
     await api();
-    const reply = await vscode.commands.executeCommand('zut.command.license', 'NOPE-1.0');
+    /** @type {any} */ const reply = await vscode.commands.executeCommand('zut.command.license', 'NOPE-1.0');
     assert.strictEqual(reply.action, 'noop');
     assert.match(reply.error, /^unknown license "NOPE-1\.0" \(known: /);
     assert.strictEqual(await vscode.commands.executeCommand('zut.runCommand', 'no-such-command', ''), undefined);
@@ -123,7 +124,7 @@ suite('management: host and commands', function () {
     const doc = await vscode.workspace.openTextDocument({ content: 'A\nB\n', language: 'plaintext' });
     const editor = await vscode.window.showTextDocument(doc);
     editor.selection = new vscode.Selection(1, 0, 1, 0);
-    const reply = await vscode.commands.executeCommand('zut.runCommand', 'license', 'apache-2.0');
+    /** @type {any} */ const reply = await vscode.commands.executeCommand('zut.runCommand', 'license', 'apache-2.0');
     assert.strictEqual(reply.action, 'insert');
     assert.strictEqual(doc.getText(), 'A\n// SPDX-License-Identifier: Apache-2.0\nB\n');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
@@ -133,7 +134,7 @@ suite('management: host and commands', function () {
     const host = await api();
     await allRunning(host);
     const pid = info(host, 'snippets').pid;
-    const report = await vscode.commands.executeCommand('zut.reload');
+    /** @type {any} */ const report = await vscode.commands.executeCommand('zut.reload');
     assert.ok(report, 'zut.reload resolves to the load report');
     for (const n of EXAMPLES) assert.ok(report.loaded.includes(n), `${n} loaded`);
     assert.deepStrictEqual(report.errors, []);
@@ -218,7 +219,7 @@ suite('management: host and commands', function () {
     assert.strictEqual(JSON.parse(fs.readFileSync(file, 'utf8')).enabled, true);
     await eventually(() => stateOf(host, 'shell') === 'running', 'shell running again');
     await eventually(async () => (await vscode.commands.getCommands(true)).includes('zut.command.uptime'), 'zut.command.uptime back');
-    const reply = await vscode.commands.executeCommand('zut.command.uptime');
+    /** @type {any} */ const reply = await vscode.commands.executeCommand('zut.command.uptime');
     assert.match(reply.display, /^uptime: /);
     await allRunning(host);
   });
@@ -240,20 +241,20 @@ suite('management: host and commands', function () {
     ].join('\n'));
     const dest = path.join(process.env.ZUT_HOME, 'extensions', 'hello-installed');
     try {
-      const outcome = await vscode.commands.executeCommand('zut.install', src, 'global', { confirm: false });
+      /** @type {any} */ const outcome = await vscode.commands.executeCommand('zut.install', src, 'global', { confirm: false });
       assert.deepStrictEqual(outcome.installed, { name: 'hello-installed', dir: dest });
       assert.match(outcome.plan, /\n {2}runs: {2}node hello\.js {3}\(node found on PATH\)\n {2}files: 2 /);
       assert.ok(fs.existsSync(path.join(dest, 'hello.js')));
       await eventually(() => stateOf(host, 'hello-installed') === 'running', 'the installed extension running');
       assert.strictEqual(info(host, 'hello-installed').scope, 'global');
-      const reply = await vscode.commands.executeCommand('zut.command.hello-installed');
+      /** @type {any} */ const reply = await vscode.commands.executeCommand('zut.command.hello-installed');
       assert.strictEqual(reply.action, 'display');
 
-      const again = await vscode.commands.executeCommand('zut.install', src, 'global', { confirm: false });
+      /** @type {any} */ const again = await vscode.commands.executeCommand('zut.install', src, 'global', { confirm: false });
       assert.match(again.error, /already exists/);
       assert.strictEqual(again.installed, undefined);
     } finally {
-      const removed = await vscode.commands.executeCommand('zut.removeExtension', 'hello-installed', { confirm: false });
+      /** @type {any} */ const removed = await vscode.commands.executeCommand('zut.removeExtension', 'hello-installed', { confirm: false });
       assert.strictEqual(removed, true);
       fs.rmSync(src, { recursive: true, force: true });
     }
@@ -290,7 +291,7 @@ suite('management: host and commands', function () {
     const dest = path.join(extensions, 'hello-git');
     const cli = (...args) => execFileSync(process.execPath, [path.join(process.env.ZUT_TEST_EXTENSION_PATH, 'dist', 'cli.js'), ...args], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, encoding: 'utf8' });
     try {
-      const outcome = await vscode.commands.executeCommand('zut.install', url, 'global', { confirm: false });
+      /** @type {any} */ const outcome = await vscode.commands.executeCommand('zut.install', url, 'global', { confirm: false });
       assert.deepStrictEqual(outcome.installed, { name: 'hello-git', dir: dest });
       assert.match(outcome.plan, /^hello-git 0\.2\.0\n/);
       assert.match(outcome.plan, /\n {2}from: {2}file:\/\/.*hello\.git\n/);
@@ -298,7 +299,7 @@ suite('management: host and commands', function () {
       assert.match(outcome.plan, /\n {2}files: 2 /);
       assert.deepStrictEqual(fs.readdirSync(dest).sort(), ['extension.json', 'hello.js'], 'no .git installed');
       await eventually(() => stateOf(host, 'hello-git') === 'running', 'the cloned extension running');
-      assert.strictEqual((await vscode.commands.executeCommand('zut.command.hello-git')).display, 'hi from git');
+      assert.strictEqual(/** @type {any} */ (await vscode.commands.executeCommand('zut.command.hello-git')).display, 'hi from git');
 
       // The CLI and the Extensions view share the state: the manifest's "enabled".
       assert.match(cli('ext', 'disable', 'hello-git'), /^disabled hello-git /);
@@ -308,7 +309,7 @@ suite('management: host and commands', function () {
       await vscode.commands.executeCommand('zut.reload');
       await eventually(() => stateOf(host, 'hello-git') === 'running', 'enabled again by zut-host ext enable');
 
-      const bad = await vscode.commands.executeCommand('zut.install', require('url').pathToFileURL(path.join(tmp, 'none.git')).href, 'global', { confirm: false });
+      /** @type {any} */ const bad = await vscode.commands.executeCommand('zut.install', require('url').pathToFileURL(path.join(tmp, 'none.git')).href, 'global', { confirm: false });
       assert.match(bad.error, /git clone failed/);
       assert.deepStrictEqual(fs.readdirSync(extensions).filter((n) => n.startsWith('.')), [], 'no staging directory left');
     } finally {
@@ -323,7 +324,7 @@ suite('management: host and commands', function () {
     const host = await api();
     await allRunning(host);
     await closeEditors();
-    const content = await vscode.commands.executeCommand('zut.doctor');
+    /** @type {any} */ const content = await vscode.commands.executeCommand('zut.doctor');
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'zut' && d.getText() === content);
     assert.ok(doc, 'a zut: document with the report is open');
     assert.strictEqual(doc.uri.path, '/doctor-report.md');
@@ -348,7 +349,7 @@ suite('management: host and commands', function () {
     const host = await api();
     await allRunning(host);
     await closeEditors();
-    const result = await vscode.commands.executeCommand('zut.callTool', 'weather', '{"city":"Berlin"}');
+    /** @type {any} */ const result = await vscode.commands.executeCommand('zut.callTool', 'weather', '{"city":"Berlin"}');
     assert.strictEqual(result.ext, 'weather');
     assert.strictEqual(result.isError, false);
     assert.match(result.content[0].text, /^Berlin: 16°C, fog/);
@@ -365,7 +366,7 @@ suite('management: host and commands', function () {
 
     assert.strictEqual(await vscode.commands.executeCommand('zut.callTool', 'weather', '{"town":"Berlin"}'), undefined, 'missing required city');
     assert.strictEqual(await vscode.commands.executeCommand('zut.callTool', 'weather', '{city'), undefined, 'not JSON');
-    const deferred = await vscode.commands.executeCommand('zut.callTool', 'weather_alerts', '{"city":"London"}');
+    /** @type {any} */ const deferred = await vscode.commands.executeCommand('zut.callTool', 'weather_alerts', '{"city":"London"}');
     assert.match(deferred.content[0].text, /^London alerts:/);
     await closeEditors();
   });

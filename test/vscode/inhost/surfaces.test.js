@@ -1,3 +1,4 @@
+// @ts-check
 // In-host: the HostUi surfaces driven by the real Manager and the example extensions `progress` and `todo`
 // (examples/workspace/.zut/extensions). Commands run through `zut.command.<name>` like a keybinding would; what
 // the surfaces show is read back through `zut.test.snapshot` (registered in test mode only).
@@ -9,8 +10,8 @@ const vscode = require('vscode');
 const ID = 'zut.zut-vscode';
 
 
-const snapshot = () => vscode.commands.executeCommand('zut.test.snapshot');
-const run = (name, args = '') => vscode.commands.executeCommand(`zut.command.${name}`, args);
+/** @type {(...a: any[]) => Thenable<any>} */ const snapshot = () => vscode.commands.executeCommand('zut.test.snapshot');
+/** @type {(...a: any[]) => Thenable<any>} */ const run = (name, args = '') => vscode.commands.executeCommand(`zut.command.${name}`, args);
 const statusOf = (s, id) => s.status.find((x) => x.id === id);
 const extView = (s, ext) => s.widgets.find((w) => w.ext === ext);
 const panelOf = (s, ext, id) => s.panels.find((p) => p.ext === ext && p.id === id);

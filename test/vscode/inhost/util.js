@@ -1,3 +1,4 @@
+// @ts-check
 // Shared helpers of the in-host suites (not a test file: index.js loads only *.test.js).
 'use strict';
 const assert = require('assert');
@@ -18,8 +19,8 @@ async function eventually(fn, what, ms = 20000, every = 100) {
 // @zut through `workbench.action.chat.open` with the scripted test model (test/vscode/fixtures/scripted-model).
 const MODEL = { vendor: 'zut-test', id: 'scripted' };
 /** The requests the scripted model has received so far. */
-const modelRequests = () => require('vscode').commands.executeCommand('zutTest.requests');
-const recentResponses = () => require('vscode').commands.executeCommand('zut.chat.recentResponses');
+/** @type {(...a: any[]) => Thenable<any>} */ const modelRequests = () => require('vscode').commands.executeCommand('zutTest.requests');
+/** @type {(...a: any[]) => Thenable<any>} */ const recentResponses = () => require('vscode').commands.executeCommand('zut.chat.recentResponses');
 /** A response as streamed, with markdown escapes removed (extension text is escaped when shown). */
 const shownText = (r) => r.shown.join('').replace(/\\([!-/:-@[-`{-~])/g, '$1');
 

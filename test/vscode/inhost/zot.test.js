@@ -1,3 +1,4 @@
+// @ts-check
 // In-host: zot extensions (protocol v1; test/fixtures/zot, loaded through zut.extensionPaths) in a real VS Code:
 // `tool_prompt` from `@zut /command` runs its tool before the model turn and the model sees call and result;
 // `before_agent_start` replaces the @zut system prompt; `call_tool` reaches one of VS Code's own tools

@@ -1,3 +1,4 @@
+// @ts-check
 // Starting and stopping code-server (VS Code 1.139.1 web workbench + real Node extension host) for tests and
 // `npm start`. Every server runs with private user-data/extensions/XDG dirs and is killed as a whole process tree.
 import { spawn, spawnSync } from 'node:child_process';
@@ -39,7 +40,7 @@ export function freePort(host = '127.0.0.1') {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.on('error', reject);
-    s.listen(0, host, () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    s.listen(0, host, () => { const { port } = /** @type {import('node:net').AddressInfo} */ (s.address()); s.close(() => resolve(port)); });
   });
 }
 
@@ -95,6 +96,7 @@ export function killAllServersSync() {
 }
 
 function serverEnv(tools, dirs, extra) {
+  /** @type {NodeJS.ProcessEnv} */
   const env = {};
   // Inherited VS Code variables (e.g. when run from a VS Code terminal) would point code-server at another instance;
   // the outer `npm run`'s variables would reach every npm/npx an extension runs.
@@ -137,6 +139,7 @@ export function installVsix(tools, dirs, vsix, env = {}) {
  * @param {object} [o.env]        extra environment of code-server and its extension host
  * @param {string} [o.vsix]       a .vsix to install first
  * @param {number} [o.port]       default: a free port
+ * @param {string} [o.host]       default: 127.0.0.1
  * @param {boolean} [o.smokeTestDriver] default true: `window.driver` and the `payload` URL parameter
  * @returns {Promise<{port:number,url:string,pid:number,dir:string,userDataDir:string,extensionsDir:string,logsDir:string,log:string,
  *   exited:Promise<{code:number|null,sig:string|null}>,stop:()=>Promise<void>}>}

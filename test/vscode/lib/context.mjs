@@ -1,3 +1,4 @@
+// @ts-check
 // The state of one real-VS-Code test run, shared by run.mjs and the UI harness through environment variables
 // (so a UI test file can also be run on its own: the context is then created on first use).
 //   ZUT_VSCODE_RUN_DIR  .test-runs/<stamp>/ (screenshots, logs, server dirs; kept)

@@ -1,3 +1,4 @@
+// @ts-check
 // UI: a zut tool called the way VS Code's agent mode calls it. The test-only participant `@agentcaller`
 // (test/vscode/fixtures/agent-caller) runs `vscode.lm.invokeTool` with its request's toolInvocationToken on our MCP
 // server's tools: VS Code shows its own confirmation for `enable_weather_alerts` (not read-only), Allow runs it, and

@@ -1,3 +1,4 @@
+// @ts-check
 // UI: writing an extension in VS Code. "Zut: New Extension…" creates a TypeScript (SDK) extension (a real main.ts,
 // run by `node run.js main.ts` with nothing installed) that runs at once: its command works from the palette; an
 // edit of main.ts saved in the editor restarts it with the new behaviour. A

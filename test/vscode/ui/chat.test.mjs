@@ -1,3 +1,4 @@
+// @ts-check
 // UI: `@zut` typed into the Chat view with the scripted test model selected (test/vscode/fixtures/scripted-model,
 // loaded as a development extension next to the installed vsix). The example weather tool runs, its result reaches
 // the model (the scripted model echoes it), and the response shows the tool line and the answer.

@@ -1,3 +1,4 @@
+// @ts-check
 // UI: the extensions of zut's sibling hosts in a real VS Code (issue 13). The workspace copy gets a zot extension
 // (test/vscode/fixtures/zot/zpanel, protocol v1, in `.zot/extensions/`), the e fixture enode
 // (test/fixtures/e/enode, JSON-RPC, in `.e/extensions/`) and, in $ZOT_HOME/extensions, a zot copy of the zut

@@ -1,3 +1,4 @@
+// @ts-check
 // UI: consent for project-local extensions as a person sees it, with zut.projectExtensions.consent = "ask" (the
 // default; the other UI suites run with "trustedWorkspace"). Opening the example workspace shows ONE notification
 // for all the examples; their rows say "waiting for consent"; Allow on the notification starts them all. A global

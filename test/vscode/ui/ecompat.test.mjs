@@ -1,3 +1,4 @@
+// @ts-check
 // UI: an e extension (issue 13) in VS Code. The fixture test/fixtures/e/enode, copied into the workspace's
 // `.e/extensions` (project scope: the UI suites run with consent "trustedWorkspace"), asks `ui.select`: VS Code shows
 // a QuickPick titled with the extension and the question; the pick reaches the extension, whose notice comes back

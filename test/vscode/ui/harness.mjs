@@ -1,3 +1,4 @@
+// @ts-check
 // Helpers for the UI suite (test/vscode/ui/*.test.mjs, mocha bdd, run by test/vscode/run.mjs): start a code-server
 // with the packaged vsix, open the workbench in Playwright + Debian chromium, drive the palette, take screenshots.
 // A failing test gets a screenshot of every open page automatically (mochaHooks.afterEach).
@@ -60,6 +61,8 @@ function browser() {
 /**
  * The workbench URL for `folder` (or a `.code-workspace` file as `workspace`, or an empty window), with a `payload`
  * for development extensions / extension tests when given.
+ * @param {{ url: string, devPaths?: string[] }} server
+ * @param {{ folder?: string, workspace?: string, devPaths?: string[], payload?: string[][] }} [o]
  */
 export function workbenchUrl(server, { folder, workspace, devPaths = server.devPaths ?? [], payload = [] } = {}) {
   const host = new URL(server.url).host;
@@ -75,6 +78,9 @@ export function workbenchUrl(server, { folder, workspace, devPaths = server.devP
  * Opens the workbench on `folder` (or `workspace`: a .code-workspace file) in a fresh browser context; resolves once
  * `window.driver.whenWorkbenchRestored()`. `beforeGoto(page)` runs before navigation (e.g. page.exposeFunction).
  * Browser console goes to `<run>/pages/<n>.log`.
+ * @param {{ url: string, port: number, devPaths?: string[] }} server
+ * @param {{ folder?: string, workspace?: string, devPaths?: string[], payload?: string[][], viewport?: { width: number, height: number },
+ *   beforeGoto?: (page: import('playwright-core').Page) => Promise<unknown>, timeout?: number }} [o]
  * @returns {Promise<import('playwright-core').Page>}
  */
 export async function openWorkbench(server, { folder, workspace, devPaths, payload, viewport = { width: 1400, height: 900 }, beforeGoto, timeout = 60_000 } = {}) {
@@ -92,8 +98,9 @@ export async function openWorkbench(server, { folder, workspace, devPaths, paylo
   if (beforeGoto) await beforeGoto(page);
   await page.goto(workbenchUrl(server, { folder, workspace, devPaths, payload }));
   await page.locator('.monaco-workbench').waitFor({ timeout });
-  await page.waitForFunction(() => Boolean(window.driver), null, { timeout });
-  await page.evaluate(() => window.driver.whenWorkbenchRestored());
+  // `window.driver` is the smoke-test driver code-server adds (untyped here).
+  await page.waitForFunction(() => Boolean(/** @type {any} */ (window).driver), null, { timeout });
+  await page.evaluate(() => /** @type {any} */ (window).driver.whenWorkbenchRestored());
   return page;
 }
 

@@ -1,3 +1,4 @@
+// @ts-check
 // UI: a multi-root workspace (.code-workspace with two folders). Each folder's `.zut/extensions` is discovered,
 // and a project extension's `hello_ack.cwd` is the folder it belongs to: `/git-branch` (shell, folder A) reports
 // folder A, `/where` (a small Node extension in folder B) reports folder B. Screenshot: management-multiroot.png.

@@ -1,3 +1,4 @@
+// @ts-check
 // UI: the management surfaces as a person sees them, with the packaged vsix and the example workspace:
 // "Zut: Run Command…" lists the example commands and running one shows its output; the Zut view container shows
 // the Extensions view with the examples and their states; in an untrusted workspace (Workspace Trust enabled,
@@ -159,7 +160,7 @@ describe('management: Run Command and the Extensions view', () => {
     // code-server's folder picker is VS Code's simple file dialog: a path box and the "Install" button.
     const input = page.locator('.quick-input-widget .quick-input-box input');
     // The dialog fills in its default folder asynchronously: wait for it, then replace it (and check it stuck).
-    await page.waitForFunction(() => (document.querySelector('.quick-input-widget .quick-input-box input')?.value ?? '').length > 0);
+    await page.waitForFunction(() => (/** @type {HTMLInputElement | null} */ (document.querySelector('.quick-input-widget .quick-input-box input'))?.value ?? '').length > 0);
     for (let i = 0; i < 10 && (await input.inputValue()) !== `${src}/`; i++) {
       await input.fill(`${src}/`);
       await page.waitForTimeout(200);

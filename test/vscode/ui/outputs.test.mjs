@@ -1,3 +1,4 @@
+// @ts-check
 // UI: outputs and feedback as a person sees them. The doctor report and multi-line command output open as
 // read-only `zut:` documents (typing is refused, closing asks nothing); a running command shows window progress in
 // the status bar; in a high-contrast theme the selected panel row is outlined; with no zut extensions the palette hides the commands that need one and the Zut side bar's

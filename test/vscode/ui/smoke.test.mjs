@@ -1,3 +1,4 @@
+// @ts-check
 // UI smoke: the workbench loads with the packaged vsix installed, the extension activates (its `Zut` output
 // channel is offered by the palette), every command it contributes is in the palette, and a screenshot is saved.
 import assert from 'node:assert/strict';

@@ -1,3 +1,4 @@
+// @ts-check
 // UI: what a person sees of the extension surfaces, with the packaged vsix and the example extensions `todo` and
 // `progress`: the todo panel webview (text shown literally, keys, Escape), status bar items, and the Widgets view
 // with widgets and notes, the bell alert while the window is away. Screenshots: <run dir>/screenshots/surfaces-*.png.
@@ -71,14 +72,14 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     // Hidden and shown again (another editor on top): the webview is dropped while hidden (no
     // retainContextWhenHidden), and the new one gets the same frame through the ready/replay handshake and keeps
     // its Ctrl+M mode.
-    await list.evaluate(() => { window.zutMarker = 'old webview'; });
+    await list.evaluate(() => { /** @type {any} */ (window).zutMarker = 'old webview'; });
     const tab = page.locator('.tabs-container .tab', { hasText: 'Todos' });
     await openPalette(page, '>File: New Untitled Text File');
     await paletteRow(page, 'File: New Untitled Text File').click();
     await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor();
     await tab.click();
     await wv.locator('#lines .line.selected', { hasText: '✓ Try the todo panel keys' }).waitFor();
-    assert.equal(await list.evaluate(() => window.zutMarker), undefined, 'a new webview (the old one was not retained)');
+    assert.equal(await list.evaluate(() => /** @type {any} */ (window).zutMarker), undefined, 'a new webview (the old one was not retained)');
     assert.match(await wv.locator('#title').textContent(), /^Todos \(2\/4 done\)$/);
     await wv.locator('#tabmode', { hasText: 'Tab moves focus' }).waitFor();
     await wv.locator('#lines').click();
