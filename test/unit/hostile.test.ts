@@ -179,6 +179,21 @@ describe('careless: slow starts', () => {
     const r2 = await slow.m.start();
     expect(r2.ready).toEqual(['late']);
   }, 30_000);
+  it('an extension that closes stdout before hello fails its start at once, naming it, not at the deadline', async () => {
+    const s = setup({ helloTimeoutMs: 20_000 });
+    // Closes stdout, keeps running (and keeps stderr): only the EOF says nothing more will come.
+    const script = '#!/bin/sh\necho "closing stdout" >&2\nexec >&-\nexec sleep 60\n';
+    const dir = writeExt(s.exts, 'mute', { name: 'mute', exec: './run.sh' }, { 'run.sh': script });
+    const t0 = Date.now();
+    const report = await s.m.start();
+    const ms = Date.now() - t0;
+    expect(report.ready).toEqual([]);
+    expect(report.errors[0]?.message).toMatch(/^load mute \(.*\): stdout closed \(EOF\) before hello \(stderr log: .*ext-mute\.log\)$/);
+    expect(report.errors[0]?.message).toContain(dir);
+    expect(ms).toBeLessThan(5_000);
+    expect(s.m.extensions()[0]!.state).toBe('error');
+    figure(`stdout closed before hello: start failed after ${ms} ms (deadline 20 s)`);
+  }, 40_000);
 });
 
 describe('careless: invalid tool names', () => {

@@ -121,6 +121,9 @@ export class Connection {
       onStderr: (line) => o.onStderr(line),
       onEofWithoutExit: () => {
         if (this.phase === 'ready') this.fatal('stdout closed (EOF)');
+        // Nothing more can arrive: fail the start now rather than at its deadline.
+        else if (this.phase === 'handshake') this.failStart(`stdout closed (EOF) before ${this.handshake?.awaiting.exit ?? 'hello'} (${this.logSuffix()})`);
+        else if (this.phase === 'registering') this.failStart(`stdout closed (EOF) during registration (${this.logSuffix()})`);
       },
       onSpawnError: (detail) => {
         const msg = `${detail} (${this.logSuffix()})`;
