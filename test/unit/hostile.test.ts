@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ManagerOptions } from '../../src/host/api';
 import type { ConsentMode } from '../../src/host/extensions/consent';
-import { isAlive } from '../../src/host/process/escaped';
+import { holdersOf, isAlive, stdioLinks } from '../../src/host/process/escaped';
 import { MAX_COMMANDS_PER_EXT, MAX_STATUS_KEYS_PER_EXT, MAX_TOOLS_PER_EXT, MAX_WIDGET_LINES, MAX_WIDGETS_PER_EXT } from '../../src/protocol/limits';
 import { modelNames } from '../../src/host/chat/loop';
 import type { WidgetSpec } from '../../src/host/hostUi';
@@ -125,6 +125,33 @@ describe('hostile: escaped processes', () => {
     const diag = s.m.extensions()[0]!.diagnostics.find((d) => d.includes('escaped process'));
     expect(diag).toMatch(/ended \d+ escaped process\(es\) still holding its stdio/);
     figure(`setsid grandchild (ignores SIGTERM, holds stdout): found by its stdio link, SIGTERM → 1 s → SIGKILL; gone ${ms} ms after stop began`);
+  }, 30_000);
+
+  it('a grandchild that only left the process group (setpgrp, stdio on /dev/null, ignores SIGTERM) is gone after shutdown', async () => {
+    const s = setup();
+    const pidfile = path.join(tempDir('zut-escape-'), 'grandchild.pid');
+    writeExt(s.exts, 'pgrp', { name: 'pgrp', exec: path.join(HOSTILE, 'escape_pgrp.sh'), args: [pidfile] });
+    await s.m.start();
+    expect(s.m.extensions()[0]!.state).toBe('running');
+    const pid = s.m.extensions()[0]!.pid!;
+    const gpid = await until(() => fs.existsSync(pidfile) && Number(fs.readFileSync(pidfile, 'utf8').trim()), 10_000, 'the grandchild pid');
+    expect(await isAlive(gpid)).toBe(true);
+    // Its own group, the extension's session, none of the extension's stdio.
+    const stat = fs.readFileSync(`/proc/${gpid}/stat`, 'utf8');
+    const [, , pgrp, session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    expect(pgrp).toBe(gpid);
+    expect(session).toBe(pid);
+    const links = stdioLinks(pid);
+    expect(links.length).toBeGreaterThan(0);
+    expect(await holdersOf({ links })).not.toContain(gpid);
+    const t0 = Date.now();
+    await s.m.stop();
+    const ms = Date.now() - t0;
+    const survived = await isAlive(gpid);
+    if (survived) process.kill(gpid, 'SIGKILL'); // the test leaves no orphan either way
+    expect(survived).toBe(false);
+    expect(s.m.extensions()[0]!.diagnostics.find((d) => d.includes('escaped process'))).toMatch(/ended 1 escaped process\(es\) still holding its stdio or in its session: \d+/);
+    figure(`setpgrp grandchild (same session, stdio on /dev/null, ignores SIGTERM): found by its session id; gone ${ms} ms after stop began`);
   }, 30_000);
 
   it('the same grandchild is also ended when the extension crashes (not only on stop)', async () => {
