@@ -121,9 +121,8 @@ export class Connection {
       onStderr: (line) => o.onStderr(line),
       onEofWithoutExit: () => {
         if (this.phase === 'ready') this.fatal('stdout closed (EOF)');
-        // Nothing more can arrive: fail the start now rather than at its deadline.
-        else if (this.phase === 'handshake') this.failStart(`stdout closed (EOF) before ${this.handshake?.awaiting.exit ?? 'hello'} (${this.logSuffix()})`);
-        else if (this.phase === 'registering') this.failStart(`stdout closed (EOF) during registration (${this.logSuffix()})`);
+        // Nothing more can arrive: a start fails now rather than at its deadline (failStart acts only while starting).
+        else this.failStart(`stdout closed (EOF) (${this.logSuffix()})`);
       },
       onSpawnError: (detail) => {
         const msg = `${detail} (${this.logSuffix()})`;
@@ -197,8 +196,11 @@ export class Connection {
     this.clock.end();
   }
 
-  /** The handshake or registration failed: kill the child; `start()` rejects once it is reaped. */
-  private failStart(message: string): void {
+  /**
+   * The handshake or registration failed, or the host gives the start up: kill the child; `start()` rejects with
+   * `message` once it is reaped. Nothing once started.
+   */
+  failStart(message: string): void {
     if (!this.starting) return;
     this.phase = 'stopping';
     this.exitExpected = true;

@@ -53,6 +53,8 @@ export class Loader {
   private report: LoadReport | undefined;
   /** The manifests' fingerprint when the running set was loaded (manifestSignature.ts). */
   private loadedSignature: string | undefined;
+  /** A stop is queued: loads before it start nothing. */
+  private stopPending = false;
 
   constructor(private readonly host: LoaderHost) {}
 
@@ -162,7 +164,7 @@ export class Loader {
     const sups = set.all;
     await Promise.all(sups.map((s) => gates.applyGate(s)));
     gates.requestConsent(sups);
-    const toStart = sups.filter((s) => s.spawnable);
+    const toStart = this.stopPending ? [] : sups.filter((s) => s.spawnable);
     await Promise.all(toStart.map((s) => s.start()));
     const errors = sups.filter((s) => s.state === 'error' && s.error).map((s) => ({ ext: s.name, message: s.error! }));
     return {
@@ -221,7 +223,7 @@ export class Loader {
       this.loadedSignature = await this.signature();
       await gates.applyGate(s);
       gates.requestConsent([s]);
-      await s.start();
+      if (!this.stopPending) await s.start();
     });
   }
 
@@ -234,9 +236,18 @@ export class Loader {
     await this.reload();
   }
 
-  /** Graceful shutdown of every child, after the operations queued before it. */
+  /**
+   * Graceful shutdown of every child, after the operations queued before it. Starts in progress are given up at
+   * once (their children killed), and a load that runs before this stop starts nothing: a stop never waits for a
+   * start deadline.
+   */
   stop(): Promise<void> {
-    return this.serial(() => this.stopAll());
+    this.stopPending = true;
+    for (const s of this.host.set.all) s.abortStart();
+    return this.serial(async () => {
+      this.stopPending = false;
+      await this.stopAll();
+    });
   }
 
   private async stopAll(): Promise<void> {

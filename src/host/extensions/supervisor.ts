@@ -187,6 +187,11 @@ export class ExtensionSupervisor implements Registrant {
     }
   }
 
+  /** The host is stopping: a start in progress fails now (its child killed) instead of running to its deadline. */
+  abortStart(): void {
+    if (this.starting) this.conn?.failStart('start given up: the host is stopping');
+  }
+
   /** Spawns and handshakes. Resolves when running or failed (never rejects). */
   start(): Promise<void> {
     if (!this.spawnable) return Promise.resolve();

@@ -7,7 +7,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { LineDecoder, MAX_FRAME_BYTES } from '../../protocol';
 import { TextLineSplitter, killGroup, openLog, spawnChild, type ChildSpec } from './child';
 import { watchChild } from './childEvents';
-import { killEscaped, stdioLinks, type EscapeMarks } from './escaped';
+import { killEscaped, stdioLinks } from './escaped';
 import { TORN_WRITE_GRACE_MS } from '../../protocol/limits';
 import { WriteQueue } from './writeQueue';
 
@@ -39,8 +39,8 @@ export class ChildLink {
   private readonly child: ChildProcessWithoutNullStreams;
   private readonly queue: WriteQueue;
   private readonly log: ReturnType<typeof openLog>;
-  /** The child's stdio links and session, to find escaped processes after the group kill (escaped.ts). */
-  private readonly marks: EscapeMarks;
+  /** The child's stdio links, to find escaped processes after the group kill (escaped.ts). */
+  private readonly stdio: string[];
   private closed = false;
   private resolveFinished!: () => void;
   private readonly finished = new Promise<void>((r) => (this.resolveFinished = r));
@@ -52,8 +52,7 @@ export class ChildLink {
     this.log = openLog(o);
     if (this.log.error) events.onDiagnostic(this.log.error);
     this.child = spawnChild(o);
-    // Spawned detached (child.ts): off Windows the child leads its own session, whose id is its pid.
-    this.marks = { links: stdioLinks(this.child.pid), ...(process.platform !== 'win32' && this.child.pid && { session: this.child.pid }) };
+    this.stdio = stdioLinks(this.child.pid);
     this.queue = new WriteQueue(this.child.stdin, { ...o.queue, writeTimeoutMs: o.writeTimeoutMs, onFail: (reason) => events.onWriteFail(reason) });
     const limit = o.maxFrameBytes ?? MAX_FRAME_BYTES;
     const decoder = new LineDecoder(limit);
@@ -118,7 +117,8 @@ export class ChildLink {
     this.log.close();
     killGroup(this.child.pid, 'SIGKILL');
     this.child.stdin.destroy();
-    void killEscaped(this.marks, killGraceMs)
+    // Spawned detached (child.ts): the child leads its own session, whose id is its pid.
+    void killEscaped(this.stdio, killGraceMs, this.child.pid)
       .then((pids) => {
         this.escaped = pids;
         if (pids.length > 0) onDiagnostic(`ended ${pids.length} escaped process(es) still holding its stdio or in its session: ${pids.join(', ')}`);

@@ -1,16 +1,14 @@
 /**
  * Escaped processes. Killing an extension's process group misses a descendant that left the group — it would
- * survive the host forever. On Linux two marks still tell it apart after the group kill:
- * - its session: the extension is spawned as a session leader (child.ts: `detached`), so a descendant that only
- *   changed its process group (`setpgrp`, stdio redirected) keeps the session id = the extension's pid
- *   (`/proc/<pid>/stat` field 6);
- * - its stdio: one that left the session too (`setsid`, a double fork) still holds the pipes the host created
- *   (`pipe:[N]`, or `socket:[N]` for libuv's socketpairs) unless it closed every inherited descriptor.
- * So: note the child's stdio links at spawn, and after the group kill find every process in its session or
- * whose `/proc/<pid>/fd` still links to one of them, and end it the same way (SIGTERM → grace → SIGKILL). A daemon
- * that closed every inherited descriptor AND left the session is out of reach (README). The session leader's own
- * pid is never a match: the leader is the extension itself, gone by then, so a process that reused its pid (a
- * new session leader) is not taken for one of its descendants.
+ * survive the host forever. On Linux two marks still tell it apart after the group kill: its session (the extension
+ * is spawned as a session leader, child.ts `detached`, so a descendant that only changed its group with `setpgrp`
+ * keeps session id = the extension's pid: `/proc/<pid>/stat` field 6), and, for one that left the session too
+ * (`setsid`, a double fork), the extension's stdio it still holds (the pipes the host created: `pipe:[N]`, or
+ * `socket:[N]` for libuv's socketpairs) unless it closed every inherited descriptor. So: note the child's stdio
+ * links at spawn, and after the group kill find every process in its session or whose `/proc/<pid>/fd` still links
+ * to one of them, and end it the same way (SIGTERM → grace → SIGKILL). A daemon that closed every inherited
+ * descriptor AND left the session is out of reach (README). The session leader's own pid never matches: the leader
+ * was the extension, gone by then, so a process that reused its pid is not taken for one of its descendants.
  * On Windows the tree is killed with `taskkill /T /F` (child.ts). Other platforms: the group kill only.
  */
 import { promises as fs, readlinkSync } from 'node:fs';
@@ -31,50 +29,20 @@ export function stdioLinks(pid: number | undefined): string[] {
   return out;
 }
 
-/** What marks an extension's escaped processes: its stdio links, and its session id (its pid; Linux). */
-export interface EscapeMarks {
-  links: readonly string[];
-  session?: number;
-}
-
-/** The session id of `pid` (`/proc/<pid>/stat` field 6), undefined when unreadable. */
-async function sessionOf(pid: string): Promise<number | undefined> {
-  try {
-    const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8');
-    // After "pid (comm) ": state ppid pgrp session …; comm may hold spaces and parentheses, so split after the last ')'.
-    const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
-    return Number.isInteger(session) ? session : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether `pid` holds any of `wanted` open (`/proc/<pid>/fd`). */
-async function holdsAny(pid: string, wanted: ReadonlySet<string>): Promise<boolean> {
-  if (wanted.size === 0) return false;
-  let fds: string[];
-  try {
-    fds = await fs.readdir(`/proc/${pid}/fd`);
-  } catch {
-    return false; // gone, or another user's
-  }
-  for (const fd of fds) {
-    try {
-      if (wanted.has(await fs.readlink(`/proc/${pid}/fd/${fd}`))) return true;
-    } catch {
-      /* closed meanwhile */
-    }
-  }
-  return false;
-}
+/** The session id of `pid`: `/proc/<pid>/stat` after "pid (comm) " is "state ppid pgrp session …"; 0 if unreadable. */
+const sessionOf = (pid: string): Promise<number> =>
+  fs.readFile(`/proc/${pid}/stat`, 'utf8').then(
+    (s) => Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[3]),
+    () => 0,
+  );
 
 /**
- * Processes (other than this one) in the extension's session or holding any of its stdio links, found by scanning
- * `/proc`. The session leader itself (pid = session) is never one: see the header.
+ * Processes (other than this one) in session `session` (its leader excepted) or holding any of `links` open, found
+ * by scanning `/proc`.
  */
-export async function holdersOf(marks: EscapeMarks): Promise<number[]> {
-  if (process.platform !== 'linux' || (marks.links.length === 0 && marks.session === undefined)) return [];
-  const wanted = new Set(marks.links);
+export async function holdersOf(links: readonly string[], session?: number): Promise<number[]> {
+  if (process.platform !== 'linux' || (links.length === 0 && !session)) return [];
+  const wanted = new Set(links);
   let pids: string[];
   try {
     pids = (await fs.readdir('/proc')).filter((e) => /^\d+$/.test(e));
@@ -85,8 +53,24 @@ export async function holdersOf(marks: EscapeMarks): Promise<number[]> {
   await Promise.all(
     pids.map(async (p) => {
       const pid = Number(p);
-      if (pid === process.pid || pid === marks.session) return;
-      if ((marks.session !== undefined && (await sessionOf(p)) === marks.session) || (await holdsAny(p, wanted))) found.push(pid);
+      if (pid === process.pid || pid === session) return;
+      if (session && (await sessionOf(p)) === session) return void found.push(pid);
+      let fds: string[];
+      try {
+        fds = await fs.readdir(`/proc/${p}/fd`);
+      } catch {
+        return; // gone, or another user's
+      }
+      for (const fd of fds) {
+        try {
+          if (wanted.has(await fs.readlink(`/proc/${p}/fd/${fd}`))) {
+            found.push(pid);
+            return;
+          }
+        } catch {
+          /* closed meanwhile */
+        }
+      }
     }),
   );
   return found.sort((a, b) => a - b);
@@ -118,19 +102,19 @@ function signal(pid: number, sig: NodeJS.Signals): void {
 }
 
 /**
- * Ends every process in the extension's session or still holding its stdio (`marks`): SIGTERM, up to `graceMs`
- * for them to go, then SIGKILL. Resolves with the pids it found (empty when none escaped). Never throws.
+ * Ends every process still in `session` or holding `links`: SIGTERM, up to `graceMs` for them to go, then SIGKILL.
+ * Resolves with the pids it found (empty when none escaped). Never throws.
  */
-export async function killEscaped(marks: EscapeMarks, graceMs: number): Promise<number[]> {
-  const pids = await holdersOf(marks);
+export async function killEscaped(links: readonly string[], graceMs: number, session?: number): Promise<number[]> {
+  const pids = await holdersOf(links, session);
   if (pids.length === 0) return [];
   for (const pid of pids) signal(pid, 'SIGTERM');
   const all = new Set(pids);
   let alive = await gone(pids, graceMs);
-  // SIGKILL what is left, and anything that joined meanwhile (a child forked during the grace), until none is
-  // left or the rounds are spent.
+  // SIGKILL what is left, and anything that picked up the descriptors meanwhile (a child forked during the grace),
+  // until nothing holds them or the rounds are spent.
   for (let round = 0; round < ESCAPED_KILL_ROUNDS; round++) {
-    const holders = [...new Set([...alive, ...(await holdersOf(marks))])];
+    const holders = [...new Set([...alive, ...(await holdersOf(links, session))])];
     if (holders.length === 0) break;
     holders.forEach((p) => all.add(p));
     for (const pid of holders) signal(pid, 'SIGKILL');
