@@ -1,8 +1,10 @@
 /**
- * What every `zut-host` subcommand shares: the option table, usage errors and exit codes, output, and running
- * the Manager for one invocation (always stopped afterwards, also on Ctrl+C).
+ * What every `zut-host` subcommand shares: the option table, usage errors and exit codes, output, the host's
+ * options (a project's own extensions start only with `--allow-project`), and running the Manager for one
+ * invocation (always stopped afterwards, also on Ctrl+C; a second Ctrl+C kills at once).
  */
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import pkg from '../../package.json';
@@ -13,21 +15,25 @@ import type { HostUi } from '../host/hostUi';
 import { NullHostUi } from '../host/hostUi';
 import { Manager } from '../host/manager';
 import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
+import { allowProject, type ProjectScan } from './project';
+import { stopSignals } from './signals';
 
 export const VERSION = pkg.version;
 
 export const USAGE = `usage:
-  zut-host doctor  [--cwd DIR] [--ext DIR]... [--json]
-  zut-host command [--cwd DIR] [--ext DIR]... [--timeout MS] [--keys KEYS | --keys-file FILE] [-q] NAME [ARGS...]
-  zut-host tool    [--cwd DIR] [--ext DIR]... [--timeout MS] [--keys KEYS | --keys-file FILE] [-q] NAME ['JSON']
+  zut-host doctor  [--cwd DIR] [--allow-project] [--ext DIR]... [--json]
+  zut-host command [--cwd DIR] [--allow-project] [--ext DIR]... [--timeout MS] [--keys KEYS | --keys-file FILE] [-q] NAME [ARGS...]
+  zut-host tool    [--cwd DIR] [--allow-project] [--ext DIR]... [--timeout MS] [--keys KEYS | --keys-file FILE] [-q] NAME ['JSON']
   zut-host new     --lang ts|python|go|sh [--dir DIR] NAME
   zut-host trace   --ext DIR [--cwd DIR] [--timeout MS] [command NAME [ARGS...] | tool NAME ['JSON']]
-  zut-host mcp     [--cwd DIR] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
+  zut-host mcp     [--cwd DIR] [--allow-project] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
   zut-host hook    [--agent vscode|copilot-cli|claude] [--allow-project] EVENT   an agent's hook (JSON on stdin)
   zut-host hook    install|uninstall --agent vscode|copilot-cli|claude --scope user|workspace [--cwd DIR]
   zut-host ext     list | doctor | install | remove | enable | disable | logs   (zut-host ext --help)
 
-  --cwd DIR        project directory (its .zut/extensions are loaded; sent as hello_ack.cwd). Default: cwd
+  --cwd DIR        project directory (sent as hello_ack.cwd); it must exist. Default: cwd
+  --allow-project  also start the project's own extensions (.zut/extensions, .zot/extensions, .e/extensions under
+                   --cwd): code from the repository. Without it they are listed, not started
   --ext, -e PATH   load this extension for this run (repeatable; wins over installed copies): a zut or zot
                    extension folder, an e extension file or folder (recognised by its layout)
   --json           doctor: print {"extensions":[...],"errors":[...]}
@@ -47,6 +53,7 @@ export const USAGE = `usage:
   --no-e           do not load e extensions (.e/extensions, ~/.e/extensions)
   $ZUT_HOME        zut's home (global extensions, logs)
   $ZOT_HOME        zot's home (default $XDG_STATE_HOME/zot, else the platform's, as for zut)
+  $ZUT_ALLOW_PROJECT=1  the same as --allow-project (CI)
 `;
 
 export class UsageError extends Error {}
@@ -86,10 +93,10 @@ const ONLY: Record<string, readonly string[]> = {
   lang: ['new'],
   dir: ['new'],
   agent: ['hook'],
-  'allow-project': ['hook'],
   scope: ['hook'],
   'no-zot': ['doctor', 'command', 'tool', 'mcp'],
   'no-e': ['doctor', 'command', 'tool', 'mcp'],
+  'allow-project': ['doctor', 'command', 'tool', 'mcp', 'hook'],
 };
 
 export function parse(argv: string[]) {
@@ -124,49 +131,100 @@ export function timeoutOf(p: Parsed): number | undefined {
   return ms;
 }
 
-/** Builds and starts the Manager for this run; `run` gets it, and it is always stopped afterwards. */
 /** A session of its own for one CLI run. */
 export function cliSession(p: Parsed): { id: string; cwd: string } {
-  return { id: `zut-host-${randomUUID()}`, cwd: path.resolve(p.values.cwd ?? process.cwd()) };
+  return { id: `zut-host-${randomUUID()}`, cwd: cwdOf(p) };
 }
 
-export async function withHost<T>(
-  p: Parsed,
-  run: (host: ExtensionHost, report: LoadReport) => Promise<T>,
-  extra: { ui?: HostUi; options?: Partial<ManagerOptions>; onHost?: (host: ExtensionHost) => void } = {},
-): Promise<T> {
-  const timeout = timeoutOf(p);
+/** `--cwd` (default: the process's), which must be an existing directory: else a usage error naming it. */
+export function cwdOf(p: Parsed): string {
   const cwd = path.resolve(p.values.cwd ?? process.cwd());
-  const manager = new Manager({
-    folders: [cwd],
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(cwd);
+  } catch {
+    throw new UsageError(`--cwd ${cwd}: no such directory`);
+  }
+  if (!st.isDirectory()) throw new UsageError(`--cwd ${cwd}: not a directory`);
+  return cwd;
+}
+
+/**
+ * The Manager options of a headless run (every verb that starts extensions: doctor, command, tool, mcp): the
+ * project's own extensions only with `--allow-project` (else no folder at all: project.ts), `$ZUT_HOME`, `--ext`,
+ * zot and e unless `--no-zot` / `--no-e`, the reply timeout.
+ */
+export function hostOptions(p: Parsed): Omit<ManagerOptions, 'ui'> {
+  const timeout = timeoutOf(p);
+  return {
+    folders: allowProject(p.values) ? [cwdOf(p)] : [],
     zutHome: resolveZutHome(),
     extensionPaths: (p.values.ext ?? []).map((d) => path.resolve(d)),
     ...(!p.values['no-zot'] && { zot: { home: resolveZotHome() } }),
     ...(!p.values['no-e'] && { e: { home: resolveEHome() } }),
-    ui: extra.ui ?? new NullHostUi(),
     hostVersion: VERSION,
     provider: 'zut-host',
     model: 'none',
     autoRestart: false,
     ...(timeout !== undefined && { commandTimeoutMs: timeout, toolTimeoutMs: timeout }),
-    ...extra.options,
-  });
+  };
+}
+
+/** Where the project extensions this run holds back are (project.ts), or undefined when it starts them. */
+export function heldScan(p: Parsed): ProjectScan | undefined {
+  if (allowProject(p.values)) return undefined;
+  return {
+    cwd: cwdOf(p),
+    zutHome: resolveZutHome(),
+    ...(!p.values['no-zot'] && { zot: { home: resolveZotHome() } }),
+    ...(!p.values['no-e'] && { e: { home: resolveEHome() } }),
+  };
+}
+
+/**
+ * Enters the project directory: extensions are told the Manager's first folder, else its own cwd, as theirs
+ * (`hello_ack.cwd`), and a run that holds the project back gives the Manager no folder. Call it once every
+ * relative path of the command line was resolved; `--cwd` is absolute from then on.
+ */
+export function enterProject(p: Parsed): void {
+  const cwd = cwdOf(p);
+  process.chdir(cwd);
+  p.values.cwd = cwd;
+}
+
+/** The pids of every extension process the host has now (a forced stop kills their groups: signals.ts). */
+export function extensionPids(host: ExtensionHost): number[] {
+  return host.extensions().flatMap((e) => (e.pid ? [e.pid] : []));
+}
+
+/**
+ * Builds and starts the Manager for this run; `run` gets it, and it is always stopped afterwards. The first
+ * SIGINT/SIGTERM interrupts the run and stops the extensions gracefully; a second one kills them at once (signals.ts).
+ */
+export async function withHost<T>(
+  p: Parsed,
+  run: (host: ExtensionHost, report: LoadReport) => Promise<T>,
+  extra: { ui?: HostUi; options?: Partial<ManagerOptions>; onHost?: (host: ExtensionHost) => void } = {},
+): Promise<T> {
+  const options = hostOptions(p);
+  enterProject(p);
+  const manager = new Manager({ ...options, ui: extra.ui ?? new NullHostUi(), ...extra.options });
   extra.onHost?.(manager);
   const logs = p.values.verbose
     ? manager.onDidLog((l) => {
         if (l.kind === 'stderr' || l.kind === 'host') errLine(`[${l.ext}] ${l.text}`);
       })
     : undefined;
-  const interrupted = new Promise<never>((_, reject) => {
-    process.once('SIGINT', () => reject(new Interrupted()));
-    process.once('SIGTERM', () => reject(new Interrupted()));
-  });
+  let interrupt!: () => void;
+  const interrupted = new Promise<never>((_, reject) => (interrupt = () => reject(new Interrupted())));
   interrupted.catch(() => undefined); // observed below; never an unhandled rejection
+  const signals = stopSignals(interrupt, () => extensionPids(manager), EXIT.interrupted);
   try {
     const report = await Promise.race([manager.start(), interrupted]);
     return await Promise.race([run(manager, report), interrupted]);
   } finally {
     await manager.stop();
+    signals.dispose();
     logs?.dispose();
     manager.dispose();
   }

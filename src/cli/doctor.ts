@@ -1,11 +1,17 @@
-/** `zut-host doctor`: what the host sees (text or --json); exit 1 when any extension is in error. */
+/**
+ * `zut-host doctor`: what the host sees (text or --json), and the project's own extensions it did not start
+ * (without `--allow-project`: project.ts); exit 1 when any extension is in error.
+ */
 import { buildDoctorReport, doctorHasErrors, doctorJson, doctorText } from '../host/disk/doctor';
-import { EXIT, UsageError, withHost, write, type Parsed } from './common';
+import { EXIT, heldScan, UsageError, withHost, write, type Parsed } from './common';
+import { heldEntry, heldExtensions } from './project';
 
 export async function doctor(p: Parsed): Promise<number> {
   if (p.positionals.length > 1) throw new UsageError(`doctor takes no arguments`);
   return withHost(p, async (host, load) => {
     const report = buildDoctorReport(host.extensions(), load.errors);
+    const scan = heldScan(p);
+    if (scan) report.extensions.push(...(await heldExtensions(scan)).map((d) => heldEntry(d, scan.zutHome)));
     await write(process.stdout, p.values.json ? doctorJson(report) : doctorText(report));
     return doctorHasErrors(report) ? EXIT.error : EXIT.ok;
   });

@@ -1,17 +1,22 @@
-/** `zut-host mcp`: an MCP server over stdio exposing the extensions' tools (src/mcp/stdio.ts). */
-import * as path from 'node:path';
-import { resolveZutHome } from '../host/disk/paths';
+/**
+ * `zut-host mcp`: an MCP server over stdio exposing the extensions' tools (src/mcp/stdio.ts), with the host of
+ * every other verb (common.ts `hostOptions`: zot and e unless `--no-zot` / `--no-e`; the project's own extensions
+ * only with `--allow-project`). A client's config line names the flag when the user wants them: their choice.
+ */
+import { cwdOf, enterProject, EXIT, extensionPids, hostOptions, UsageError, VERSION, type Parsed } from './common';
 import { runMcpStdio } from '../mcp/stdio';
-import { timeoutOf, UsageError, VERSION, type Parsed } from './common';
+import { stopSignals } from './signals';
 
 export async function mcp(p: Parsed): Promise<number> {
   if (p.positionals.length > 1) throw new UsageError('mcp takes no arguments');
+  const host = { ...hostOptions(p), provider: 'mcp', autoRestart: true };
+  const cwd = cwdOf(p);
+  enterProject(p);
   return runMcpStdio({
-    cwd: path.resolve(p.values.cwd ?? process.cwd()),
-    zutHome: resolveZutHome(),
-    extensionPaths: (p.values.ext ?? []).map((d) => path.resolve(d)),
+    host,
+    cwd,
     version: VERSION,
-    timeoutMs: timeoutOf(p),
     verbose: p.values.verbose,
+    signals: (stop, host) => stopSignals(stop, () => extensionPids(host), EXIT.interrupted),
   });
 }

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import { createNewExtension, isNewExtensionLang, NEW_EXTENSION_LANGS } from '../host/authoring/newExtension';
 import { projectExtensionsDir } from '../host/disk/paths';
-import { EXIT, UsageError, write, type Parsed } from './common';
+import { cwdOf, EXIT, UsageError, write, type Parsed } from './common';
 
 /** The built SDK beside the bundle (dist/cli.js → dist/sdk). */
 export function bundledSdkDir(): string {
@@ -15,7 +15,7 @@ export async function newExtension(p: Parsed): Promise<number> {
   if (extra.length > 0) throw new UsageError('new takes one NAME');
   const lang = p.values.lang;
   if (lang === undefined || !isNewExtensionLang(lang)) throw new UsageError(`--lang must be one of ${NEW_EXTENSION_LANGS.join(', ')}`);
-  const root = path.resolve(p.values.dir ?? projectExtensionsDir(path.resolve(p.values.cwd ?? process.cwd())));
+  const root = path.resolve(p.values.dir ?? projectExtensionsDir(cwdOf(p)));
   const made = await createNewExtension({ lang, name, root, sdkDir: bundledSdkDir() });
   const rel = path.relative(process.cwd(), made.dir) || '.';
   await write(

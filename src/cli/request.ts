@@ -7,7 +7,8 @@ import { promises as fs } from 'node:fs';
 import type { HostCalls, HostCatalog } from '../host/api';
 import { sanitizeText } from '../host/disk/doctor';
 import { planResponse } from '../ui-model/commandModel';
-import { cliSession, EXIT, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
+import { cliSession, EXIT, heldScan, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
+import { heldHint } from './project';
 import { parseKeys, parseKeysFile, type KeyPress } from './keys';
 import { CliUi, PanelNeedsKeys } from './ui';
 
@@ -80,7 +81,7 @@ export async function command(p: Parsed): Promise<number> {
   return withPanels(p, Number(p.values.timeout ?? 30_000), async (host, ui) => {
     if (!host.commands().some((c) => c.name.toLowerCase() === name.toLowerCase())) {
       const known = host.commands().map((c) => c.name).join(', ') || 'none';
-      await write(process.stderr, sanitizeText(`zut-host: no command "${name}" (registered: ${known})`) + '\n');
+      await write(process.stderr, sanitizeText(`zut-host: no command "${name}" (registered: ${known}${await heldHint(heldScan(p))})`) + '\n');
       return EXIT.error;
     }
     const response = await host.invokeCommand(name, rest.join(' ').trim());
@@ -115,7 +116,7 @@ export async function tool(p: Parsed): Promise<number> {
     const info = host.allTools().find((t) => t.name === name);
     if (!info) {
       const known = host.allTools().map((t) => t.name).join(', ') || 'none';
-      await write(process.stderr, sanitizeText(`zut-host: no tool "${name}" (registered: ${known})`) + '\n');
+      await write(process.stderr, sanitizeText(`zut-host: no tool "${name}" (registered: ${known}${await heldHint(heldScan(p))})`) + '\n');
       return EXIT.error;
     }
     if (info.interactive && !ui.hasKeys) {

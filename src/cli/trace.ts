@@ -1,11 +1,11 @@
 /**
- * `zut-host trace --ext DIR [command NAME ARGS… | tool NAME 'JSON']`: runs that one extension (no project or
- * global ones) and prints every frame both ways on stdout (`-> ` host to extension, `<- ` extension to host),
+ * `zut-host trace --ext DIR [command NAME ARGS… | tool NAME 'JSON']`: runs that one extension (never a project or
+ * global one, so it needs no `--allow-project`) and prints every frame both ways on stdout (`-> ` host to extension, `<- ` extension to host),
  * its stderr as `stderr: …`, and host diagnostics as `host: …`. Without a request it stops after the handshake
  * when stdin is not a terminal, else on Ctrl+C or end of input. Exit 1 when it failed to load or the request failed.
  */
 import { sanitizeText } from '../host/disk/doctor';
-import { cliSession, EXIT, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
+import { cliSession, cwdOf, EXIT, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
 
 const PREFIX = { in: '<- ', out: '-> ', stderr: 'stderr: ', host: 'host: ' } as const;
 
@@ -22,8 +22,7 @@ export async function trace(p: Parsed): Promise<number> {
       throw new UsageError(`tool arguments are not valid JSON: ${(e as Error).message}`);
     }
   }
-  // hello_ack.cwd is the project directory; with no folders loaded, the Manager sends its own cwd.
-  if (p.values.cwd !== undefined) process.chdir(p.values.cwd);
+  cwdOf(p); // hello_ack.cwd is --cwd: withHost enters it (no folders are loaded: the Manager sends its own cwd)
   return withHost(
     p,
     async (host, load) => {

@@ -1,27 +1,35 @@
 /**
- * `zut-host mcp`: a project's zut extensions as an MCP server over stdio, for any MCP client (VS Code's mcp.json,
- * Claude Desktop, Cursor, Zed, …). Its own host (discovery as usual: `--cwd`'s project, `$ZUT_HOME`, `--ext`),
- * the same handler and guards as agent mode. stdout carries only MCP messages; diagnostics go to stderr.
- * Stops every extension (shutdown → grace → SIGTERM → SIGKILL) on stdin EOF, SIGTERM and SIGINT.
+ * `zut-host mcp`: a project's zut, zot and e extensions as an MCP server over stdio, for any MCP client (VS Code's
+ * mcp.json, Claude Desktop, Cursor, Zed, …). Its own host (the CLI's options: `--cwd`'s project with
+ * `--allow-project`, `$ZUT_HOME`, `--ext`), the same handler and guards as agent mode. stdout carries only MCP
+ * messages; diagnostics go to stderr. `initialize` and `ping` never wait for an extension; tools appear as their
+ * extensions become ready. Stops every extension (shutdown → grace → SIGTERM → SIGKILL; starts in progress are
+ * given up) on stdin EOF, SIGTERM and SIGINT; a second signal kills them at once.
  */
 import type { Readable, Writable } from 'node:stream';
 import { sanitizeText } from '../host/disk/doctor';
-import { Emitter } from '../host/events';
+import type { ExtensionHost, ManagerOptions } from '../host/api';
+import { Emitter, type IDisposable } from '../host/events';
 import { NullHostUi, type NoteLevel } from '../host/hostUi';
 import { Manager } from '../host/manager';
+import { MCP_FIRST_LOAD_WAIT_MS } from '../protocol/limits';
 import { readMessages } from './lines';
 import { Outbox } from './outbox';
 import { McpConnection, McpSessions, type ExtensionProgress } from './server';
 
 export interface McpStdioOptions {
+  /** The host's options (the CLI's, src/cli/common.ts `hostOptions`), all but its UI. */
+  host: Omit<ManagerOptions, 'ui'>;
+  /** The project directory (new sessions' context). */
   cwd: string;
-  zutHome: string;
-  extensionPaths: string[];
   version: string;
-  /** Reply timeout of non-interactive tools (ms); the spec's 60 s when omitted. */
-  timeoutMs?: number;
   /** Copy extensions' stderr to our stderr. */
   verbose?: boolean;
+  /**
+   * Installs the stop signals (src/cli/signals.ts): `stop` on the first, a forced kill of `host`'s extensions on
+   * the next. Omitted: only stdin's end stops the server.
+   */
+  signals?: (stop: (signal: NodeJS.Signals) => void, host: ExtensionHost) => IDisposable;
   stdin?: Readable;
   stdout?: Writable;
   stderr?: Writable;
@@ -38,32 +46,26 @@ class ProgressUi extends NullHostUi {
   }
 }
 
+/** Requests that never wait for the extensions: the lifecycle and liveness of the server itself. */
+const AT_ONCE: ReadonlySet<unknown> = new Set(['initialize', 'ping']);
+
 /** Serves until stdin ends or a signal arrives; resolves with the exit code once every extension stopped. */
 export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
   const stdin = o.stdin ?? process.stdin;
   const stdout = o.stdout ?? process.stdout;
   const stderr = o.stderr ?? process.stderr;
   const ui = new ProgressUi();
-  const host = new Manager({
-    folders: [o.cwd],
-    zutHome: o.zutHome,
-    extensionPaths: o.extensionPaths,
-    ui,
-    hostVersion: o.version,
-    provider: 'mcp',
-    model: 'none',
-    autoRestart: true,
-    ...(o.timeoutMs !== undefined && { toolTimeoutMs: o.timeoutMs, commandTimeoutMs: o.timeoutMs }),
-  });
+  const host = new Manager({ ...o.host, ui });
   const logs = host.onDidLog((l) => {
     if (o.verbose && (l.kind === 'stderr' || l.kind === 'host')) stderr.write(sanitizeText(`[${l.ext}] ${l.text}`) + '\n');
   });
   const fails = host.onDidFail((f) => stderr.write(sanitizeText(`zut-host mcp: ${f.message}`) + '\n'));
+  let stop!: (why: NodeJS.Signals | 'eof') => void;
+  const stopped = new Promise<NodeJS.Signals | 'eof'>((resolve) => (stop = resolve));
   // Written with backpressure, progress coalesced; a client that stops reading or a broken pipe ends the session.
-  let clientGone = (): void => undefined;
   const outbox = new Outbox(stdout, (reason) => {
     stderr.write(`zut-host mcp: ${reason}\n`);
-    clientGone();
+    stop('eof');
   });
   const send = (m: object) => outbox.send(m);
   const conn = new McpConnection(
@@ -72,30 +74,43 @@ export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
     send,
   );
 
+  const signals = o.signals?.((signal) => stop(signal), host);
+  stdin.once('end', () => stop('eof'));
+  stdin.once('close', () => stop('eof'));
+
+  // initialize, ping and notifications are answered at once; tools appear as their extensions become ready
+  // (`notifications/tools/list_changed`). Other requests wait for the first load, at most MCP_FIRST_LOAD_WAIT_MS,
+  // so a client that lists once right after initialize sees the extensions that start in that time.
   const started = host.start();
-  // Requests wait for the first load (tools/list must see the tools); initialize and ping do not need to, but
-  // keeping one order is simpler for clients than racing the load.
-  let queue: Promise<unknown> = started.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const firstLoad = Promise.race([
+    started.then(
+      () => undefined,
+      () => undefined,
+    ),
+    new Promise<void>((r) => (timer = setTimeout(r, MCP_FIRST_LOAD_WAIT_MS))),
+    stopped.then(() => undefined),
+  ]).finally(() => clearTimeout(timer));
+  let loaded = false;
+  void firstLoad.then(() => (loaded = true));
   readMessages(
     stdin,
     (m) => {
-      queue = queue.then(() => conn.handle(m));
+      const msg: { id?: unknown; method?: unknown } = typeof m === 'object' && m !== null ? m : {};
+      if (loaded || msg.id === undefined || AT_ONCE.has(msg.method)) conn.handle(m);
+      else void firstLoad.then(() => conn.handle(m));
     },
     send,
   );
 
-  const stopSignal = await new Promise<NodeJS.Signals | 'eof'>((resolve) => {
-    clientGone = () => resolve('eof');
-    stdin.once('end', () => resolve('eof'));
-    stdin.once('close', () => resolve('eof'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
-  });
+  const why = await stopped;
   conn.dispose();
-  await started.catch(() => undefined);
+  // The stop gives up starts in progress (an extension that never says hello does not hold it up).
   await host.stop();
+  await started.catch(() => undefined);
+  signals?.dispose();
   logs.dispose();
   fails.dispose();
   host.dispose();
-  return stopSignal === 'SIGINT' ? 130 : 0;
+  return why === 'SIGINT' ? 130 : 0;
 }

@@ -226,6 +226,12 @@ export const RELAY_START_MS = 15_000;
 export const MCP_OUTBOX_MAX_BYTES = 64 * 1024 * 1024;
 /** A `notifications/progress` message (an extension's note or status line) is clipped to this. Ours: a progress line. */
 export const MCP_PROGRESS_MAX_CHARS = 2_000;
+/**
+ * `zut-host mcp`: how long a request other than `initialize` / `ping` waits for the first load before it is answered
+ * with the extensions ready by then (later ones arrive with `tools/list_changed`). Ours: a client that lists once
+ * right after `initialize` sees what starts in that time; none waits for a slow extension's 60 s start deadline.
+ */
+export const MCP_FIRST_LOAD_WAIT_MS = 5_000;
 /** MCP conversations remembered as already announced (`session_start`); least recently used drop first. Ours. */
 export const MAX_MCP_SESSIONS = 500;
 

@@ -158,7 +158,7 @@ describe('zut-host doctor', () => {
     await fixture(path.join(home, 'extensions', 'dup'), 'dup');
     await fs.mkdir(path.join(project, '.zut', 'extensions', 'broken'), { recursive: true });
     await fs.writeFile(path.join(project, '.zut', 'extensions', 'broken', 'extension.json'), '{"name":"broken"}');
-    const r = await run(['doctor', '--cwd', project]);
+    const r = await run(['doctor', '--cwd', project, '--allow-project']);
     expect(r.code).toBe(1);
     const text = r.stdout;
     expect(text).toMatch(/^broken \[project\] error\n {2}dir: .*broken\n {2}error: manifest: exec is required$/m);
@@ -339,7 +339,7 @@ describe('zut-host new (Python) + doctor', () => {
     const dir = path.join(project, '.zut', 'extensions', 'hello-py');
     expect(made.stdout).toContain(`created ${dir}\n  extension.json\n  main.py\n`);
     expect(made.stdout).toContain(`zut-host command --ext .zut/extensions/hello-py hello-py Ada`);
-    const doc = await run(['doctor', '--cwd', project, '--json']);
+    const doc = await run(['doctor', '--cwd', project, '--allow-project', '--json']);
     expect(doc.code).toBe(0);
     expect(JSON.parse(doc.stdout).extensions).toEqual([
       expect.objectContaining({
@@ -351,11 +351,11 @@ describe('zut-host new (Python) + doctor', () => {
         tools: [expect.objectContaining({ name: 'hello_py_greet', description: 'Greet someone by name', active: true })],
       }),
     ]);
-    const before = await run(['command', '--cwd', project, 'hello-py', 'Ada']);
+    const before = await run(['command', '--cwd', project, '--allow-project', 'hello-py', 'Ada']);
     expect(JSON.parse(before.stdout)).toMatchObject({ action: 'display', display: 'Hello from hello-py: Ada' });
     const main = path.join(dir, 'main.py');
     await fs.writeFile(main, (await fs.readFile(main, 'utf8')).replace('f"Hello from hello-py:', 'f"Howdy from hello-py:'));
-    const after = await run(['command', '--cwd', project, 'hello-py', 'Ada']);
+    const after = await run(['command', '--cwd', project, '--allow-project', 'hello-py', 'Ada']);
     expect(JSON.parse(after.stdout)).toMatchObject({ action: 'display', display: 'Howdy from hello-py: Ada' });
     const again = await run(['new', '--lang', 'python', 'hello-py'], project);
     expect(again.code).toBe(1);

@@ -17,8 +17,9 @@ let homeDir: string;
 let project: string;
 
 function run(args: string[]): Promise<Run> {
-  // HOME is the temp home holding ~/.e/extensions; $ZOT_HOME is an empty place inside it.
-  return runProcess(process.execPath, [cli, ...args], { cwd: project, env: isolatedEnv(homeDir, path.join(tmp, 'zut')) });
+  // HOME is the temp home holding ~/.e/extensions; $ZOT_HOME is an empty place inside it. The project's own
+  // (.zot/extensions) start: $ZUT_ALLOW_PROJECT, as CI would set it.
+  return runProcess(process.execPath, [cli, ...args], { cwd: project, env: isolatedEnv(homeDir, path.join(tmp, 'zut'), { ZUT_ALLOW_PROJECT: '1' }) });
 }
 
 beforeAll(async () => {

@@ -96,12 +96,12 @@ describe('zut-host new --lang ts', () => {
   it('runs under the real host on every Node at hand: its command and tool answer', async () => {
     const { project } = await newTs('hello-ts');
     for (const { label, binDir } of nodes) {
-      const cmd = await run(['command', '--cwd', project, 'hello-ts', 'Ada'], { binDir });
+      const cmd = await run(['command', '--cwd', project, '--allow-project', 'hello-ts', 'Ada'], { binDir });
       expect(cmd.stderr, label).toBe('');
       expect(JSON.parse(cmd.stdout), label).toMatchObject({ action: 'display', display: 'Hello from hello-ts: Ada' });
-      const tool = await run(['tool', '--cwd', project, 'hello_ts_greet', '{"who":"Ada"}'], { binDir });
+      const tool = await run(['tool', '--cwd', project, '--allow-project', 'hello_ts_greet', '{"who":"Ada"}'], { binDir });
       expect(JSON.parse(tool.stdout), label).toMatchObject({ isError: false, content: [{ type: 'text', text: 'Hello, Ada!' }] });
-      const bad = await run(['tool', '--cwd', project, 'hello_ts_greet', '{}'], { binDir });
+      const bad = await run(['tool', '--cwd', project, '--allow-project', 'hello_ts_greet', '{}'], { binDir });
       expect(JSON.parse(bad.stdout), label).toMatchObject({ isError: true, content: [{ type: 'text', text: 'who is required (a non-empty string)' }] });
     }
   }, 60_000);
@@ -168,10 +168,10 @@ describe('TypeScript-only syntax in a new extension', () => {
     const { project, dir } = await newTs('ts-syntax');
     for (const [f, text] of Object.entries(SYNTAX)) fs.writeFileSync(path.join(dir, f), text);
     for (const { label, binDir } of nodes) {
-      const cmd = await run(['command', '--cwd', project, 'ts-syntax', 'ada'], { binDir });
+      const cmd = await run(['command', '--cwd', project, '--allow-project', 'ts-syntax', 'ada'], { binDir });
       expect(cmd.stderr, label).toBe('');
       expect(JSON.parse(cmd.stdout), label).toMatchObject({ display: 'Warm:ada | ADA!! | ada | a type error does not stop it' });
-      const tool = await run(['tool', '--cwd', project, 'ts_syntax_enum', '{"n":3}'], { binDir });
+      const tool = await run(['tool', '--cwd', project, '--allow-project', 'ts_syntax_enum', '{"n":3}'], { binDir });
       expect(JSON.parse(tool.stdout), label).toMatchObject({ isError: false, content: [{ type: 'text', text: '2:Loud:3' }] });
     }
   }, 60_000);
@@ -180,7 +180,7 @@ describe('TypeScript-only syntax in a new extension', () => {
     const { project, dir } = await newTs('ts-broken');
     const main = path.join(dir, 'main.ts');
     fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace('await ext.start();', 'await ext.start(;'));
-    const r = await run(['command', '--cwd', project, 'ts-broken', 'Ada']);
+    const r = await run(['command', '--cwd', project, '--allow-project', 'ts-broken', 'Ada']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/ts-broken: load ts-broken .*extension exited before hello: exit status 1/);
     const log = fs.readFileSync(path.join(home, 'logs', 'ext-ts-broken.log'), 'utf8');
