@@ -192,6 +192,15 @@ export const CHAT_BRANCHES_MAX = 500;
 export const TOOL_SUMMARY_MAX_CHARS = 160;
 /** Chat responses kept for diagnostics (`zut.chat.recentResponses`). Ours. */
 export const CHAT_RECENT_RESPONSES = 20;
+/**
+ * `submit`s waiting for the running `@zut` request: at most this many per extension. Ours (issue 20): a further
+ * submit replaces the extension's pending one (its latest intent wins), so a flood opens chat once, not N times.
+ */
+export const CHAT_PENDING_SUBMITS_PER_EXT = 1;
+/** Questions (e's `ui.select`/`ui.confirm`/`ui.input`) one extension may ask per window; more are refused. Ours (issue 20). */
+export const QUESTIONS_PER_WINDOW = 3;
+/** The sliding window of `QUESTIONS_PER_WINDOW`. Ours: three modals a minute is plenty for a real extension. */
+export const QUESTION_WINDOW_MS = 60_000;
 /** At most one failure notification per extension in this window. Ours. */
 export const FAILURE_TOAST_QUIET_MS = 30_000;
 /** Extensions view: change bursts are coalesced into one refresh after this. Ours. */

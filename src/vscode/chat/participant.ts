@@ -23,6 +23,7 @@ import { LmChatModel } from './lmModel';
 import { ChatSink } from './render';
 import { chatEditorTools } from '../editorTools';
 import { CHAT_RECENT_RESPONSES as RECENT_MAX } from '../../protocol/limits';
+import { SubmitQueue } from '../../ui-model/submitQueue';
 
 /** What chat needs from `VsCodeHostUi` (src/vscode/hostUi.ts). */
 export interface ChatUi {
@@ -56,8 +57,8 @@ class ZutChat extends Disposable {
   private readonly tracker: SessionTracker;
   /** Responses currently streaming, newest last: extension notes and submits go to the newest. */
   private readonly active: ChatSink[] = [];
-  /** `submit`s waiting for the running request(s) to finish. */
-  private readonly queued: string[] = [];
+  /** `submit`s waiting for the running request(s) to finish: one per extension, a newer one replaces it. */
+  private readonly queued = new SubmitQueue();
   private readonly recent: RecentResponse[] = [];
 
   constructor(
@@ -109,8 +110,8 @@ class ZutChat extends Disposable {
   private submit(ext: string, text: string): void {
     const sink = this.active.at(-1);
     if (sink) {
-      sink.note(ext, 'info', `queued: ${text}`);
-      this.queued.push(text);
+      const replaced = this.queued.push(ext, text);
+      sink.note(ext, 'info', replaced ? `queued: ${text} (replaces its pending submit: ${replaced.text})` : `queued: ${text}`);
     } else this.openChat(text);
   }
 
@@ -197,7 +198,7 @@ class ZutChat extends Disposable {
   /** Queued submits run after the current request; each following one waits for the previous (see `handle`). */
   private drainQueue(): void {
     const next = this.queued.shift();
-    if (next !== undefined) setTimeout(() => this.openChat(next), 0);
+    if (next !== undefined) setTimeout(() => this.openChat(next.text), 0);
   }
 
   /** `/help`, `/reload`, or an extension command with its `command_response` carried out in chat. */
