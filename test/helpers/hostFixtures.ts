@@ -7,6 +7,7 @@ import { NoUiError, type Answer, type EditorTool, type EditorToolResult, type Ho
 import { Manager } from '../../src/host/manager';
 import { tempDir } from './temp';
 import type { PanelSpec } from '../../src/protocol';
+import { writeShExtension } from './fakeExtension';
 
 export const FIXTURES = path.resolve(__dirname, '../fixtures/host');
 export const NODE_FIXTURE = path.join(FIXTURES, 'fixture.js');
@@ -37,10 +38,7 @@ export function nodeExt(root: string, cfg: Record<string, unknown> & { name: str
  * line after the shebang, a line a test can edit to change the script's content.
  */
 export function shExt(root: string, name: string, o: { version?: string; comment?: string } = {}): string {
-  const hello = JSON.stringify({ type: 'hello', protocol_version: 2, name, version: o.version ?? '1.0.0', capabilities: [] });
-  const comment = o.comment === undefined ? '' : `# ${o.comment}\n`;
-  const script = `#!/bin/sh\n${comment}printf '%s\\n' '${hello}' '{"type":"ready"}'\nwhile IFS= read -r l; do case "$l" in *'"shutdown"'*) exit 0;; esac; done\n`;
-  return writeExt(root, name, { name, exec: './run.sh' }, { 'run.sh': script });
+  return writeShExtension(root, name, o);
 }
 
 /** An in-memory workspace state (the consent answers and workspace choices VS Code keeps in workspaceState). */

@@ -10,6 +10,7 @@
 const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
+const { writeShExtension } = require('../../helpers/fakeExtension');
 const vscode = require('vscode');
 const { askZut, enabledExtensions, eventually } = require('./util');
 
@@ -33,20 +34,7 @@ const examplesRunning = (host) => EXAMPLES.every((n) => (info(host, n, undefined
 
 /** A zot extension in sh speaking protocol v1 (its hello has no protocol_version): one command `<name>-hi`. */
 function writeZotSh(dir, name) {
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'run.sh'), [
-    '#!/bin/sh',
-    `printf '%s\\n' '{"type":"hello","name":"${name}","version":"1.0.0","capabilities":["commands"]}'`,
-    'while IFS= read -r l; do',
-    '  case "$l" in',
-    `    *'"hello_ack"'*) printf '%s\\n' '{"type":"register_command","name":"${name}-hi","description":"hi"}' '{"type":"ready"}' ;;`,
-    `    *'"command_invoked"'*) id=$(printf '%s' "$l" | sed -n 's/.*"id":"\\([^"]*\\)".*/\\1/p')`,
-    `      printf '{"type":"command_response","id":"%s","action":"display","display":"hi from zot v1"}\\n' "$id" ;;`,
-    `    *'"shutdown"'*) printf '%s\\n' '{"type":"shutdown_ack"}'; exit 0 ;;`,
-    '  esac',
-    'done',
-  ].join('\n') + '\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, version: '1.0.0', exec: './run.sh', language: 'sh' }));
+  writeShExtension(path.dirname(dir), name, { protocol: 1, command: 'hi from zot v1', manifest: { version: '1.0.0', language: 'sh' } });
 }
 
 /** The rig runs with "trustedWorkspace" (TEST_SETTINGS); consent.test.js switches modes the same way. */

@@ -45,6 +45,8 @@ suite('@zut with VS Code tools (run_in_terminal under zut guards)', function () 
     await chatTools().update('autoApprove', { '/^echo zut-/': true }, vscode.ConfigurationTarget.Global);
     await zut().update('extensionPaths', [GUARD], vscode.ConfigurationTarget.Global);
     await eventually(() => host.extensions().some((e) => e.name === 'bash-guard' && e.state === 'running'), 'bash-guard running', 60000);
+    // The setting reloads every extension: the examples' tools come back after bash-guard's, on their own time.
+    await eventually(() => host.tools().some((t) => t.name === 'weather'), 'weather registered again', 60000);
   });
 
   suiteTeardown(async function () {

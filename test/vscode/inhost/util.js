@@ -4,6 +4,7 @@
 const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
+const { writeShExtension } = require('../../helpers/fakeExtension');
 
 /** Polls `fn` (sync or async) until it returns something truthy; fails naming `what` after `ms`. */
 async function eventually(fn, what, ms = 20000, every = 100) {
@@ -53,17 +54,7 @@ function enabledExtensions(folder) {
  * sees a complete extension; `manifestExtra` is merged into extension.json.
  */
 function writeShExt(root, name, comment, manifestExtra = {}) {
-  const dir = path.join(root, name);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'run.sh'), [
-    '#!/bin/sh',
-    `# ${comment}`,
-    `printf '%s\\n' '{"type":"hello","protocol_version":2,"name":"${name}","version":"1.0.0","capabilities":["commands"]}'`,
-    `printf '%s\\n' '{"type":"register_command","name":"${name}-hi","description":"hi"}' '{"type":"ready"}'`,
-    'while IFS= read -r l; do case "$l" in *\'"shutdown"\'*) exit 0;; esac; done',
-  ].join('\n') + '\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, version: '1.0.0', exec: './run.sh', language: 'sh', ...manifestExtra }, null, 2));
-  return dir;
+  return writeShExtension(root, name, { comment, command: 'hi', manifest: { version: '1.0.0', language: 'sh', ...manifestExtra } });
 }
 
 module.exports = { MODEL, askZut, enabledExtensions, eventually, modelRequests, recentResponses, shownText, writeShExt };
