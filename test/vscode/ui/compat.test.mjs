@@ -186,6 +186,23 @@ describe('compat: zot and e extensions in VS Code', () => {
     assert.match(text, /⛔ ?weather ?\( ?weather ?\): blocked by enode: enode refuses weather/, text);
     assert.doesNotMatch(text, /✓ ?weather/, 'the tool never ran');
   });
+
+  // Last in this window: "Don't ask again" holds until the window reloads.
+  it('"Don\'t ask again" on an e extension\'s ui.confirm refuses its later questions: no second modal, an error answer', async () => {
+    await showZutView(page);
+    await extensionRow(page, 'enode', /^running · project · e\b/).waitFor({ timeout: 60_000 });
+    await zutCommand(page, 'e_confirm');
+    const dialog = page.locator('.monaco-dialog-box', { hasText: 'enode: Proceed?' });
+    await dialog.waitFor();
+    await dialog.locator('.monaco-button', { hasText: /^Don't ask again$/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await (await widgetsRow(page, 'confirmed: false')).waitFor();
+
+    await zutCommand(page, 'e_confirm');
+    await (await widgetsRow(page, 'may not ask again this session')).waitFor();
+    await screenshot(page, 'compat-e-dont-ask-again');
+    assert.equal(await page.locator('.monaco-dialog-box').count(), 0, 'no second modal');
+  });
 });
 
 describe('compat: zot and e extensions in an untrusted workspace', () => {
