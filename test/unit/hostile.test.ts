@@ -394,4 +394,30 @@ describe('one reload path', () => {
     expect(s.m.extensions().map((e) => `${e.name}=${e.state}`).sort()).toEqual(['one=running', 'two=running']);
     expect(await s.m.applyChanges([path.join(s.exts, 'two')])).toEqual({ reloaded: false, restarted: [] });
   });
+
+  it('a broken manifest found by a reload, then fixed: the restart clears its problems (the Problems entry goes)', async () => {
+    const s = setup();
+    const dir = shExt(s.exts, 'one');
+    const manifest = path.join(dir, 'extension.json');
+    const good = fs.readFileSync(manifest, 'utf8');
+    await s.m.start();
+    const one = () => s.m.extensions().find((e) => e.name === 'one')!;
+    fs.writeFileSync(manifest, JSON.stringify({ name: 'one', exec: './missing.sh' }));
+    // Read by a reload (another directory came in the same quiet period): discovery's diagnostic plus the start error.
+    shExt(s.exts, 'two');
+    expect(await s.m.applyChanges([manifest, path.join(s.exts, 'two')])).toEqual({ reloaded: true, restarted: [] });
+    expect(one().state).toBe('error');
+    expect(one().diagnostics).toEqual([expect.stringMatching(/missing\.sh/)]);
+    fs.writeFileSync(manifest, good);
+    expect(await s.m.applyChanges([manifest])).toEqual({ reloaded: false, restarted: ['one'] });
+    expect(one().state).toBe('running');
+    expect(one().diagnostics).toEqual([]);
+    // Broken again through the restart path: its diagnostic comes back with the reading, and goes with the fix.
+    fs.writeFileSync(manifest, JSON.stringify({ name: 'one', exec: './missing.sh' }));
+    expect((await s.m.applyChanges([manifest])).restarted).toEqual(['one']);
+    expect(one().diagnostics).toEqual([expect.stringMatching(/missing\.sh/)]);
+    fs.writeFileSync(manifest, good);
+    expect((await s.m.applyChanges([manifest])).restarted).toEqual(['one']);
+    expect([one().state, one().diagnostics]).toEqual(['running', []]);
+  });
 });

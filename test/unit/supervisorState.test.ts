@@ -94,7 +94,7 @@ describe('ExtensionSupervisor: state', () => {
     expect(sup.state).toBe('blocked');
     sup.reconfigure({ error: 'load one: broken' });
     expect(sup.state).toBe('error');
-    sup.reconfigure({ manifest: sup.disc.manifest! });
+    sup.reconfigure({ manifest: sup.disc.manifest!, diagnostics: [], skills: [] });
     expect([sup.state, sup.spawnable]).toEqual(['blocked', false]);
     expect(seen).toEqual(['stopped/blocked → error/blocked', 'error/blocked → stopped/blocked']);
   });

@@ -27,10 +27,10 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readEExtension, listEExtensions } from './discoverE';
 import { explicitLayout } from './explicitLayout';
-import { MANIFEST_FILE, readManifest, type ReadManifestResult } from './manifest';
+import { MANIFEST_FILE, readManifest } from './manifest';
 import { eProjectExtensionsDir, globalExtensionsDir, projectExtensionsDir, zotProjectExtensionsDir } from './paths';
 import { loadSkills } from './skills';
-import type { DiscoveredExtension, Ecosystem, Scope } from '../types';
+import type { DiscoveredExtension, Ecosystem, Manifest, Scope, Skill } from '../types';
 
 export interface DiscoverOptions {
   /** Workspace folders, in order (absolute). */
@@ -152,18 +152,23 @@ async function readECandidate(c: Candidate): Promise<DiscoveredExtension | undef
   return { name: entry.name, dir: entry.dir, manifestPath: entry.entry, ...where, manifest, status: 'enabled', diagnostics: [], skills: [] };
 }
 
+/** A manifest read again: what discovery would find now (its diagnostics and skills included). */
+export type RereadResult = { ok: true; manifest: Manifest; diagnostics: string[]; skills: Skill[] } | { ok: false; error: string };
+
 /**
- * The manifest of a discovered extension, read again (a restart): `extension.json` for zut and zot, the entry
- * point rules for e (the entry may have changed; an e extension is never `enabled: false`).
+ * The manifest of a discovered extension, read again (a restart): `extension.json` for zut and zot (with its
+ * skills, as discovery loads them), the entry point rules for e (the entry may have changed; an e extension is
+ * never `enabled: false`). Its diagnostics replace the old ones: a fixed manifest leaves none behind.
  */
-export async function rereadManifest(ext: Pick<DiscoveredExtension, 'dir' | 'manifestPath' | 'ecosystem' | 'eTarget'>): Promise<ReadManifestResult> {
-  if (ext.ecosystem !== 'e') return readManifest(ext.dir);
+export async function rereadManifest(ext: Pick<DiscoveredExtension, 'dir' | 'manifestPath' | 'ecosystem' | 'eTarget'>): Promise<RereadResult> {
+  if (ext.ecosystem !== 'e') {
+    const r = await readManifest(ext.dir);
+    if (!r.ok) return r;
+    const { skills, diagnostics } = await loadSkills(ext.dir, r.manifest.skills);
+    return { ok: true, manifest: r.manifest, diagnostics: [...r.diagnostics, ...diagnostics], skills };
+  }
   const r = await readEExtension(ext.eTarget ?? ext.dir);
-  return r === undefined
-    ? { ok: false, error: `e extension ${ext.manifestPath} is gone` }
-    : r.ok
-      ? { ok: true, manifest: r.manifest, themeOnly: false, diagnostics: [] }
-      : { ok: false, error: r.error };
+  return r === undefined ? { ok: false, error: `e extension ${ext.manifestPath} is gone` } : r.ok ? { ok: true, manifest: r.manifest, diagnostics: [], skills: [] } : { ok: false, error: r.error };
 }
 
 /**

@@ -212,6 +212,10 @@ export class Loader {
       const s = set.find(name);
       if (!s) throw new Error(`no extension named "${name}"`);
       await s.stop();
+      // The fingerprint before the read: a manifest rewritten while this restart reads it (or right after) then
+      // differs from it, and the watcher's event for that write restarts the extension again. Taken after the
+      // read, it would hold the new stamp over the old content and the event would find nothing new.
+      const signature = await this.signature();
       const m = await rereadManifest(s.disc);
       if (m.ok && m.manifest.name !== s.name) {
         // Renamed: it may now shadow or be shadowed by another extension; rediscover everything.
@@ -219,8 +223,8 @@ export class Loader {
         await this.loaded('reload', this.load([]));
         return;
       }
-      s.reconfigure(m.ok ? { manifest: m.manifest } : { error: `load ${s.name} (${s.disc.dir}): ${m.error}` });
-      this.loadedSignature = await this.signature();
+      this.loadedSignature = signature;
+      s.reconfigure(m.ok ? { manifest: m.manifest, diagnostics: m.diagnostics, skills: m.skills } : { error: `load ${s.name} (${s.disc.dir}): ${m.error}` });
       await gates.applyGate(s);
       gates.requestConsent([s]);
       if (!this.stopPending) await s.start();

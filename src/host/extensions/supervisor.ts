@@ -4,7 +4,7 @@
  * client's: up to 4 automatic restarts, none after the 5th crash within 3 minutes; an exit after `shutdown` is not
  * a crash). Its UI notices go through noticeRouter.ts to the HostUi port.
  */
-import type { DiscoveredExtension, ExtensionState, Manifest } from '../types';
+import type { DiscoveredExtension, ExtensionState, Manifest, Skill } from '../types';
 import type { SupervisorDeps } from './supervisorPorts';
 import { ExtensionCaps } from './caps';
 import { ByteCaps, cutDiagnostic } from './byteCaps';
@@ -169,16 +169,20 @@ export class ExtensionSupervisor implements Registrant {
   }
 
   /** After a manifest re-read: new manifest (enabled or not), or the error that makes it unusable. A fresh start. */
-  reconfigure(next: { manifest: Manifest } | { error: string }): void {
+  reconfigure(next: { manifest: Manifest; diagnostics: readonly string[]; skills: Skill[] } | { error: string }): void {
     this.restarts = 0;
     this.crashTimes = [];
     this.#userStopped = false;
+    // What the last reading said goes with it: a fixed manifest leaves no diagnostic behind (its process adds its own).
+    this.diagnostics = 'error' in next ? [] : next.diagnostics.map(cutDiagnostic);
+    this.disc.diagnostics = [...this.diagnostics];
     if ('error' in next) {
       this.error = next.error;
       if (this.disc.status === 'enabled') this.disc.status = 'error';
       this.#transition('error', 'manifest unusable');
     } else {
       this.disc.manifest = next.manifest;
+      this.disc.skills = next.skills;
       const enabled = next.manifest.enabled;
       if (this.disc.status === 'enabled' || this.disc.status === 'disabled' || this.disc.status === 'error') this.disc.status = enabled ? 'enabled' : 'disabled';
       this.error = undefined;

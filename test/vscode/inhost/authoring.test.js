@@ -160,11 +160,11 @@ suite('authoring: manifest schema, New Extension, Problems', () => {
       assert.match(d.message, /missing\.py/);
       assert.match(d.message, /ext-inhost-py\.log/);
       fs.writeFileSync(made.manifestPath, good);
-      // Known race (open, see the session note): a rewrite right after the failed start is sometimes not acted on
-      // by the watcher; the same content written again a second later is.
-      await new Promise((r) => setTimeout(r, 1500));
-      fs.writeFileSync(made.manifestPath, good);
-      await eventually(() => zutDiagnostics(uri).length === 0 && (host.extensions().find((e) => e.name === 'inhost-py') || {}).state === 'running', 'the diagnostic cleared');
+      const py = () => host.extensions().find((e) => e.name === 'inhost-py') || {};
+      await eventually(
+        () => zutDiagnostics(uri).length === 0 && py().state === 'running',
+        () => `the diagnostic cleared and inhost-py running (state ${py().state}, error ${py().error}, diagnostics ${JSON.stringify(zutDiagnostics(uri).map((d) => d.message))}, manifest ${fs.readFileSync(made.manifestPath, 'utf8').slice(0, 200)})`,
+      );
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       fs.rmSync(made.dir, { recursive: true, force: true });

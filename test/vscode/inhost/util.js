@@ -6,13 +6,16 @@ const fs = require('fs');
 const path = require('path');
 const { writeShExtension } = require('../../helpers/fakeExtension');
 
-/** Polls `fn` (sync or async) until it returns something truthy; fails naming `what` after `ms`. */
+/**
+ * Polls `fn` (sync or async) until it returns something truthy; fails naming `what` after `ms` (a function: called
+ * then, to say what was seen instead).
+ */
 async function eventually(fn, what, ms = 20000, every = 100) {
   const end = Date.now() + ms;
   for (;;) {
     const last = await fn();
     if (last) return last;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
+    if (Date.now() > end) assert.fail(`timed out waiting for ${typeof what === 'function' ? await what() : what}`);
     await new Promise((r) => setTimeout(r, every));
   }
 }
