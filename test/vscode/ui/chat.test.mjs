@@ -101,6 +101,29 @@ describe('chat: @zut in the Chat view', () => {
     await screenshot(page, 'chat-zut-reload');
   });
 
+  it('submits during a running @zut request are bounded: one pending per extension, the latest replaces it, one new request after', async () => {
+    await selectScriptedModel();
+    const responses = page.locator('.interactive-item-container.interactive-response');
+    // A request held open by a slow tool (sdk-demo's sdk_wait), while the progress example submits three times.
+    await send('@zut call sdk_wait ms=20000');
+    await page.locator('.interactive-item-container', { hasText: 'call sdk_wait ms=20000' }).last().waitFor({ timeout: 30_000 });
+    for (const text of ['first-submit', 'second-submit', 'third-submit']) await zutCommand(page, 'submit', text);
+    const held = responses.filter({ hasText: /replaces its pending submit: second-submit/ }).last();
+    await held.waitFor({ timeout: 30_000 });
+    const notes = (await held.innerText()).replace(/[\s\u00a0]+/g, ' ');
+    assert.match(notes, /queued: first-submit/, notes);
+    assert.match(notes, /queued: second-submit \(replaces its pending submit: first-submit\)/, notes);
+    assert.match(notes, /queued: third-submit \(replaces its pending submit: second-submit\)/, notes);
+    // Once the held request ends, the latest submit alone runs as the next @zut request.
+    await page.locator('.interactive-item-container.interactive-response', { hasText: 'echo: third-submit' }).last().waitFor({ timeout: 60_000 });
+    await page.waitForTimeout(3000); // a replaced submit would open its own request by now
+    // The newest responses (a virtualised list renders at least those in view).
+    const all = (await responses.allInnerTexts()).join(' | ').replace(/[\s\u00a0]+/g, ' ');
+    assert.doesNotMatch(all, /echo: (first|second)-submit/, all);
+    assert.equal((all.match(/echo: third-submit/g) ?? []).length, 1, all);
+    await screenshot(page, 'chat-submit-bound');
+  });
+
   it('takes the README screenshot: the Zut side bar, a panel and @zut at work', async () => {
     await runCommand(page, 'View: Close All Editors');
     await zutCommand(page, 'status-set', 'tests success 42 passed');
