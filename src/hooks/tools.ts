@@ -1,11 +1,11 @@
 /**
- * The agent's tool as zut's guards see it, and back. Tools the shared foreign-tool table maps (src/host/calls)
- * appear under zut's name and argument shape; others pass with their own name and input. A guard's `modified_args`
- * go back onto the whole original input (unknown fields kept), or are refused (the call is then denied). Our own
+ * The agent's tool as zut's guards see it, and back. Tools the shared foreign-tool table maps (src/host/calls: rows
+ * for VS Code, Copilot CLI and Claude Code) appear under zut's name and argument shape; others pass with their own
+ * name and input. A guard's `modified_args` go back onto the whole original input (unknown fields kept), or are refused (the call is then denied). Our own
  * MCP tools (VS Code `mcp_zut_*`, Claude Code `mcp__zut__*`, Copilot CLI `zut-*`) are guarded on the MCP path
  * already and are skipped. VS Code-free.
  */
-import { foreignCall } from '../host/calls/foreignTools';
+import { foreignCall, mappingOf } from '../host/calls/foreignTools';
 import type { HookAgent } from './input';
 
 type JsonObject = Record<string, unknown>;
@@ -30,11 +30,13 @@ export function isOwnTool(agent: HookAgent, name: string): boolean {
   return OWN_PREFIXES[agent].some((p) => name.startsWith(p));
 }
 
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** The guards' view of `agent`'s tool `name` called with `input`. */
+/**
+ * The guards' view of `agent`'s tool `name` called with `input`, through the shared table (VS Code's
+ * `run_in_terminal`, Copilot CLI's `bash`, Claude Code's `Bash` → `bash`, …). Copilot CLI's PascalCase events are
+ * said (issue 22's notes; GitHub's docs do not say) to name tools as Claude Code does: a name Copilot CLI's rows do
+ * not have is looked up among Claude Code's (the two never share a name: Copilot CLI's are lower case).
+ */
 export function guardView(agent: HookAgent, name: string, input: JsonObject): GuardView {
-  // VS Code's tools through the shared table (run_in_terminal → bash, …); Copilot CLI's and Claude's rows are not in it yet.
-  if (agent === 'vscode') return foreignCall('vscode', name, input);
-  return { name, args: input, back: (m) => (isObject(m) ? { input: m } : { error: 'modified_args must be a JSON object' }) };
+  const source = agent === 'copilot-cli' && !mappingOf('copilot-cli', name) && mappingOf('claude', name) ? 'claude' : agent;
+  return foreignCall(source, name, input);
 }

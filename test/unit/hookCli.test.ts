@@ -142,6 +142,25 @@ describe('zut-host hook --agent copilot-cli', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
   }, 60_000);
 
+  it('camelCase preToolUse through the shared table: view/powershell/create as read/bash/write; a rewrite keeps the other fields', async () => {
+    const pre = (toolName: string, args: Record<string, unknown>) => runHook('--agent copilot-cli preToolUse', JSON.stringify({ timestamp: 1, cwd: workspace, toolName, toolArgs: JSON.stringify(args) }));
+    expect(JSON.parse((await pre('view', { path: '/home/me/secret.txt', view_range: [1, 5] })).stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: 'blocked by hook-guard: no secrets' });
+    expect(JSON.parse((await pre('powershell', { command: 'rm -rf C:\\', description: 'x' })).stdout)).toMatchObject({ permissionDecision: 'deny' });
+    const created = JSON.parse((await pre('create', { path: '/w/ZUT_MOVE/a.txt', file_text: 'hi', future: 1 })).stdout) as { modifiedArgs: string };
+    expect(JSON.parse(created.modifiedArgs)).toEqual({ path: '/w/moved/a.txt', file_text: 'hi', future: 1 });
+    const saw = await guardSaw();
+    expect(saw.find((l) => l.kind === 'intercept' && l.tool_name === 'write')).toMatchObject({ tool_args: { path: '/w/ZUT_MOVE/a.txt', content: 'hi' } });
+  }, 60_000);
+
+  it('a rewrite the agent\'s tool cannot take (bash.cwd) is denied, naming why (fail closed)', async () => {
+    const input = { timestamp: 1, cwd: workspace, toolName: 'bash', toolArgs: { command: 'echo ZUT_CWD', description: 'x' } };
+    const r = await runHook('--agent copilot-cli preToolUse', JSON.stringify(input));
+    expect(JSON.parse(r.stdout)).toEqual({
+      permissionDecision: 'deny',
+      permissionDecisionReason: "blocked by zut: a guard's rewrite of bash cannot be applied (bash.cwd has no counterpart in bash)",
+    });
+  }, 60_000);
+
   it('malformed preToolUse fails closed (exit 2, the reason on stderr, a deny on stdout)', async () => {
     const r = await runHook('--agent copilot-cli preToolUse', '{"toolName": "bash", "toolArgs": "{not json"}');
     expect(r.code).toBe(2);
@@ -162,6 +181,34 @@ describe('zut-host hook --agent claude', () => {
         permissionDecision: 'ask',
         permissionDecisionReason: 'arguments rewritten by a zut guard',
         updatedInput: { command: 'echo rewritten', description: 'd', timeout: 5000 },
+      },
+    });
+  }, 60_000);
+
+  it('PreToolUse through the shared table: guards see Bash as bash, Read/Write/Edit/MultiEdit as read/write/edit', async () => {
+    const pre = (tool_name: string, tool_input: Record<string, unknown>) =>
+      runHook('--agent claude PreToolUse', JSON.stringify({ ...common(), hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: `claude-${tool_name}` }));
+    const denied = JSON.parse((await pre('Bash', { command: 'rm -rf /' })).stdout) as { hookSpecificOutput: Record<string, unknown> };
+    expect(denied.hookSpecificOutput).toMatchObject({ permissionDecision: 'deny', permissionDecisionReason: 'blocked by hook-guard: no rm -rf here' });
+    expect((await guardSaw()).find((l) => l.kind === 'intercept' && l.tool_id === 'claude-Bash')).toMatchObject({ tool_name: 'bash', tool_args: { command: 'rm -rf /' } });
+    for (const [tool, input] of [
+      ['Read', { file_path: '/home/me/.ssh/secret', offset: 1, limit: 10 }],
+      ['Edit', { file_path: '/etc/secret.conf', old_string: 'a', new_string: 'b' }],
+      ['MultiEdit', { file_path: '/etc/secret.conf', edits: [{ old_string: 'a', new_string: 'b' }] }],
+    ] as const) {
+      expect(JSON.parse((await pre(tool, input)).stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'blocked by hook-guard: no secrets' } });
+    }
+  }, 60_000);
+
+  it('a Write rewrite is updatedInput: file_path rewritten, content and unknown fields kept, with ask', async () => {
+    const input = { ...common(), hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/w/ZUT_MOVE/a.txt', content: 'c', future_field: { x: 1 } } };
+    const r = await runHook('--agent claude PreToolUse', JSON.stringify(input));
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'ask',
+        permissionDecisionReason: 'arguments rewritten by a zut guard',
+        updatedInput: { file_path: '/w/moved/a.txt', content: 'c', future_field: { x: 1 } },
       },
     });
   }, 60_000);

@@ -6,73 +6,17 @@
  * kept), or are refused when they cannot (fail closed: the caller blocks the call). VS Code-free; every caller that
  * runs foreign tools (`@zut`'s loop, zot's `call_tool` of editor tools, agent hooks) uses this one table.
  *
- * The table is keyed by source: add Copilot CLI's or Claude Code's tools as rows of their own source.
+ * The table is keyed by source: VS Code's rows are here; Copilot CLI's and Claude Code's are in agentTools.ts (each
+ * row names where its tool's input was read); the field kinds they share are in foreignFields.ts.
  * zut's argument names are zut's tools': `bash {command, timeout}` (seconds), `read {path, offset, limit}` (1-based
  * line, line count), `write {path, content}`, `edit {path, edits: [{oldText, newText}]}`, `grep {pattern, glob,
  * literal, limit}`, `web_open {url}` (zut-extensions.md names `web_open` among zut's tools).
  */
 import { isDeepStrictEqual } from 'node:util';
+import { AGENT_TOOL_MAPPINGS } from './agentTools';
+import { editsOf, isObject, millisTimeout, posInt, renamed, singleEdit, str, type Field, type ForeignSource, type JsonObject, type ToolMapping } from './foreignFields';
 
-/** Who owns the foreign tools of a row. */
-export type ForeignSource = 'vscode';
-
-/** A JSON object (tool input). */
-export type JsonObject = Record<string, unknown>;
-
-/** One zut argument of a mapped tool: how to read it from the foreign input and how to write it back. */
-interface Field {
-  /** Reads the zut value from the foreign input (undefined: absent). */
-  get(input: JsonObject): unknown;
-  /**
-   * Writes the (changed) zut value into `out` (a copy of the original input); `zut` is the whole effective zut
-   * object (fields that depend on each other, like `offset` and `limit`, read both). Returns why it cannot, if so.
-   * `value` undefined = the guard removed the argument.
-   */
-  set(out: JsonObject, value: unknown, zut: JsonObject): string | undefined;
-}
-
-/** A row of the table. */
-export interface ToolMapping {
-  source: ForeignSource;
-  /** The foreign tool's exact name. */
-  foreign: string;
-  /** The zut tool guards see. */
-  zut: string;
-  /** zut argument → how it maps. */
-  fields: Readonly<Record<string, Field>>;
-  /** Whether this input has a zut form (e.g. a multi-file edit has none); default: every required field present. */
-  fits?(input: JsonObject): boolean;
-  /** zut arguments every zut form of this tool has (a guard may not remove them). */
-  required: readonly string[];
-}
-
-const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
-const str = (why: string) => (v: unknown) => (typeof v === 'string' ? undefined : why);
-const posInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v > 0;
-
-/** A field that is the same value under another key (checked by `check`); removable unless the row requires it. */
-function renamed(key: string, check: (v: unknown) => string | undefined): Field {
-  return {
-    get: (input) => input[key],
-    set: (out, value) => {
-      if (value === undefined) return void delete out[key];
-      const why = check(value);
-      if (!why) out[key] = value;
-      return why;
-    },
-  };
-}
-
-/** `edits: [{oldText, newText}]` checked: only those two string keys per edit. */
-function editsOf(v: unknown): { oldText: string; newText: string }[] | string {
-  if (!Array.isArray(v) || v.length === 0) return 'edits must be a non-empty array';
-  for (const e of v) {
-    if (!isObject(e) || typeof e.oldText !== 'string' || typeof e.newText !== 'string') return 'each edit must be {oldText, newText} strings';
-    const extra = Object.keys(e).filter((k) => k !== 'oldText' && k !== 'newText');
-    if (extra.length) return `edit field ${extra[0]} has no counterpart`;
-  }
-  return v as { oldText: string; newText: string }[];
-}
+export type { ForeignSource, JsonObject, ToolMapping } from './foreignFields';
 
 /** `multi_replace_string_in_file`'s replacements, when they all name one file (else it has no zut form). */
 function replacementsOf(input: JsonObject): JsonObject[] | undefined {
@@ -110,8 +54,8 @@ function readField(which: 'offset' | 'limit'): Field {
   };
 }
 
-/** The table. Rows of other sources (Copilot CLI, Claude Code) go here too. */
-export const TOOL_MAPPINGS: readonly ToolMapping[] = [
+/** VS Code's agent tools (names and inputs from vscode-copilot-chat's tool definitions). */
+const VSCODE_TOOL_MAPPINGS: readonly ToolMapping[] = [
   {
     source: 'vscode',
     foreign: 'run_in_terminal',
@@ -120,15 +64,7 @@ export const TOOL_MAPPINGS: readonly ToolMapping[] = [
     fields: {
       command: renamed('command', str('command must be a string')),
       // zut: seconds (a positive integer); VS Code: milliseconds, 0 or absent = none.
-      timeout: {
-        get: (input) => (typeof input.timeout === 'number' && input.timeout > 0 ? Math.ceil(input.timeout / 1000) : undefined),
-        set: (out, value) => {
-          if (value === undefined) return void delete out.timeout;
-          if (!posInt(value)) return 'timeout must be a positive integer (seconds)';
-          out.timeout = (value as number) * 1000;
-          return undefined;
-        },
-      },
+      timeout: millisTimeout('timeout'),
     },
   },
   {
@@ -152,18 +88,7 @@ export const TOOL_MAPPINGS: readonly ToolMapping[] = [
     required: ['path', 'edits'],
     fields: {
       path: renamed('filePath', str('path must be a string')),
-      edits: {
-        get: (input) =>
-          typeof input.oldString === 'string' && typeof input.newString === 'string' ? [{ oldText: input.oldString, newText: input.newString }] : undefined,
-        set: (out, value) => {
-          const edits = editsOf(value);
-          if (typeof edits === 'string') return edits;
-          if (edits.length !== 1) return 'replace_string_in_file takes exactly one edit';
-          out.oldString = edits[0].oldText;
-          out.newString = edits[0].newText;
-          return undefined;
-        },
-      },
+      edits: singleEdit('replace_string_in_file', 'oldString', 'newString'),
     },
   },
   {
@@ -233,6 +158,9 @@ export const TOOL_MAPPINGS: readonly ToolMapping[] = [
     },
   },
 ];
+
+/** The table: VS Code's rows here, Copilot CLI's and Claude Code's in agentTools.ts. */
+export const TOOL_MAPPINGS: readonly ToolMapping[] = [...VSCODE_TOOL_MAPPINGS, ...AGENT_TOOL_MAPPINGS];
 
 /** The row for `source`'s tool `name` (exact name), if any. */
 export function mappingOf(source: ForeignSource, name: string): ToolMapping | undefined {
