@@ -34,8 +34,13 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
     {
       // The agent-mode relay VS Code starts as an MCP stdio server: Node built-ins only, no source map in the vsix.
       // The agent-hook server (src/hooks/server.ts), loaded by the extension only when a workspace is open: kept out of
-      // dist/extension.js (its size limit).
-      entryPoints: { 'mcp-relay': path.join(ROOT, 'src/mcp/relay.ts'), 'hook-server': path.join(ROOT, 'src/hooks/server.ts') },
+      // dist/extension.js (its size limit). Likewise the launcher upkeep and the agent setup commands' VS Code-free part
+      // (src/hooks/setup.ts → dist/agent-setup.js).
+      entryPoints: {
+        'mcp-relay': path.join(ROOT, 'src/mcp/relay.ts'),
+        'hook-server': path.join(ROOT, 'src/hooks/server.ts'),
+        'agent-setup': path.join(ROOT, 'src/hooks/setup.ts'),
+      },
       outdir,
       bundle: true,
       platform: 'node',

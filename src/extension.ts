@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ExtensionHost } from './host/api';
 import { registerAgentTools } from './vscode/agentTools';
 import { registerAgentHooks } from './vscode/agentHooks';
+import { registerAgentSetup } from './vscode/agentSetup';
 import { registerChat } from './vscode/chat/participant';
 import { registerCommands } from './vscode/commands';
 import { registerConsentPrompt } from './vscode/consent';
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   registerChat(context, host, ui);
   registerAgentTools(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })), (m) => log.info(m));
   registerAgentHooks(context, host, (m) => log.info(m));
+  registerAgentSetup(context, (m) => log.info(m));
   const activateMs = performance.now() - t0;
   // Tests check this line comes before the first "Loaded …": activation must not wait for extensions.
   log.info(`Activation complete in ${activateMs.toFixed(1)} ms; zut extensions start in the background`);

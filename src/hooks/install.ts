@@ -21,10 +21,14 @@ export const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
   claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'],
 };
 
-/** Where this installation lives: the Node binary and the CLI script (absolute). */
+/**
+ * Where this installation lives: the Node binary and the CLI script (absolute), or the stable launcher that runs them
+ * (launcher.ts: the VS Code extension's, which survives version updates) — when given, the command runs it instead.
+ */
 export interface Installation {
   node: string;
   cli: string;
+  launcher?: string;
   home: string;
   workspace: string;
   platform: NodeJS.Platform;
@@ -48,7 +52,8 @@ const win = (s: string) => {
 /** The command line of one event, in the shell's quoting (POSIX sh, or cmd.exe on Windows). */
 export function hookCommand(inst: Installation, agent: HookAgent, event: string, windows = inst.platform === 'win32'): string {
   const q = windows ? win : posix;
-  return `${q(inst.node)} ${q(inst.cli)} hook --agent ${agent} ${event}`;
+  const run = inst.launcher ? q(inst.launcher) : `${q(inst.node)} ${q(inst.cli)}`;
+  return `${run} hook --agent ${agent} ${event}`;
 }
 
 function fileOf(inst: Installation, agent: HookAgent, scope: HookScope): string {
@@ -120,6 +125,14 @@ async function writeJson(file: string, json: Json): Promise<void> {
   const tmp = `${file}.zut-${process.pid}.tmp`;
   await fs.writeFile(tmp, JSON.stringify(json, null, 2) + '\n');
   await fs.rename(tmp, file);
+}
+
+/** How many of the plan's entries its file holds now (0 when there is no file, or it is not JSON we can read). */
+export async function installedCount(plan: InstallPlan): Promise<number> {
+  const json = await readJson(plan.file).catch(() => undefined);
+  if (!json || !isObject(json.hooks)) return 0;
+  const hooks = json.hooks;
+  return Object.entries(plan.entries).filter(([event, entry]) => Array.isArray(hooks[event]) && hooks[event].some((e) => sameEntry(e, entry))).length;
 }
 
 /** Writes the plan: each event's array keeps its other entries; an entry of ours already there is replaced in place. */

@@ -42,7 +42,7 @@ describe('release bundle', () => {
 
   it('a build empties its output dir first (nothing stale, no source map of a release build)', () => {
     const files = fs.readdirSync(out, { recursive: true }).map(String).sort();
-    expect(files).toEqual(['cli.js', 'extension.js', 'hook-server.js', 'mcp-relay.js', 'media', path.join('media', 'panel.js')]);
+    expect(files).toEqual(['agent-setup.js', 'cli.js', 'extension.js', 'hook-server.js', 'mcp-relay.js', 'media', path.join('media', 'panel.js')]);
   });
 });
 
@@ -55,13 +55,13 @@ describe('package-time check', () => {
     }
     const sdk = pkg.REQUIRED_FILES.filter((f) => f.startsWith('dist/sdk/'));
     expect(sdk).toContain('dist/sdk/sucrase.js');
-    const built = ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/hook-server.js', 'dist/media/panel.js', 'dist/media/panel.js.map', ...sdk];
+    const built = ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/hook-server.js', 'dist/agent-setup.js', 'dist/media/panel.js', 'dist/media/panel.js.map', ...sdk];
     for (const f of built) {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       fs.writeFileSync(path.join(dir, f), '//');
     }
     const files = pkg.packagedFiles(dir);
-    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/cli.js', 'dist/extension.js', 'dist/hook-server.js', 'dist/mcp-relay.js', 'dist/media/panel.js', ...sdk].sort());
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/agent-setup.js', 'dist/cli.js', 'dist/extension.js', 'dist/hook-server.js', 'dist/mcp-relay.js', 'dist/media/panel.js', ...sdk].sort());
     expect(() => pkg.checkPackageFiles({ files, bundle: path.join(out, 'extension.js') })).not.toThrow();
   }, 30_000);
 

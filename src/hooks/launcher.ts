@@ -1,0 +1,110 @@
+/**
+ * The stable launcher: `<dir>/zut-host` (POSIX sh, 0755), or `<dir>/zut-host.cmd` on Windows, written by the VS Code
+ * extension under its global storage on every activation, so MCP client configurations and agent hook entries can
+ * name one path that survives version updates (the installed extension's folder changes with each version). Each runs
+ * this installation's Node (`process.execPath`: Electron in VS Code desktop, hence `ELECTRON_RUN_AS_NODE=1`, which
+ * plain Node ignores) with its `dist/cli.js`; `hook EVENT` goes to the small `dist/hook.js` when that file exists
+ * (`hook install|uninstall` stay with the CLI). A file is rewritten only when its text changes, through a temporary
+ * file and a rename, so an agent running it mid-update sees the old or the new launcher, never half of one.
+ * VS Code-free.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+/** What a launcher runs: absolute paths of this installation. */
+export interface LauncherTarget {
+  node: string;
+  cli: string;
+  /** The fast hook entry, used when it exists at run time. */
+  hook: string;
+  /** Said in the launcher's comment (which version wrote it). */
+  version: string;
+}
+
+/** The launchers' file names in their directory. */
+export const LAUNCHER_POSIX = 'zut-host';
+export const LAUNCHER_WINDOWS = 'zut-host.cmd';
+
+/** The launcher a command line on `platform` runs. */
+export function launcherPath(dir: string, platform: NodeJS.Platform = process.platform): string {
+  return platform === 'win32' ? path.win32.join(dir, LAUNCHER_WINDOWS) : path.join(dir, LAUNCHER_POSIX);
+}
+
+/** A word in POSIX sh single quotes. */
+export const shQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/** A path in cmd.exe double quotes (`%` doubled in a batch file; a `"` cannot be written). */
+function cmdPath(s: string, batch: boolean): string {
+  if (s.includes('"') || /[\r\n]/.test(s)) throw new Error(`a path with a double quote or a line break cannot be written into a Windows command: ${s}`);
+  return `"${batch ? s.replaceAll('%', '%%') : s}"`;
+}
+
+/** The POSIX launcher's text. */
+export function posixLauncher(t: LauncherTarget): string {
+  for (const p of [t.node, t.cli, t.hook]) if (/[\r\n]/.test(p)) throw new Error(`a path with a line break cannot be written into the launcher: ${JSON.stringify(p)}`);
+  return [
+    '#!/bin/sh',
+    `# zut-host launcher, written by zut-vscode ${t.version} when it starts (rewritten after each update): runs this`,
+    '# installation\'s Node with its CLI. Edits are overwritten.',
+    `NODE=${shQuote(t.node)}`,
+    `CLI=${shQuote(t.cli)}`,
+    `HOOK=${shQuote(t.hook)}`,
+    '# VS Code runs extensions in Electron: this makes it a plain Node (plain Node ignores it).',
+    'ELECTRON_RUN_AS_NODE=1',
+    'export ELECTRON_RUN_AS_NODE',
+    'if [ "$1" = hook ] && [ "$2" != install ] && [ "$2" != uninstall ] && [ -f "$HOOK" ]; then',
+    '  exec "$NODE" "$HOOK" "$@"',
+    'fi',
+    'exec "$NODE" "$CLI" "$@"',
+    '',
+  ].join('\n');
+}
+
+/** The Windows launcher's text (CRLF line ends). */
+export function windowsLauncher(t: LauncherTarget): string {
+  const [node, cli, hook] = [t.node, t.cli, t.hook].map((p) => cmdPath(p, true));
+  return [
+    '@echo off',
+    `rem zut-host launcher, written by zut-vscode ${t.version.replace(/[^\w.+-]/g, '')} when it starts (rewritten after each update).`,
+    'setlocal',
+    'set "ELECTRON_RUN_AS_NODE=1"',
+    'if not "%~1"=="hook" goto cli',
+    'if "%~2"=="install" goto cli',
+    'if "%~2"=="uninstall" goto cli',
+    `if not exist ${hook} goto cli`,
+    `${node} ${hook} %*`,
+    'exit /b %ERRORLEVEL%',
+    ':cli',
+    `${node} ${cli} %*`,
+    'exit /b %ERRORLEVEL%',
+    '',
+  ].join('\r\n');
+}
+
+/** Writes `text` to `file` (mode 0755) unless it already holds exactly that; true when it wrote. */
+export async function writeIfChanged(file: string, text: string): Promise<boolean> {
+  try {
+    const [old, st] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
+    if (old === text && (process.platform === 'win32' || (st.mode & 0o777) === 0o755)) return false;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  try {
+    await fs.writeFile(tmp, text, { mode: 0o755 });
+    await fs.chmod(tmp, 0o755); // the umask may have taken bits off
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    throw e;
+  }
+  return true;
+}
+
+/** Writes this platform's launcher into `dir` when it changed; returns its path and whether it was written. */
+export async function ensureLauncher(dir: string, t: LauncherTarget, platform: NodeJS.Platform = process.platform): Promise<{ launcher: string; written: boolean }> {
+  const launcher = launcherPath(dir, platform);
+  const written = await writeIfChanged(launcher, platform === 'win32' ? windowsLauncher(t) : posixLauncher(t));
+  return { launcher, written };
+}
