@@ -34,18 +34,19 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
     {
       // The agent-mode relay VS Code starts as an MCP stdio server: Node built-ins only, no source map in the vsix.
       // The agent-hook server (src/hooks/server.ts), loaded by the extension only when a workspace is open: kept out of
-      // dist/extension.js (its size limit). Likewise the launcher upkeep and the agent setup commands' VS Code-free part
-      // (src/hooks/setup.ts → dist/agent-setup.js).
+      // dist/extension.js (its size limit). Likewise the launcher upkeep and the agent setup commands
+      // (src/vscode/agentSetupCommands.ts → dist/agent-setup.js, loaded from the extension's folder: `vscode` resolves).
       entryPoints: {
         'mcp-relay': path.join(ROOT, 'src/mcp/relay.ts'),
         'hook-server': path.join(ROOT, 'src/hooks/server.ts'),
-        'agent-setup': path.join(ROOT, 'src/hooks/setup.ts'),
+        'agent-setup': path.join(ROOT, 'src/vscode/agentSetupCommands.ts'),
       },
       outdir,
       bundle: true,
       platform: 'node',
       format: 'cjs',
       target: 'node20',
+      external: ['vscode'],
       minify: production,
       logLevel: 'warning',
     },

@@ -1,146 +1,27 @@
 /**
- * The stable launcher and what uses it, in VS Code: after activation, `<global storage>/bin/zut-host` (`.cmd` on
- * Windows) is written or updated to run this installation's Node and CLI (src/hooks/launcher.ts); "Zut: Copy MCP
- * Client Configuration…" copies a client's snippet running `<launcher> mcp --cwd <folder>` (src/hooks/mcpConfig.ts);
- * "Zut: Guard Agent Tools…" shows, then merges or removes, the hook entries running `<launcher> hook …` for VS Code's
- * agent, Copilot CLI or Claude Code (src/hooks/install.ts). The VS Code-free part is dist/agent-setup.js, loaded at
- * run time (outside dist/extension.js's size limit). Each command takes an argument object for tests and keybindings
- * (every field optional; a missing one is asked).
+ * The stable launcher and the two commands that use it ("Zut: Copy MCP Client Configuration…", "Zut: Guard Agent
+ * Tools…"): registered here, implemented in dist/agent-setup.js (agentSetupCommands.ts), loaded at run time so they
+ * stay out of dist/extension.js's size limit. The launcher is written or updated after activate() returns, like the
+ * host's start: never on activation's path.
  */
 import { createRequire } from 'node:module';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HookAgent } from '../hooks/input';
-import type * as Setup from '../hooks/setup';
-import { isWorkspaceTrusted } from './trust';
-
-/** `zut.copyMcpConfig`'s argument. */
-interface CopyArgs {
-  client?: Setup.McpClient;
-  folder?: string;
-  allowProject?: boolean;
-}
-
-/** `zut.guardAgentTools`'s argument; with `action`, nothing more is asked (no confirmation). */
-interface GuardArgs {
-  agent?: HookAgent;
-  scope?: Setup.HookScope;
-  folder?: string;
-  action?: 'install' | 'remove';
-}
-
-const AGENTS: { agent: HookAgent; label: string; detail: string }[] = [
-  { agent: 'vscode', label: "VS Code's agent", detail: 'Copilot Agent mode: ~/.copilot/hooks/zut.json or .github/hooks/zut.json' },
-  { agent: 'copilot-cli', label: 'Copilot CLI', detail: 'the same files, "version": 1, camelCase events' },
-  { agent: 'claude', label: 'Claude Code', detail: '~/.claude/settings.json or .claude/settings.local.json' },
-];
+import type * as Commands from './agentSetupCommands';
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export function registerAgentSetup(context: vscode.ExtensionContext, log: (line: string) => void): void {
-  let setup: typeof Setup | undefined;
-  const load = () => (setup ??= createRequire(__filename)(context.asAbsolutePath('dist/agent-setup.js')) as typeof Setup);
-  // After activate() returns, like the host's start: the launcher is a file write, never on activation's path.
-  const launcher = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-    const storage = context.globalStorageUri;
-    if (storage.scheme !== 'file') throw new Error(`the extension's global storage is not on disk (${storage.toString()})`);
-    const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-    const target = { node: process.execPath, cli: context.asAbsolutePath('dist/cli.js'), hook: context.asAbsolutePath('dist/hook.js'), version };
-    const r = await load().ensureLauncher(path.join(storage.fsPath, 'bin'), target);
-    log(`launcher: ${r.launcher} (${r.written ? 'written' : 'up to date'}; runs ${target.node} ${target.cli})`);
-    return r.launcher;
-  });
+  let loaded: typeof Commands | undefined;
+  const load = () => (loaded ??= createRequire(__filename)(context.asAbsolutePath('dist/agent-setup.js')) as typeof Commands);
+  const launcher = new Promise<void>((resolve) => setImmediate(resolve)).then(() => load().updateLauncher(context, log));
   void launcher.catch((e: unknown) => log(`launcher: not written: ${errorText(e)}`));
-  const needLauncher = () => launcher.catch((e: unknown) => Promise.reject(new Error(`The zut-host launcher could not be written: ${errorText(e)}`)));
-
-  const run = <T>(fn: () => Promise<T>) =>
-    fn().catch((e: unknown) => {
-      void vscode.window.showErrorMessage(errorText(e));
-      return undefined;
-    });
+  const withLauncher = <A>(fn: (c: typeof Commands, launcher: string, args: A) => Promise<unknown>) => (args?: A) =>
+    launcher.then(
+      (l) => load().runCommand(() => fn(load(), l, args ?? ({} as A))),
+      (e: unknown) => void vscode.window.showErrorMessage(`The zut-host launcher could not be written: ${errorText(e)}`),
+    );
   context.subscriptions.push(
-    vscode.commands.registerCommand('zut.copyMcpConfig', (args?: CopyArgs) => run(async () => copyMcpConfig(load(), await needLauncher(), args ?? {}))),
-    vscode.commands.registerCommand('zut.guardAgentTools', (args?: GuardArgs) => run(async () => guardAgentTools(context, load(), await needLauncher(), args ?? {}))),
+    vscode.commands.registerCommand('zut.copyMcpConfig', withLauncher<Commands.CopyArgs>((c, l, a) => c.copyMcpConfig(l, a))),
+    vscode.commands.registerCommand('zut.guardAgentTools', withLauncher<Commands.GuardArgs>((c, l, a) => c.guardAgentTools(context, l, a))),
   );
-}
-
-/** The folder the args name, the only one open, or the one picked; undefined when none (or cancelled). */
-async function pickFolder(given: string | undefined, placeHolder: string): Promise<string | undefined> {
-  if (given) return given;
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
-  if (folders.length === 0) throw new Error('Open a folder first: the configuration is for one workspace folder.');
-  if (folders.length === 1) return folders[0].uri.fsPath;
-  return (await vscode.window.showWorkspaceFolderPick({ placeHolder }))?.uri.fsPath;
-}
-
-async function copyMcpConfig(setup: typeof Setup, launcher: string, args: CopyArgs): Promise<{ client: Setup.McpClient; text: string } | undefined> {
-  const folder = await pickFolder(args.folder, 'The workspace folder the MCP server serves');
-  if (!folder) return undefined;
-  const base = { launcher, folder, allowProject: true };
-  let client = args.client;
-  if (!client) {
-    const items = setup.MCP_CLIENTS.map((c) => ({ client: c, label: setup.mcpSnippet(c, base).label, detail: setup.mcpSnippet(c, base).where }));
-    client = (await vscode.window.showQuickPick(items, { title: 'Copy MCP Client Configuration', placeHolder: 'Which MCP client?' }))?.client;
-    if (!client) return undefined;
-  }
-  let allowProject = args.allowProject;
-  if (allowProject === undefined) {
-    const items = [
-      { allow: true, label: "This folder's extensions and your global ones (--allow-project)", detail: "The client starts the repository's own .zut/.zot/.e extensions without asking: choose this only for a repository you trust." },
-      { allow: false, label: 'Only your global extensions', detail: "The folder's own extensions are listed by `zut-host doctor` but never started." },
-    ];
-    allowProject = (await vscode.window.showQuickPick(items, { title: 'Copy MCP Client Configuration', placeHolder: 'Which extensions may that client start?' }))?.allow;
-    if (allowProject === undefined) return undefined;
-  }
-  const options = { ...base, allowProject };
-  const snippet = setup.mcpSnippet(client, options);
-  await vscode.env.clipboard.writeText(snippet.text);
-  void vscode.window.showInformationMessage(
-    `Copied the ${snippet.label} configuration for ${path.basename(folder)}: paste it into ${snippet.where}. It runs ${launcher}, which zut-vscode keeps pointing at its current version. ${setup.allowProjectNote(options)}`,
-  );
-  return { client, text: snippet.text };
-}
-
-async function guardAgentTools(context: vscode.ExtensionContext, setup: typeof Setup, launcher: string, args: GuardArgs): Promise<{ file: string; action: 'install' | 'remove'; entries: number } | undefined> {
-  const agent = args.agent ?? (await vscode.window.showQuickPick(AGENTS, { title: 'Guard Agent Tools', placeHolder: "Whose tool calls should your zut guards see?" }))?.agent;
-  if (!agent) return undefined;
-  const trusted = isWorkspaceTrusted();
-  const hasFolder = (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file');
-  let scope = args.scope;
-  if (!scope) {
-    const items: { scope: Setup.HookScope; label: string; detail: string }[] = [{ scope: 'user', label: 'User', detail: 'every folder this agent works in, on this machine' }];
-    if (hasFolder && trusted) items.push({ scope: 'workspace', label: 'Workspace', detail: 'this folder only (a file in the repository: keep it out of commits unless your team wants it)' });
-    const placeHolder = hasFolder && !trusted ? 'Where? (Workspace needs a trusted workspace)' : 'Where?';
-    scope = (await vscode.window.showQuickPick(items, { title: 'Guard Agent Tools', placeHolder }))?.scope;
-    if (!scope) return undefined;
-  }
-  if (scope === 'workspace' && !trusted) throw new Error('Guard Agent Tools: the workspace scope needs a trusted workspace (Manage Workspace Trust).');
-  const folder = scope === 'workspace' ? await pickFolder(args.folder, 'The folder whose hook file to write') : (args.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir());
-  if (!folder) return undefined;
-  const inst = { node: process.execPath, cli: context.asAbsolutePath('dist/cli.js'), launcher, home: os.homedir(), workspace: folder, platform: process.platform };
-  const plan = setup.planInstall(inst, agent, scope);
-  const present = await setup.installedCount(plan);
-  let action = args.action;
-  if (!action) {
-    const name = AGENTS.find((a) => a.agent === agent)?.label ?? agent;
-    const [title, detail, choices] =
-      present > 0
-        ? [`${name}: zut hooks are in ${plan.file}.`, `${setup.describePlan(plan, 'uninstall')}\n\n"Write Again" replaces them with the entries above; other entries stay as they are.`, ['Remove', 'Write Again']]
-        : [`Let your zut guards and event subscribers see ${name}'s tool calls?`, `${setup.describePlan(plan, 'install')}\n\nOther entries stay as they are. Run this command again to remove exactly these.`, ['Write']];
-    const picked = await vscode.window.showInformationMessage(title, { modal: true, detail }, ...choices);
-    if (!picked) return undefined;
-    action = picked === 'Remove' ? 'remove' : 'install';
-  }
-  if (action === 'remove') {
-    const removed = await setup.applyUninstall(plan);
-    void vscode.window.showInformationMessage(removed ? `Removed ${removed} zut hook entr${removed === 1 ? 'y' : 'ies'} from ${plan.file}.` : `No zut hook entry was in ${plan.file}.`);
-    return { file: plan.file, action, entries: removed };
-  }
-  await setup.applyInstall(plan);
-  const entries = Object.keys(plan.entries).length;
-  void vscode.window.showInformationMessage(`Written ${entries} zut hook entries into ${plan.file}: they run ${launcher}. Run "Zut: Guard Agent Tools…" again to remove them.`, 'Open File').then((b) => {
-    if (b) void vscode.window.showTextDocument(vscode.Uri.file(plan.file));
-  });
-  return { file: plan.file, action, entries };
 }
