@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import pkg from '../../package.json';
 import type { ExtensionHost, ManagerOptions } from '../host/api';
 import type { LoadReport } from '../host/types';
@@ -100,16 +100,29 @@ const ONLY: Record<string, readonly string[]> = {
 };
 
 export function parse(argv: string[]) {
+  return parseVerb(argv, OPTIONS, ONLY, (opt, subs) => `--${opt} is for ${subs.join(' and ')}`);
+}
+
+/**
+ * Parses `argv` strictly with `options`; an option that `only` reserves for other verbs than the first positional
+ * is a usage error (`notFor` says it). Shared by the verbs and `ext`'s verbs.
+ */
+export function parseVerb<O extends ParseArgsConfig['options']>(
+  argv: string[],
+  options: O,
+  only: Readonly<Record<string, readonly string[]>>,
+  notFor: (opt: string, verbs: readonly string[], verb: string) => string,
+) {
   let p;
   try {
-    p = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    p = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const sub = p.positionals[0];
-  if (sub !== undefined) {
-    for (const [opt, subs] of Object.entries(ONLY)) {
-      if ((p.values as Record<string, unknown>)[opt] !== undefined && !subs.includes(sub)) throw new UsageError(`--${opt} is for ${subs.join(' and ')}`);
+  const verb = p.positionals[0];
+  if (verb !== undefined) {
+    for (const [opt, verbs] of Object.entries(only)) {
+      if ((p.values as Record<string, unknown>)[opt] !== undefined && !verbs.includes(verb)) throw new UsageError(notFor(opt, verbs, verb));
     }
   }
   return p;

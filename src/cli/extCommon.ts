@@ -4,11 +4,10 @@
  */
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseArgs } from 'node:util';
 import { discover } from '../host/disk/discovery';
 import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
 import type { DiscoveredExtension } from '../host/types';
-import { UsageError } from './common';
+import { parseVerb, UsageError } from './common';
 
 const EXT_OPTIONS = {
   cwd: { type: 'string' },
@@ -38,19 +37,7 @@ export type ExtValues = ReturnType<typeof parseExt>['values'];
 
 /** Parses `argv` after `ext`; an unknown option, or one the verb does not take, is a usage error. */
 export function parseExt(argv: string[]) {
-  let p;
-  try {
-    p = parseArgs({ args: argv, options: EXT_OPTIONS, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  const verb = p.positionals[0];
-  if (verb !== undefined) {
-    for (const [opt, verbs] of Object.entries(ONLY)) {
-      if ((p.values as Record<string, unknown>)[opt] !== undefined && !verbs.includes(verb)) throw new UsageError(`--${opt} is not an option of ext ${verb}`);
-    }
-  }
-  return p;
+  return parseVerb(argv, EXT_OPTIONS, ONLY, (opt, _verbs, verb) => `--${opt} is not an option of ext ${verb}`);
 }
 
 /** `--cwd` (default: the current directory), which must be a directory. */

@@ -2,17 +2,6 @@
  * Constants of the MCP bridge, each with its source. Its numeric limits live with every other limit of the host in
  * protocol/limits.ts and are re-exported here.
  */
-import {
-  MAX_MCP_MESSAGE_BYTES,
-  MAX_MCP_SESSIONS,
-  MAX_RELAY_TOKENS,
-  MCP_OUTBOX_MAX_BYTES,
-  MCP_PROGRESS_MAX_CHARS,
-  RELAY_HANDSHAKE_MAX_BYTES,
-  RELAY_HANDSHAKE_MS,
-  RELAY_START_MS,
-} from '../protocol/limits';
-
 export {
   MAX_MCP_MESSAGE_BYTES,
   MAX_MCP_SESSIONS,
@@ -22,7 +11,7 @@ export {
   RELAY_HANDSHAKE_MAX_BYTES,
   RELAY_HANDSHAKE_MS,
   RELAY_START_MS,
-};
+} from '../protocol/limits';
 
 /** MCP protocol revisions we speak, newest first (MCP spec: lifecycle / version negotiation). */
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
