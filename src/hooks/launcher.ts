@@ -4,7 +4,8 @@
  * name one path that survives version updates (the installed extension's folder changes with each version). Each runs
  * this installation's Node (`process.execPath`: Electron in VS Code desktop, hence `ELECTRON_RUN_AS_NODE=1`, which
  * plain Node ignores) with its `dist/cli.js`; `hook EVENT` goes to the small `dist/hook.js` when that file exists
- * (`hook install|uninstall` stay with the CLI). A file is rewritten only when its text changes, through a temporary
+ * (`hook install|uninstall` stay with the CLI); when the CLI is gone (the extension updated or removed, VS Code not
+ * started since) it says so and exits 1. A file is rewritten only when its text changes, through a temporary
  * file and a rename, so an agent running it mid-update sees the old or the new launcher, never half of one.
  * VS Code-free.
  */
@@ -52,6 +53,10 @@ export function posixLauncher(t: LauncherTarget): string {
     '# VS Code runs extensions in Electron: this makes it a plain Node (plain Node ignores it).',
     'ELECTRON_RUN_AS_NODE=1',
     'export ELECTRON_RUN_AS_NODE',
+    'if [ ! -f "$CLI" ]; then',
+    "  printf 'zut-host: %s is gone (zut-vscode was updated or removed): start VS Code once to rewrite this launcher\\n' \"$CLI\" >&2",
+    '  exit 1',
+    'fi',
     'if [ "$1" = hook ] && [ "$2" != install ] && [ "$2" != uninstall ] && [ -f "$HOOK" ]; then',
     '  exec "$NODE" "$HOOK" "$@"',
     'fi',
@@ -68,6 +73,10 @@ export function windowsLauncher(t: LauncherTarget): string {
     `rem zut-host launcher, written by zut-vscode ${t.version.replace(/[^\w.+-]/g, '')} when it starts (rewritten after each update).`,
     'setlocal',
     'set "ELECTRON_RUN_AS_NODE=1"',
+    `if exist ${cli} goto run`,
+    `echo zut-host: ${cli} is gone, zut-vscode was updated or removed: start VS Code once to rewrite this launcher 1>&2`,
+    'exit /b 1',
+    ':run',
     'if not "%~1"=="hook" goto cli',
     'if "%~2"=="install" goto cli',
     'if "%~2"=="uninstall" goto cli',

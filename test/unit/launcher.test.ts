@@ -91,6 +91,20 @@ describe.skipIf(process.platform === 'win32')('the POSIX launcher', () => {
     expect((await run(launcher, [...event, '--exit', '2'])).code).toBe(2);
     for (const verb of ['install', 'uninstall']) expect((await run(launcher, ['hook', verb, '--agent', 'vscode'])).seen.who).toBe('cli');
     expect((await run(launcher, ['doctor'])).seen.who).toBe('cli');
+    // The CLI gone (an update not yet activated, or the extension removed): a clear error, exit 1.
+    await fs.rename(target.cli, `${target.cli}.away`);
+    try {
+      const gone = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+        const child = spawn(launcher, event, { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stderr }));
+      });
+      expect(gone).toEqual({ code: 1, stderr: `zut-host: ${target.cli} is gone (zut-vscode was updated or removed): start VS Code once to rewrite this launcher\n` });
+    } finally {
+      await fs.rename(`${target.cli}.away`, target.cli);
+    }
     await fs.rename(target.hook, `${target.hook}.away`);
     try {
       expect((await run(launcher, event)).seen).toMatchObject({ who: 'cli', argv: event });
@@ -140,6 +154,10 @@ describe('launcher texts', () => {
       'rem zut-host launcher, written by zut-vscode 1.0.0 when it starts (rewritten after each update).',
       'setlocal',
       'set "ELECTRON_RUN_AS_NODE=1"',
+      'if exist "C:\\Users\\a%%b\\ext\\dist\\cli.js" goto run',
+      'echo zut-host: "C:\\Users\\a%%b\\ext\\dist\\cli.js" is gone, zut-vscode was updated or removed: start VS Code once to rewrite this launcher 1>&2',
+      'exit /b 1',
+      ':run',
       'if not "%~1"=="hook" goto cli',
       'if "%~2"=="install" goto cli',
       'if "%~2"=="uninstall" goto cli',
