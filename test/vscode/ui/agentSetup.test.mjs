@@ -1,0 +1,85 @@
+// @ts-check
+// UI: the agent setup commands as a person runs them, from the installed .vsix (its dist/agent-setup.js and the
+// launcher it writes). "Zut: Guard Agent Tools…": pick the agent and the scope, a modal shows the file and the exact
+// entries before anything is written, Write merges them; run again, the modal offers Remove, which takes them out.
+// "Zut: Copy MCP Client Configuration…": pick the client and which extensions, a notification says what was copied
+// and where it goes. Screenshots: <run dir>/screenshots/agent-setup-*.png.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { openPalette, openWorkbench, paletteRow, retry, screenshot, startServer, workspaceCopy } from './harness.mjs';
+
+/** Runs a palette command, retrying while the palette does not list it yet (contributions arrive after restore). */
+async function runWhenListed(page, title) {
+  await retry(async () => {
+    await openPalette(page, `>${title}`);
+    await paletteRow(page, title).waitFor({ timeout: 3000 });
+  }, { timeout: 60_000, interval: 200 });
+  await paletteRow(page, title).click();
+}
+
+/** The notification containing `text`, from the notification center (toasts may be hidden); left open. */
+async function notification(page, text) {
+  await openPalette(page, '>Notifications: Show Notifications');
+  await paletteRow(page, 'Notifications: Show Notifications').click();
+  const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  await item.waitFor();
+  return item;
+}
+
+describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () => {
+  let server;
+  let page;
+  let folder;
+
+  before(async () => {
+    server = await startServer({ name: 'agent-setup' });
+    folder = workspaceCopy();
+    page = await openWorkbench(server, { folder });
+  });
+  after(async () => { await server?.stop(); });
+
+  it('Guard Agent Tools shows the file and the entries, writes them on Write, and removes exactly them', async () => {
+    const file = path.join(folder, '.github', 'hooks', 'zut.json');
+    await runWhenListed(page, 'Zut: Guard Agent Tools…');
+    await paletteRow(page, "VS Code's agent").click();
+    await paletteRow(page, 'Workspace').click();
+    const ask = page.locator('.monaco-dialog-box', { hasText: "Let your zut guards and event subscribers see VS Code's agent's tool calls?" });
+    await ask.waitFor();
+    const detail = await ask.textContent();
+    assert.ok(detail?.includes(`Merging into ${file}:`), detail ?? '');
+    assert.match(detail ?? '', /hooks\.PreToolUse: \{"type":"command","command":"'[^']*\/globalStorage\/zut\.zut-vscode\/bin\/zut-host' hook --agent vscode PreToolUse","timeout":30\}/);
+    await screenshot(page, 'agent-setup-guard-plan');
+    assert.ok(!fs.existsSync(file), 'nothing written before Write');
+    await ask.locator('.monaco-button', { hasText: /^Write$/ }).click();
+    await retry(async () => assert.ok(fs.existsSync(file), 'written'));
+    const written = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.deepEqual(Object.keys(written.hooks).sort(), ['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
+    const launcher = written.hooks.PreToolUse[0].command.match(/^'([^']*)'/)[1];
+    assert.ok(fs.statSync(launcher).mode & 0o100, `the launcher is executable: ${launcher}`);
+    await notification(page, `Written 6 zut hook entries into ${file}`);
+    await screenshot(page, 'agent-setup-guard-written');
+    await page.keyboard.press('Escape');
+
+    await runWhenListed(page, 'Zut: Guard Agent Tools…');
+    await paletteRow(page, "VS Code's agent").click();
+    await paletteRow(page, 'Workspace').click();
+    const present = page.locator('.monaco-dialog-box', { hasText: `VS Code's agent: zut hooks are in ${file}.` });
+    await present.waitFor();
+    await screenshot(page, 'agent-setup-guard-remove');
+    await present.locator('.monaco-button', { hasText: /^Remove$/ }).click();
+    await retry(async () => assert.ok(!fs.existsSync(file), 'removed'));
+  });
+
+  it('Copy MCP Client Configuration asks the client and which extensions, and says what it copied', async () => {
+    await runWhenListed(page, 'Zut: Copy MCP Client Configuration…');
+    await paletteRow(page, 'Cursor (mcp.json)').click();
+    await paletteRow(page, 'Only your global extensions').click();
+    const note = await notification(page, 'Copied the Cursor (mcp.json) configuration');
+    const text = (await note.textContent()) ?? '';
+    assert.match(text, /\/globalStorage\/zut\.zut-vscode\/bin\/zut-host/);
+    assert.match(text, /Only your global extensions start/);
+    await screenshot(page, 'agent-setup-copy-mcp');
+    await page.keyboard.press('Escape');
+  });
+});
