@@ -1,12 +1,11 @@
 // @ts-check
 // In-host: VS Code's own tools in @zut (issue 21). The scripted model calls `run_in_terminal` through @zut; the call
 // takes zut's guarded path as `bash` (a guard written for zut, test/vscode/fixtures/zut/bash-guard, loaded through
-// zut.extensionPaths) and then goes to `vscode.lm.invokeTool` with the chat request's token. VS Code's confirmation is
-// skipped with its own auto-approve settings (`chat.tools.terminal.enableAutoApprove` and a
-// `chat.tools.terminal.autoApprove` rule for the test's command).
-// Seen here (code-server 4.139.1, no Copilot): VS Code accepts the call and shows "Ran <command>" in the chat, but
-// its terminal tool never creates a terminal and never returns, so a command's output cannot be asserted in this
-// environment; the unit tests (test/unit/chatEditorTools.test.ts) cover echo and rewrite with a fake editor port.
+// zut.extensionPaths) and then goes to `vscode.lm.invokeTool` with the chat request's token, so VS Code asks for its
+// own confirmation in that chat. The tests allow it with VS Code's Accept action (`workbench.action.chat.acceptTool`,
+// Ctrl+Enter in the Chat view; the UI suite clicks the button). VS Code's auto-approve is not used: in 1.139 an
+// auto-approved command still waits for a one-time opt-in (`chat.tools.terminal.autoApprove.warningAccepted`, kept in
+// the browser's storage), which is why a call without an Accept never returned here.
 'use strict';
 const assert = require('assert');
 const crypto = require('crypto');
@@ -14,7 +13,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const vscode = require('vscode');
-const { askZut, eventually, recentResponses, shownText } = require('./util');
+const { askZut, eventually, modelRequests, recentResponses, shownText } = require('./util');
 
 const GUARD = path.resolve(__dirname, '../fixtures/zut/bash-guard');
 
@@ -31,18 +30,35 @@ const terminalCall = (command) => `call run_in_terminal ${JSON.stringify({ comma
 /** What bash-guard was asked so far. */
 const guardSaw = async (host) => JSON.parse((await host.callTool('bash_guard_seen', {})).content[0].text);
 
+/**
+ * Sends `@zut <terminalCall(command)>` and allows VS Code's confirmation once bash-guard has passed the call on:
+ * first checks for `pendingMs` that the model got nothing back meanwhile (the call waits for the confirmation), then
+ * presses Accept until the response ends. Resolves like askZut.
+ */
+async function askAllowing(host, command, pendingMs = 3000) {
+  const requestsBefore = (await modelRequests()).length;
+  const asked = askZut(terminalCall(command), 60000);
+  await eventually(async () => (await guardSaw(host)).some((s) => s.kind === 'intercept' && s.tool_args.command === command), 'bash-guard asked', 30000);
+  await new Promise((r) => setTimeout(r, pendingMs));
+  const waited = (await modelRequests()).length - requestsBefore;
+  let done = false;
+  void asked.finally(() => { done = true; });
+  while (!done) {
+    await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return { ...(await asked), waited };
+}
+
 suite('@zut with VS Code tools (run_in_terminal under zut guards)', function () {
   let host;
   const zut = () => vscode.workspace.getConfiguration('zut');
-  const chatTools = () => vscode.workspace.getConfiguration('chat.tools.terminal');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-editor-tools-'));
 
   suiteSetup(async function () {
     this.timeout(90000);
     await vscode.extensions.getExtension('zut-test.scripted-model').activate();
     host = (await vscode.extensions.getExtension('zut.zut-vscode').activate()).host;
-    await chatTools().update('enableAutoApprove', true, vscode.ConfigurationTarget.Global);
-    await chatTools().update('autoApprove', { '/^echo zut-/': true }, vscode.ConfigurationTarget.Global);
     await zut().update('extensionPaths', [GUARD], vscode.ConfigurationTarget.Global);
     await eventually(() => host.extensions().some((e) => e.name === 'bash-guard' && e.state === 'running'), 'bash-guard running', 60000);
     // The setting reloads every extension: the examples' tools come back after bash-guard's, on their own time.
@@ -52,8 +68,6 @@ suite('@zut with VS Code tools (run_in_terminal under zut guards)', function () 
   suiteTeardown(async function () {
     this.timeout(90000);
     await zut().update('extensionPaths', undefined, vscode.ConfigurationTarget.Global);
-    await chatTools().update('autoApprove', undefined, vscode.ConfigurationTarget.Global);
-    await chatTools().update('enableAutoApprove', undefined, vscode.ConfigurationTarget.Global);
     await eventually(() => !host.extensions().some((e) => e.name === 'bash-guard'), 'bash-guard gone', 60000);
     fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -79,17 +93,43 @@ suite('@zut with VS Code tools (run_in_terminal under zut guards)', function () 
     assert.ok(!fs.existsSync(marker), 'the command never ran');
   });
 
-  test("an allowed call goes on to VS Code's tool; Stop cancels it there and the response ends", async function () {
+  test("an allowed run_in_terminal's output comes back to the model: VS Code ran the command", async function () {
+    this.timeout(90000);
+    const token = `zut-token-${crypto.randomUUID()}`;
+    const { requests, text, waited } = await askAllowing(host, `echo ${token}`);
+    // One model request (the user's) before the Accept: the tool waited for VS Code's confirmation.
+    assert.strictEqual(waited, 1, 'the model got a result before the confirmation was accepted');
+    const result = toolResultText(requests);
+    assert.match(result, new RegExp(`(^|\\n)${token}(\\r?\\n|$)`), result);
+    assert.ok(!result.startsWith('[tool error]'), result);
+    assert.match(text, new RegExp(`model got: [\\s\\S]*${token}`), text);
+  });
+
+  test('a guard rewriting bash.command changes what the terminal runs', async function () {
     this.timeout(90000);
     const id = crypto.randomUUID();
+    const { requests } = await askAllowing(host, `echo ZUT_REWRITE-${id}`, 0);
+    const result = toolResultText(requests);
+    assert.match(result, new RegExp(`rewritten-${id}`), result);
+    assert.ok(!result.includes(`ZUT_REWRITE-${id}`), `the original command ran: ${result}`);
+  });
+
+  test("Stop while run_in_terminal runs cancels it in VS Code's tool: the response ends promptly, the tool call is cancelled", async function () {
+    this.timeout(90000);
+    const id = crypto.randomUUID();
+    const command = `sleep 30; echo zut-slept-${id}`;
     const seenBefore = (await recentResponses()).length;
-    // Not awaited: VS Code's terminal tool does not return here (see the header); Stop ends it.
-    void vscode.commands.executeCommand('workbench.action.chat.open', { query: `@zut ${terminalCall(`echo ZUT_REWRITE-${id}`)}`, modelSelector: { vendor: 'zut-test', id: 'scripted' } });
-    await eventually(async () => (await guardSaw(host)).some((s) => s.kind === 'intercept' && s.tool_args.command === `echo ZUT_REWRITE-${id}`), 'bash-guard asked', 30000);
-    await new Promise((r) => setTimeout(r, 3000));
+    void vscode.commands.executeCommand('workbench.action.chat.open', { query: `@zut ${terminalCall(command)}`, modelSelector: { vendor: 'zut-test', id: 'scripted' } });
+    await eventually(async () => (await guardSaw(host)).some((s) => s.kind === 'intercept' && s.tool_args.command === command), 'bash-guard asked', 30000);
+    await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
+    // Give the terminal time to start the command, then Stop.
+    await new Promise((r) => setTimeout(r, 4000));
+    const stopped = Date.now();
     await vscode.commands.executeCommand('workbench.action.chat.cancel');
     const response = await eventually(async () => (await recentResponses()).slice(seenBefore).find((r) => r.prompt.includes(id)), 'the cancelled response', 30000);
+    assert.ok(Date.now() - stopped < 10000, `the response ended ${Date.now() - stopped} ms after Stop`);
     const text = shownText(response);
     assert.match(text, /run_in_terminal.*cancelled/s, text);
+    assert.ok(!text.includes(`zut-slept-${id}`), text);
   });
 });

@@ -153,7 +153,9 @@ export async function startCodeServer(o) {
   const port = o.port ?? await freePort(host);
   const args = ['--bind-addr', `${host}:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
     '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir, '--config', dirs.config,
-    ...(trust ? ['--disable-workspace-trust'] : []), ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : [])];
+    ...(trust ? ['--disable-workspace-trust'] : []), ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    // ZUT_VSCODE_TRACE=1: the server and the browser's workbench log at trace (see harness.mjs saveBrowserLogs).
+    ...(process.env.ZUT_VSCODE_TRACE ? ['--log', 'trace'] : [])];
   const out = fs.openSync(dirs.log, 'a');
   // detached: its own process group, so the whole tree can be signalled even if a child gets re-parented.
   const child = spawn(tools.codeServer, args, { env: serverEnv(tools, dirs, env), stdio: ['ignore', out, out], detached: true });

@@ -41,7 +41,9 @@ export async function startServer(o = {}) {
     ...server, zutHome, zotHome, devPaths,
     async stop() {   // close this server's pages first: a page left open keeps reconnecting to a dead server
       servers.delete(s);
-      await Promise.all([...pages].filter((p) => pageServer.get(p) === server.url).map((p) => p.context().close().catch(() => {})));
+      const mine = [...pages].filter((p) => pageServer.get(p) === server.url);
+      await traceBrowserLogs(mine);
+      await Promise.all(mine.map((p) => p.context().close().catch(() => {})));
       await server.stop();
     },
   };
@@ -247,8 +249,49 @@ export async function screenshot(page, name) {
   return file;
 }
 
+/**
+ * Saves the workbench's own log files (window.log, terminal.log, …), which the web workbench keeps in the browser's
+ * IndexedDB rather than on the server, to `<run dir>/browser-logs/<name>/`. Called for every page when
+ * ZUT_VSCODE_TRACE=1 (code-server then also runs with `--log trace`): what VS Code's chat tools and terminal did.
+ */
+export async function saveBrowserLogs(page, name) {
+  const logs = await page.evaluate(async () => {
+    const req = (/** @type {IDBRequest} */ r) => new Promise((res, rej) => { r.onsuccess = () => res(r.result); r.onerror = () => rej(r.error); });
+    const out = {};
+    for (const d of await indexedDB.databases()) {
+      const db = /** @type {IDBDatabase} */ (await req(indexedDB.open(d.name)));
+      for (const store of Array.from({ length: db.objectStoreNames.length }, (_, i) => db.objectStoreNames.item(i) ?? '').filter((n) => /log/i.test(n))) {
+        const os = db.transaction(store, 'readonly').objectStore(store);
+        for (const key of /** @type {IDBValidKey[]} */ (await req(os.getAllKeys()))) {
+          const v = await req(os.get(key));
+          out[String(key)] = typeof v === 'string' ? v : v instanceof Uint8Array ? new TextDecoder().decode(v) : JSON.stringify(v);
+        }
+      }
+      db.close();
+    }
+    return out;
+  });
+  const { runDir } = ensureRunDirs();
+  for (const [key, text] of Object.entries(logs)) {
+    const file = path.join(runDir, 'browser-logs', name, key.replace(/^\/+/, '').replace(/\.\.+/g, '_'));
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+  }
+}
+
+/** With ZUT_VSCODE_TRACE=1: the browser logs of `ps`, each as `<port>-<n>` (before they close). */
+async function traceBrowserLogs(ps) {
+  if (!process.env.ZUT_VSCODE_TRACE) return;
+  for (const p of ps) {
+    const port = new URL(pageServer.get(p) ?? 'http://x:0/').port;
+    await saveBrowserLogs(p, `${port}-${++tracedPages}`).catch((e) => console.log(`  (browser logs: ${e.message})`));
+  }
+}
+let tracedPages = 0;
+
 /** Closes the browser and stops every server started through startServer. */
 export async function closeAll() {
+  await traceBrowserLogs([...pages]);
   const b = browserPromise;
   browserPromise = undefined;
   pages.clear();
