@@ -36,10 +36,13 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
       // The agent-hook server (src/hooks/server.ts), loaded by the extension only when a workspace is open: kept out of
       // dist/extension.js (its size limit). Likewise the launcher upkeep and the agent setup commands
       // (src/vscode/agentSetupCommands.ts → dist/agent-setup.js, loaded from the extension's folder: `vscode` resolves).
+      // The light agent-hook entry (src/hook.ts) an agent spawns per tool call: the fast path only, dist/cli.js beside
+      // it for the rest.
       entryPoints: {
         'mcp-relay': path.join(ROOT, 'src/mcp/relay.ts'),
         'hook-server': path.join(ROOT, 'src/hooks/server.ts'),
         'agent-setup': path.join(ROOT, 'src/vscode/agentSetupCommands.ts'),
+        hook: path.join(ROOT, 'src/hook.ts'),
       },
       outdir,
       bundle: true,

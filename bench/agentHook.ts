@@ -1,8 +1,10 @@
 /**
- * An agent's PreToolUse hook with the window's host running: the spawn of `zut-host hook` (the CLI bundle, through
- * a shell, JSON on stdin, as VS Code's hook executor runs it) → the guard's decision on stdout, over the fast path
- * (src/hooks/server.ts). Baseline: a bare `node -e 0` spawned the same way, alternating with it. Goal: p50 ≤ 1.3×.
- * A second row: the same with no guard subscribed (nothing to ask; still the spawn, the rendezvous and the socket).
+ * An agent's PreToolUse hook with the window's host running: the spawn of the installed hook command (the light
+ * entry dist/hook.js, through a shell, JSON on stdin, as VS Code's hook executor runs it) → the guard's decision on
+ * stdout, over the fast path (src/hooks/server.ts). Baseline: a bare `node -e 0` spawned the same way, alternating
+ * with it (and with `cli.js hook …`, the CLI bundle the entry avoids loading, reported in the notes). Goal: p50 ≤
+ * 1.3×. A second row: the same with no guard subscribed (nothing to ask; still the spawn, the rendezvous and the
+ * socket).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -25,7 +27,7 @@ function runShell(command: string, stdin: string, env: NodeJS.ProcessEnv): Promi
   });
 }
 
-async function measure(quick: boolean, guarded: boolean, dir: string, cli: string): Promise<BenchRow> {
+async function measure(quick: boolean, guarded: boolean, dir: string, bundles: string): Promise<BenchRow> {
   const zutHome = path.join(dir, guarded ? 'home-guard' : 'home-none');
   const workspace = path.join(dir, guarded ? 'ws-guard' : 'ws-none');
   fs.mkdirSync(workspace, { recursive: true });
@@ -41,19 +43,23 @@ async function measure(quick: boolean, guarded: boolean, dir: string, cli: strin
   const server = await HookServer.listen(manager, [workspace], env.ZUT_HOOKS_DIR);
   if (typeof server === 'string') throw new Error(server);
   const input = JSON.stringify({ cwd: workspace, session_id: 'b', hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'rm -rf /' } });
-  const hook = `"${process.execPath}" "${cli}" hook --agent vscode PreToolUse`;
+  const hook = `"${process.execPath}" "${path.join(bundles, 'hook.js')}" hook --agent vscode PreToolUse`;
+  const viaCli = `"${process.execPath}" "${path.join(bundles, 'cli.js')}" hook --agent vscode PreToolUse`;
   const bare = `"${process.execPath}" -e 0`;
   const ours: number[] = [];
+  const cli: number[] = [];
   const base: number[] = [];
   try {
     const n = quick ? 8 : 30;
     for (let i = 0; i < n + 2; i++) {
       const a = await runShell(hook, input, env);
       const b = await runShell(bare, input, env);
-      if (guarded && !a.stdout.includes('"deny"')) throw new Error(`no deny from the hook: ${a.stdout}`);
+      const c = await runShell(viaCli, input, env);
+      for (const r of [a, c]) if (guarded && !r.stdout.includes('"deny"')) throw new Error(`no deny from the hook: ${r.stdout}`);
       if (i < 2) continue; // two warm-ups
       ours.push(a.ms);
       base.push(b.ms);
+      cli.push(c.ms);
     }
   } finally {
     server.dispose();
@@ -62,6 +68,7 @@ async function measure(quick: boolean, guarded: boolean, dir: string, cli: strin
   }
   const ratio = summarize(ratios(ours, base));
   const o = summarize(ours);
+  const viaCliRatio = summarize(ratios(cli, base));
   return {
     id: guarded ? 'agent-hook' : 'agent-hook-noguard',
     figure: guarded ? 'PreToolUse hook (spawn → deny) via the running host' : 'PreToolUse hook, no guard subscribed',
@@ -72,16 +79,16 @@ async function measure(quick: boolean, guarded: boolean, dir: string, cli: strin
     ratio,
     goal: 'p50 ≤ 1.3× node -e 0',
     pass: ratio.median <= 1.3,
-    notes: [`${ours.length} alternating pairs; hook p50 ${fmt(o.median)} ms`],
+    notes: [`${ours.length} alternating triples; hook.js p50 ${fmt(o.median)} ms; cli.js hook p50 ${fmt(summarize(cli).median)} ms (${fmt(viaCliRatio.median)}×)`],
   };
 }
 
 export async function benchAgentHook(quick: boolean): Promise<BenchRow[]> {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zut-bench-hook-')));
   try {
-    // The release build's CLI (bench/run.mjs builds it beside dist/extension.js).
-    const cli = path.join(process.env.ZUT_BENCH_BUNDLE_DIR ?? path.join(process.cwd(), 'dist'), 'cli.js');
-    return [await measure(quick, true, dir, cli), await measure(quick, false, dir, cli)];
+    // The release build's hook entry and CLI (bench/run.mjs builds them beside dist/extension.js).
+    const bundles = process.env.ZUT_BENCH_BUNDLE_DIR ?? path.join(process.cwd(), 'dist');
+    return [await measure(quick, true, dir, bundles), await measure(quick, false, dir, bundles)];
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

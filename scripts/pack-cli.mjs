@@ -1,5 +1,6 @@
 // Packs `zut-host`, the headless host CLI alone, as an npm package: the bundled CLI (no dependencies, no VS Code
-// parts) and beside it the SDK that `zut-host new --lang ts` copies (runtime, declarations, TypeScript transform).
+// parts), the light agent-hook entry (dist/hook.js) and beside them the SDK that `zut-host new --lang ts` copies
+// (runtime, declarations, TypeScript transform).
 //   node scripts/pack-cli.mjs [--out DIR]      → DIR/zut-host-<version>.tgz (default DIR: the repository root)
 // Install it with `npm install -g ./zut-host-<version>.tgz` (or into a project), then `zut-host …` / `npx zut-host …`.
 // API (for tests): `packCli({ outDir })` resolves with the tarball's path.
@@ -19,6 +20,11 @@ export async function packCli({ outDir = ROOT } = {}) {
     await esbuild.build({
       entryPoints: [path.join(ROOT, 'src', 'cli.ts')], outfile: path.join(stage, 'dist', 'cli.js'), bundle: true,
       platform: 'node', format: 'cjs', target: 'node20', minify: true, logLevel: 'warning', external: ['vscode'],
+    });
+    // The light agent-hook entry the installed hook commands run (src/hook.ts; it falls back to cli.js beside it).
+    await esbuild.build({
+      entryPoints: [path.join(ROOT, 'src', 'hook.ts')], outfile: path.join(stage, 'dist', 'hook.js'), bundle: true,
+      platform: 'node', format: 'cjs', target: 'node20', minify: true, logLevel: 'warning',
     });
     const sdk = path.join(stage, 'dist', 'sdk');
     await bundleSdkRuntime(path.join(sdk, 'index.js'));

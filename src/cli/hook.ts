@@ -14,14 +14,21 @@ import { NullHostUi } from '../host/hostUi';
 import { resolveZutHome } from '../host/disk/paths';
 import { sanitizeText } from '../host/disk/doctor';
 import { HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
-import { answerHook, deny, type HookAnswer, type HookCall } from '../hooks/answer';
+import { answerHook, type HookAnswer, type HookCall } from '../hooks/answer';
 import { askRunningHost } from '../hooks/client';
+import { hookFailure as failure } from '../hooks/failure';
 import { HOOK_AGENTS, hookEventOf, isCamelEvent, readHookInput, type HookAgent } from '../hooks/input';
+import { PRESET_STDIN } from '../hooks/names';
 import { UsageError, VERSION, write, type Parsed } from './common';
 import { hookInstall } from './hookInstall';
 
-/** Reads stdin up to the limit; a longer input is refused. */
+/**
+ * Reads stdin up to the limit; a longer input is refused (undefined). The light entry (src/hook.ts) that fell back
+ * to this bundle has read it already and left it in the PRESET_STDIN global (null: over the limit).
+ */
 async function readStdin(max: number): Promise<string | undefined> {
+  const preset = (globalThis as Record<symbol, unknown>)[PRESET_STDIN];
+  if (typeof preset === 'string' || preset === null) return preset ?? undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of process.stdin) {
@@ -31,13 +38,6 @@ async function readStdin(max: number): Promise<string | undefined> {
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/** The agent's documented behaviour for a hook that fails: open (a warning) or closed (a block). */
-function failure(call: HookCall, why: string): HookAnswer {
-  const text = sanitizeText(`zut-host hook: ${why}`);
-  if (call.agent === 'copilot-cli' && call.event === 'PreToolUse') return { ...deny(call, text), stderr: text + '\n', exitCode: 2 };
-  return { stdout: '', stderr: text + '\n', exitCode: 1 };
 }
 
 /** Whether project extensions of the hook's folder may run (an explicit opt-in). */
@@ -67,7 +67,7 @@ async function answer_(p: Parsed, call: HookCall): Promise<HookAnswer> {
   if (typeof input === 'string') return failure(call, input);
   const cwd = path.resolve(input.cwd ?? p.values.cwd ?? process.cwd());
   const running = await askRunningHost(cwd, call, raw);
-  if (running) return running.exitCode === -1 ? failure(call, (running.stderr ?? '').replace(/^zut-host hook: /, '').trim()) : running;
+  if (running) return running;
   const trusted = allowProject(p);
   const manager = new Manager({
     folders: [cwd],

@@ -1,8 +1,10 @@
 /**
  * `zut-host hook install|uninstall --agent vscode|copilot-cli|claude --scope user|workspace [--cwd DIR]`: prints the
  * file and the exact entries, then merges them in (other entries untouched) or takes out exactly ours
- * (src/hooks/install.ts). The command written runs this installation: its Node and its CLI, absolute and quoted.
+ * (src/hooks/install.ts). The command written runs this installation: its Node and its light hook entry
+ * (dist/hook.js beside the CLI; the CLI itself when there is none), absolute and quoted.
  */
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyInstall, applyUninstall, describePlan, planInstall, type HookScope } from '../hooks/install';
@@ -18,7 +20,8 @@ export async function hookInstall(p: Parsed, verb: 'install' | 'uninstall'): Pro
   const plan = planInstall(
     {
       node: process.execPath,
-      cli: path.resolve(process.argv[1]),
+      // The script itself, not the npm bin link that started it (dist/hook.js is looked for beside it).
+      cli: fs.realpathSync(path.resolve(process.argv[1])),
       home: os.homedir(),
       workspace: path.resolve(p.values.cwd ?? process.cwd()),
       platform: process.platform,

@@ -12,28 +12,19 @@ import type { SessionContext } from '../protocol';
 import type { ExtensionHost } from '../host/api';
 import { boundContent } from '../host/calls/boundContent';
 import { CALL_TOOL_RESULT_MAX_BYTES } from '../protocol/limits';
-import type { HookAgent, HookEvent, HookInput } from './input';
+import { deny } from './failure';
+import type { HookInput } from './input';
+import type { HookAnswer, HookCall } from './names';
 import { guardView, isOwnTool } from './tools';
+
+export { deny } from './failure';
+export type { HookAnswer, HookCall } from './names';
 
 /** What a hook answer needs of a host. */
 export type HookHost = Pick<
   ExtensionHost,
   'emit' | 'emitSessionEvent' | 'interceptToolCall' | 'interceptTurnStart' | 'interceptBeforeAgentStart' | 'setSession'
 >;
-
-/** The answer: what to print on stdout ('' = nothing), stderr, and the exit code. */
-export interface HookAnswer {
-  stdout: string;
-  stderr?: string;
-  exitCode: number;
-}
-
-/** How to answer: the agent, the event, and whether the agent named it in camelCase (Copilot CLI's own format). */
-export interface HookCall {
-  agent: HookAgent;
-  event: HookEvent;
-  camel: boolean;
-}
 
 const NOTHING: HookAnswer = { stdout: '', exitCode: 0 };
 const json = (o: unknown): HookAnswer => ({ stdout: JSON.stringify(o) + '\n', exitCode: 0 });
@@ -64,12 +55,6 @@ export async function answerHook(host: HookHost, call: HookCall, input: HookInpu
     case 'SessionEnd':
       return NOTHING;
   }
-}
-
-/** A denial in the agent's format. */
-export function deny(call: HookCall, reason: string): HookAnswer {
-  if (call.agent === 'copilot-cli' && call.camel) return json({ permissionDecision: 'deny', permissionDecisionReason: reason });
-  return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
 }
 
 async function preToolUse(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {

@@ -7,35 +7,7 @@
  */
 import * as z from 'zod';
 
-/** Whose hook this is: decides the output format and the tool names (hooks.ts). */
-export type HookAgent = 'vscode' | 'copilot-cli' | 'claude';
-export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'copilot-cli', 'claude'];
-
-/** The lifecycle points we answer, in their canonical (PascalCase) names. */
-export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'Stop' | 'SubagentStop' | 'SessionEnd';
-
-/** Canonical name of an event as the agent spells it (PascalCase, Copilot CLI's camelCase `preToolUse`, …). */
-const EVENT_NAMES: Record<string, HookEvent> = {
-  sessionstart: 'SessionStart',
-  userpromptsubmit: 'UserPromptSubmit',
-  userpromptsubmitted: 'UserPromptSubmit', // Copilot CLI
-  pretooluse: 'PreToolUse',
-  posttooluse: 'PostToolUse',
-  stop: 'Stop',
-  agentstop: 'Stop', // Copilot CLI
-  subagentstop: 'SubagentStop',
-  sessionend: 'SessionEnd',
-};
-
-/** The event named on the command line, or undefined when we do not handle it. */
-export function hookEventOf(name: string): HookEvent | undefined {
-  return EVENT_NAMES[name.toLowerCase()];
-}
-
-/** Whether the event name is Copilot CLI's camelCase form (its answers then use `modifiedArgs`). */
-export function isCamelEvent(name: string): boolean {
-  return /^[a-z]/.test(name);
-}
+export { HOOK_AGENTS, hookEventOf, isCamelEvent, type HookAgent, type HookEvent } from './names';
 
 const text = z.string().max(1_000_000).optional();
 

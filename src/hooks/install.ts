@@ -4,9 +4,12 @@
  * one this installation writes). Files: VS Code `~/.copilot/hooks/zut.json` (user) or `.github/hooks/zut.json`
  * (workspace), PascalCase events with `command`; Copilot CLI the same files with `version: 1`, camelCase events with
  * `bash`/`powershell`; Claude Code `~/.claude/settings.json` (user) or `.claude/settings.local.json` (workspace),
- * `hooks.<Event>[{matcher?, hooks: [{type: "command", command, timeout}]}]`. VS Code-free.
+ * `hooks.<Event>[{matcher?, hooks: [{type: "command", command, timeout}]}]`. The command runs the launcher when
+ * given, else the light entry dist/hook.js beside the CLI when it is there (`node dist/hook.js hook <args…>` behaves
+ * as `node dist/cli.js hook <args…>`, faster per tool call); an entry of this installation in another of these forms
+ * counts as ours too (replaced in place by install, removed by uninstall). VS Code-free.
  */
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { HookAgent } from './input';
 
@@ -23,7 +26,8 @@ export const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
 
 /**
  * Where this installation lives: the Node binary and the CLI script (absolute), or the stable launcher that runs them
- * (launcher.ts: the VS Code extension's, which survives version updates) — when given, the command runs it instead.
+ * (launcher.ts: the VS Code extension's, which survives version updates) — when given, the command runs it instead
+ * (it runs dist/hook.js for `hook EVENT`); else the command runs dist/hook.js when it is beside the CLI.
  */
 export interface Installation {
   node: string;
@@ -41,6 +45,8 @@ export interface InstallPlan {
   entries: Record<string, Record<string, unknown>>;
   /** The file's top-level fields we set when absent (Copilot CLI's `version`). */
   top: Record<string, unknown>;
+  /** Event → this installation's other commands for it (its CLI form), which count as ours too. */
+  also: Record<string, string[]>;
 }
 
 const posix = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
@@ -49,10 +55,16 @@ const win = (s: string) => {
   return `"${s}"`;
 };
 
-/** The command line of one event, in the shell's quoting (POSIX sh, or cmd.exe on Windows). */
-export function hookCommand(inst: Installation, agent: HookAgent, event: string, windows = inst.platform === 'win32'): string {
+/** The script hook commands run: dist/hook.js when it is beside the CLI (or is the script itself), else the CLI. */
+export function hookEntry(inst: Installation): string {
+  const light = path.join(path.dirname(inst.cli), 'hook.js');
+  return path.basename(inst.cli) === 'hook.js' || existsSync(light) ? light : inst.cli;
+}
+
+/** The command line of one event, in the shell's quoting (POSIX sh, or cmd.exe on Windows), running `script`. */
+export function hookCommand(inst: Installation, agent: HookAgent, event: string, windows = inst.platform === 'win32', script = hookEntry(inst)): string {
   const q = windows ? win : posix;
-  const run = inst.launcher ? q(inst.launcher) : `${q(inst.node)} ${q(inst.cli)}`;
+  const run = inst.launcher ? q(inst.launcher) : `${q(inst.node)} ${q(script)}`;
   return `${run} hook --agent ${agent} ${event}`;
 }
 
@@ -64,8 +76,13 @@ function fileOf(inst: Installation, agent: HookAgent, scope: HookScope): string 
 /** What installing for `agent` in `scope` writes. */
 export function planInstall(inst: Installation, agent: HookAgent, scope: HookScope): InstallPlan {
   const entries: Record<string, Record<string, unknown>> = {};
+  const also: Record<string, string[]> = {};
+  const dir = path.dirname(inst.cli);
   for (const event of INSTALLED_EVENTS[agent]) {
     const command = hookCommand(inst, agent, event);
+    // This installation's other forms (its CLI or its hook entry run directly, without the launcher) are ours too.
+    const forms = [path.join(dir, 'cli.js'), path.join(dir, 'hook.js')].map((s) => hookCommand({ ...inst, launcher: undefined }, agent, event, undefined, s)).filter((c) => c !== command);
+    also[event] = [...forms, ...(inst.platform === 'win32' ? forms.map((c) => `& ${c}`) : [])];
     if (agent === 'copilot-cli') {
       entries[event] = { type: 'command', ...(inst.platform === 'win32' ? { powershell: `& ${command}` } : { bash: command }), timeoutSec: HOOK_TIMEOUT_SECONDS };
     } else if (agent === 'claude') {
@@ -75,7 +92,7 @@ export function planInstall(inst: Installation, agent: HookAgent, scope: HookSco
       entries[event] = { type: 'command', command, ...(inst.platform === 'win32' ? { windows: command } : {}), timeout: HOOK_TIMEOUT_SECONDS };
     }
   }
-  return { file: fileOf(inst, agent, scope), entries, top: agent === 'copilot-cli' ? { version: 1 } : {} };
+  return { file: fileOf(inst, agent, scope), entries, top: agent === 'copilot-cli' ? { version: 1 } : {}, also };
 }
 
 /** The plan as shown to a person: the file and the exact entries. */
@@ -96,8 +113,8 @@ function commandsOf(entry: unknown): string[] {
   return [...own, ...nested];
 }
 
-const sameEntry = (a: unknown, b: Json) => {
-  const ours = new Set(commandsOf(b));
+const sameEntry = (a: unknown, b: Json, also: readonly string[] = []) => {
+  const ours = new Set([...commandsOf(b), ...also]);
   const theirs = commandsOf(a);
   return theirs.length > 0 && theirs.every((c) => ours.has(c));
 };
@@ -144,7 +161,7 @@ export async function applyInstall(plan: InstallPlan): Promise<void> {
   for (const [event, entry] of Object.entries(plan.entries)) {
     const list = hooks[event] ?? [];
     if (!Array.isArray(list)) throw new Error(`${plan.file}: hooks.${event} is not an array: left as it is`);
-    const at = list.findIndex((e) => sameEntry(e, entry));
+    const at = list.findIndex((e) => sameEntry(e, entry, plan.also[event]));
     hooks[event] = at >= 0 ? list.map((e, i) => (i === at ? entry : e)) : [...list, entry];
   }
   json.hooks = hooks;
@@ -163,7 +180,7 @@ export async function applyUninstall(plan: InstallPlan): Promise<number> {
   for (const [event, entry] of Object.entries(plan.entries)) {
     const list = hooks[event];
     if (!Array.isArray(list)) continue;
-    const kept = list.filter((e) => !sameEntry(e, entry));
+    const kept = list.filter((e) => !sameEntry(e, entry, plan.also[event]));
     removed += list.length - kept.length;
     if (kept.length) hooks[event] = kept;
     else if (list.length) delete hooks[event];

@@ -3,16 +3,29 @@
  * (`$ZUT_HOOKS_DIR`, else `<tmpdir>/zut-hooks-<uid>`) holding one rendezvous file per workspace folder, named by the
  * SHA-256 of the folder's absolute path, mode 0600: `{"address": <socket or pipe>, "token": <hex>, "pid", "folder"}`.
  * A hook finds the file of its input's `cwd` or of the nearest parent folder that has one. The directory is refused
- * if another user owns it or others can read it. VS Code-free.
+ * if another user owns it or others can read it. The file is checked by hand, not with zod: the light hook entry
+ * (src/hook.ts) reads it on every agent tool call and must not load zod (most of its start-up time). VS Code-free.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as z from 'zod';
 
-export const Rendezvous = z.object({ address: z.string().min(1), token: z.string().min(1), pid: z.number().int(), folder: z.string() });
-export type Rendezvous = z.infer<typeof Rendezvous>;
+/** A rendezvous file's content. */
+export interface Rendezvous {
+  address: string;
+  token: string;
+  pid: number;
+  folder: string;
+}
+
+/** The rendezvous in `json`, if it is one (non-empty address and token, an integer pid, a folder). */
+export function asRendezvous(json: unknown): Rendezvous | undefined {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  const r = json as Record<string, unknown>;
+  const ok = typeof r.address === 'string' && r.address !== '' && typeof r.token === 'string' && r.token !== '' && Number.isInteger(r.pid) && typeof r.folder === 'string';
+  return ok ? { address: r.address as string, token: r.token as string, pid: r.pid as number, folder: r.folder as string } : undefined;
+}
 
 /** The per-user directory (not created). */
 export function hooksDir(): string {
@@ -55,8 +68,8 @@ export function findRendezvous(cwd: string, dir = hooksDir()): Rendezvous | unde
   }
   for (let folder = path.resolve(cwd); ; folder = path.dirname(folder)) {
     try {
-      const r = Rendezvous.safeParse(JSON.parse(fs.readFileSync(rendezvousFile(dir, folder), 'utf8')));
-      if (r.success) return r.data;
+      const r = asRendezvous(JSON.parse(fs.readFileSync(rendezvousFile(dir, folder), 'utf8')));
+      if (r) return r;
     } catch {
       // none for this folder
     }

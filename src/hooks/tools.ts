@@ -6,7 +6,7 @@
  * already and are skipped. VS Code-free.
  */
 import { foreignCall, mappingOf } from '../host/calls/foreignTools';
-import type { HookAgent } from './input';
+import type { HookAgent } from './names';
 
 type JsonObject = Record<string, unknown>;
 

@@ -6,6 +6,11 @@ export function builtCli(): string {
   return inject('zutCli');
 }
 
+/** The light agent-hook entry (src/hook.ts as dist/hook.js); it loads the CLI bundle beside it (`cli.js`) to fall back. */
+export function builtHook(): string {
+  return inject('zutHook');
+}
+
 /** The MCP relay bundle (src/mcp/relay.ts as dist/mcp-relay.js). */
 export function builtRelay(): string {
   return inject('zutRelay');

@@ -40,9 +40,16 @@ describe('release bundle', () => {
     expect(js).not.toContain('Input tidak valid'); // id
   });
 
+  it('dist/hook.js (run by agents per tool call) stays light: no zod, no host, a few KB', () => {
+    const js = fs.readFileSync(path.join(out, 'hook.js'), 'utf8');
+    expect(js.length).toBeLessThan(12_000);
+    expect(js).not.toContain('Invalid input');
+    expect(js).not.toContain('hello_ack');
+  });
+
   it('a build empties its output dir first (nothing stale, no source map of a release build)', () => {
     const files = fs.readdirSync(out, { recursive: true }).map(String).sort();
-    expect(files).toEqual(['agent-setup.js', 'cli.js', 'extension.js', 'hook-server.js', 'mcp-relay.js', 'media', path.join('media', 'panel.js')]);
+    expect(files).toEqual(['agent-setup.js', 'cli.js', 'extension.js', 'hook-server.js', 'hook.js', 'mcp-relay.js', 'media', path.join('media', 'panel.js')]);
   });
 });
 
@@ -55,13 +62,13 @@ describe('package-time check', () => {
     }
     const sdk = pkg.REQUIRED_FILES.filter((f) => f.startsWith('dist/sdk/'));
     expect(sdk).toContain('dist/sdk/sucrase.js');
-    const built = ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/hook-server.js', 'dist/agent-setup.js', 'dist/media/panel.js', 'dist/media/panel.js.map', ...sdk];
+    const built = ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/hook-server.js', 'dist/agent-setup.js', 'dist/hook.js', 'dist/media/panel.js', 'dist/media/panel.js.map', ...sdk];
     for (const f of built) {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       fs.writeFileSync(path.join(dir, f), '//');
     }
     const files = pkg.packagedFiles(dir);
-    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/agent-setup.js', 'dist/cli.js', 'dist/extension.js', 'dist/hook-server.js', 'dist/mcp-relay.js', 'dist/media/panel.js', ...sdk].sort());
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/agent-setup.js', 'dist/cli.js', 'dist/extension.js', 'dist/hook-server.js', 'dist/hook.js', 'dist/mcp-relay.js', 'dist/media/panel.js', ...sdk].sort());
     expect(() => pkg.checkPackageFiles({ files, bundle: path.join(out, 'extension.js') })).not.toThrow();
   }, 30_000);
 
@@ -73,6 +80,7 @@ describe('package-time check', () => {
     expect(() => pkg.checkPackageFiles({ files: ['package.json'], bundle: big })).toThrow(/would lack dist\/extension\.js/);
     expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES.filter((f) => f !== 'dist/sdk/sucrase.js'), bundle: big }))
       .toThrow(/^the package would lack dist\/sdk\/sucrase\.js:/);
+    expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES.filter((f) => f !== 'dist/hook.js'), bundle: big })).toThrow(/^the package would lack dist\/hook\.js:/);
     expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES, bundle: big })).toThrow(/340,001 bytes, over the 340,000-byte limit/);
     expect(pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES, bundle: big, production: false }).bytes).toBe(340_001);
   });

@@ -46,10 +46,10 @@ afterAll(async () => {
 });
 
 describe('the zut-host package', () => {
-  it('holds the CLI and the SDK only, and npx zut-host --help and doctor work from an offline install', async () => {
+  it('holds the CLI, the hook entry and the SDK only, and npx zut-host --help and doctor work from an offline install', async () => {
     const installed = path.join(app, 'node_modules', 'zut-host');
     expect((await fs.readdir(installed)).sort()).toEqual(['LICENSE', 'README.md', 'dist', 'package.json']);
-    expect((await fs.readdir(path.join(installed, 'dist'))).sort()).toEqual(['cli.js', 'sdk']);
+    expect((await fs.readdir(path.join(installed, 'dist'))).sort()).toEqual(['cli.js', 'hook.js', 'sdk']);
     expect(await fs.readdir(path.join(installed, 'node_modules')).catch(() => [])).toEqual([]);
     const help = await runProcess(NPX, ['--offline', 'zut-host', '--help'], { cwd: app, env });
     expect(help.code, help.stderr).toBe(0);

@@ -3,6 +3,8 @@
  * answers the hook command (the real CLI bundle, spawned through a shell) with the guard already running — no second
  * copy of the extension is spawned; once the window is gone (server disposed, or a stale rendezvous left behind)
  * the same command falls back to a headless host with the same decision. The rendezvous directory is private.
+ * Each runs against both entries: `cli.js hook …` and the light `hook.js hook …`; hook.js answers the fast path
+ * without the CLI bundle (it runs with no cli.js beside it).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -13,10 +15,11 @@ import { HookServer } from '../../src/hooks/server';
 import { findRendezvous, rendezvousFile } from '../../src/hooks/rendezvous';
 import { NullHostUi } from '../../src/host/hostUi';
 import { Manager } from '../../src/host/manager';
-import { builtCli } from '../helpers/built';
+import { builtCli, builtHook } from '../helpers/built';
 
 let tmp: string;
-let cli: string;
+/** The entry under test (cli.js or hook.js, side by side in tmp as in dist/). */
+let entry: string;
 let zutHome: string;
 let workspace: string;
 let hooksDir: string;
@@ -25,8 +28,10 @@ let manager: Manager;
 
 beforeAll(async () => {
   tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zut-hookfast-')));
-  cli = path.join(tmp, 'cli.js');
-  fs.copyFileSync(builtCli(), cli);
+  fs.copyFileSync(builtCli(), path.join(tmp, 'cli.js'));
+  fs.copyFileSync(builtHook(), path.join(tmp, 'hook.js'));
+  fs.mkdirSync(path.join(tmp, 'alone'));
+  fs.copyFileSync(builtHook(), path.join(tmp, 'alone', 'hook.js'));
   zutHome = path.join(tmp, 'zut-home');
   workspace = path.join(tmp, 'workspace');
   hooksDir = path.join(tmp, 'hooks');
@@ -47,10 +52,10 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function runHook(stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runHook(stdin: string, file = entry): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = { ...process.env, ZUT_HOME: zutHome, HOME: tmp, ZOT_HOME: path.join(tmp, 'no-zot'), ZUT_HOOKS_DIR: hooksDir, GUARD_LOG: guardLog };
   return new Promise((resolve, reject) => {
-    const child = spawn(`"${process.execPath}" "${cli}" hook --agent vscode PreToolUse`, [], { shell: true, cwd: tmp, env, stdio: 'pipe' });
+    const child = spawn(`"${process.execPath}" "${file}" hook --agent vscode PreToolUse`, [], { shell: true, cwd: tmp, env, stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -65,59 +70,78 @@ const starts = () => fs.readFileSync(guardLog, 'utf8').split('\n').filter(Boolea
 const input = (id: string, cwd = workspace) => JSON.stringify({ cwd, session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'rm -rf /', explanation: 'x', isBackground: false }, tool_use_id: id });
 const DENY = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'blocked by hook-guard: no rm -rf here' } };
 
-describe('zut-host hook fast path', () => {
-  it('a running host answers (from a subfolder too); no second copy of the guard is spawned', async () => {
-    const server = await HookServer.listen(manager, [workspace], hooksDir);
-    if (typeof server === 'string') throw new Error(server);
-    try {
-      expect(fs.statSync(hooksDir).mode & 0o777).toBe(0o700);
-      expect(fs.statSync(rendezvousFile(hooksDir, workspace)).mode & 0o777).toBe(0o600);
-      const [windowGuard] = starts().filter((l) => l.kind === 'start');
-      for (const [id, cwd] of [['fast-1', workspace], ['fast-2', path.join(workspace, 'sub')]] as const) {
-        const r = await runHook(input(id, cwd));
-        expect(r.code).toBe(0);
-        expect(JSON.parse(r.stdout)).toEqual(DENY);
-        const asked = starts().find((l) => l.kind === 'intercept' && l.tool_id === id);
-        expect(asked?.pid).toBe(windowGuard.pid);
+describe.each(['cli.js', 'hook.js'])('%s', (file) => {
+  beforeAll(() => {
+    entry = path.join(tmp, file);
+  });
+
+  describe('zut-host hook fast path', () => {
+    it('a running host answers (from a subfolder too); no second copy of the guard is spawned', async () => {
+      const server = await HookServer.listen(manager, [workspace], hooksDir);
+      if (typeof server === 'string') throw new Error(server);
+      try {
+        expect(fs.statSync(hooksDir).mode & 0o777).toBe(0o700);
+        expect(fs.statSync(rendezvousFile(hooksDir, workspace)).mode & 0o777).toBe(0o600);
+        const [windowGuard] = starts().filter((l) => l.kind === 'start');
+        const started = starts().filter((l) => l.kind === 'start').length;
+        for (const [id, cwd] of [['fast-1', workspace], ['fast-2', path.join(workspace, 'sub')]] as const) {
+          const r = await runHook(input(id, cwd));
+          expect(r.code).toBe(0);
+          expect(JSON.parse(r.stdout)).toEqual(DENY);
+          const asked = starts().find((l) => l.kind === 'intercept' && l.tool_id === id);
+          expect(asked?.pid).toBe(windowGuard.pid);
+        }
+        expect(starts().filter((l) => l.kind === 'start')).toHaveLength(started);
+      } finally {
+        server.dispose();
       }
-      expect(starts().filter((l) => l.kind === 'start')).toHaveLength(1);
-    } finally {
-      server.dispose();
-    }
-    expect(fs.existsSync(rendezvousFile(hooksDir, workspace))).toBe(false);
-  }, 60_000);
+      expect(fs.existsSync(rendezvousFile(hooksDir, workspace))).toBe(false);
+    }, 60_000);
 
-  it('no window: a headless host gives the same decision (another copy of the guard, stopped after)', async () => {
-    const r = await runHook(input('headless-1'));
-    expect(JSON.parse(r.stdout)).toEqual(DENY);
-    const asked = starts().find((l) => l.kind === 'intercept' && l.tool_id === 'headless-1');
-    expect(asked?.pid).not.toBe(starts()[0].pid);
-  }, 60_000);
+    it('no window: a headless host gives the same decision (another copy of the guard, stopped after)', async () => {
+      const r = await runHook(input('headless-1'));
+      expect(JSON.parse(r.stdout)).toEqual(DENY);
+      const asked = starts().find((l) => l.kind === 'intercept' && l.tool_id === 'headless-1');
+      expect(asked?.pid).not.toBe(starts()[0].pid);
+    }, 60_000);
 
-  it('a stale rendezvous (the window died) or a wrong token falls back to headless', async () => {
-    const file = rendezvousFile(hooksDir, workspace);
-    fs.writeFileSync(file, JSON.stringify({ address: path.join(hooksDir, 'gone.sock'), token: 'ab', pid: 1, folder: workspace }), { mode: 0o600 });
-    expect(JSON.parse((await runHook(input('stale-1'))).stdout)).toEqual(DENY);
+    it('a stale rendezvous (the window died) or a wrong token falls back to headless', async () => {
+      const file = rendezvousFile(hooksDir, workspace);
+      fs.writeFileSync(file, JSON.stringify({ address: path.join(hooksDir, 'gone.sock'), token: 'ab', pid: 1, folder: workspace }), { mode: 0o600 });
+      expect(JSON.parse((await runHook(input('stale-1'))).stdout)).toEqual(DENY);
+      const server = await HookServer.listen(manager, [workspace], hooksDir);
+      if (typeof server === 'string') throw new Error(server);
+      try {
+        const r = JSON.parse(fs.readFileSync(file, 'utf8')) as { token: string };
+        fs.writeFileSync(file, JSON.stringify({ ...r, token: '00'.repeat(32) }), { mode: 0o600 });
+        expect(JSON.parse((await runHook(input('token-1'))).stdout)).toEqual(DENY);
+        const asked = starts().find((l) => l.kind === 'intercept' && l.tool_id === 'token-1');
+        expect(asked?.pid).not.toBe(starts()[0].pid);
+      } finally {
+        server.dispose();
+      }
+    }, 60_000);
+
+    it('hook.js answers the fast path without loading the CLI bundle (none beside it); without a window it needs it', async () => {
     const server = await HookServer.listen(manager, [workspace], hooksDir);
     if (typeof server === 'string') throw new Error(server);
     try {
-      const r = JSON.parse(fs.readFileSync(file, 'utf8')) as { token: string };
-      fs.writeFileSync(file, JSON.stringify({ ...r, token: '00'.repeat(32) }), { mode: 0o600 });
-      expect(JSON.parse((await runHook(input('token-1'))).stdout)).toEqual(DENY);
-      const asked = starts().find((l) => l.kind === 'intercept' && l.tool_id === 'token-1');
-      expect(asked?.pid).not.toBe(starts()[0].pid);
+      expect(JSON.parse((await runHook(input('alone-1'), path.join(tmp, 'alone', 'hook.js'))).stdout)).toEqual(DENY);
     } finally {
       server.dispose();
     }
+    const r = await runHook(input('alone-2'), path.join(tmp, 'alone', 'hook.js'));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('cli.js');
   }, 60_000);
 
   it('a rendezvous directory others can read is not used', () => {
-    const open = path.join(tmp, 'open');
-    fs.mkdirSync(open, { mode: 0o755 });
-    fs.chmodSync(open, 0o755);
-    fs.writeFileSync(rendezvousFile(open, workspace), JSON.stringify({ address: 'x', token: 'ab', pid: 1, folder: workspace }));
-    expect(findRendezvous(workspace, open)).toBeUndefined();
-    fs.chmodSync(open, 0o700);
-    expect(findRendezvous(workspace, open)).toMatchObject({ address: 'x' });
+      const open = fs.mkdtempSync(path.join(tmp, 'open-'));
+      fs.chmodSync(open, 0o755);
+      fs.writeFileSync(rendezvousFile(open, workspace), JSON.stringify({ address: 'x', token: 'ab', pid: 1, folder: workspace }));
+      expect(findRendezvous(workspace, open)).toBeUndefined();
+      fs.chmodSync(open, 0o700);
+      expect(findRendezvous(workspace, open)).toMatchObject({ address: 'x' });
+    });
   });
 });

@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli } from '../helpers/built';
+import { builtCli, builtHook } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 
 let tmp: string;
@@ -21,6 +21,7 @@ beforeAll(async () => {
   tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "zut-hook install '")));
   cli = path.join(tmp, 'cli.js');
   await fs.copyFile(builtCli(), cli);
+  await fs.copyFile(builtHook(), path.join(tmp, 'hook.js'));
   home = path.join(tmp, 'home');
   workspace = path.join(tmp, 'workspace');
   zutHome = path.join(tmp, 'zut-home');
@@ -67,6 +68,8 @@ describe('zut-host hook install / uninstall', () => {
     expect(written.hooks.PreToolUse[0]).toEqual(OTHER);
     const ours = written.hooks.PreToolUse[1];
     expect(ours).toMatchObject({ type: 'command', timeout: 30 });
+    // The light entry beside the CLI is what the agent runs per tool call.
+    expect(ours.command).toBe(`'${process.execPath}' '${path.join(tmp, 'hook.js').replaceAll("'", "'\\''")}' hook --agent vscode PreToolUse`);
     expect(r.stdout).toContain(JSON.stringify(ours)); // the exact entry was shown
     expect(Object.keys(written.hooks).sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
 
@@ -113,6 +116,22 @@ describe('zut-host hook install / uninstall', () => {
     await zutHost('hook', 'uninstall', '--agent', 'claude', '--scope', 'workspace');
     expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual(before);
   }, 90_000);
+
+  it("an entry of this installation's CLI form (written before hook.js) is ours: replaced in place, removed by uninstall", async () => {
+    const file = path.join(workspace, '.github', 'hooks', 'zut.json');
+    const q = (p: string) => `'${p.replaceAll("'", "'\\''")}'`;
+    const old = { type: 'command', command: `${q(process.execPath)} ${q(cli)} hook --agent vscode PreToolUse`, timeout: 30 };
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    await fs.writeFile(file, JSON.stringify({ hooks: { PreToolUse: [OTHER, old] } }));
+    await zutHost('hook', 'install', '--agent', 'vscode', '--scope', 'workspace');
+    const written = JSON.parse(await fs.readFile(file, 'utf8')) as { hooks: Record<string, { command: string }[]> };
+    expect(written.hooks.PreToolUse).toHaveLength(2);
+    expect(written.hooks.PreToolUse[1].command).toContain('hook.js');
+    await fs.writeFile(file, JSON.stringify({ hooks: { PreToolUse: [OTHER, old] } }));
+    expect((await zutHost('hook', 'uninstall', '--agent', 'vscode', '--scope', 'workspace')).stdout).toContain('Removed 1 entry.');
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual({ hooks: { PreToolUse: [OTHER] } });
+    await fs.rm(file);
+  }, 60_000);
 
   it('refuses to rewrite a file that is not JSON (left as it is)', async () => {
     const file = path.join(workspace, '.github', 'hooks', 'zut.json');

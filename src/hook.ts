@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+/**
+ * `dist/hook.js`: the light entry an agent's hook command runs (`node dist/hook.js hook [--agent A] EVENT`, the same
+ * argv as `zut-host`'s). An agent spawns it for every tool call, so it loads only what the fast path needs — the
+ * argument check, the rendezvous file and the socket to the running window (src/hooks/client.ts): no zod, no host.
+ * Whenever that path does not answer — no window for the input's folder, a stale rendezvous, a refused token —
+ * and for everything else (`hook install`, a usage error, input that is not a JSON object, input over the limit),
+ * it loads the CLI bundle beside it (dist/cli.js), which runs as `zut-host` with the same argv and the stdin read
+ * here (handed over in the PRESET_STDIN global): the same answers, the same exit codes.
+ */
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { askRunningHost } from './hooks/client';
+import { HOOK_AGENTS, hookEventOf, isCamelEvent, PRESET_STDIN, type HookAgent, type HookCall } from './hooks/names';
+import { HOOK_INPUT_MAX_BYTES } from './protocol/limits';
+
+/** The options `zut-host hook EVENT` takes; any other argument goes to the CLI as it is. */
+const OPTIONS = { agent: { type: 'string' }, 'allow-project': { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, cwd: { type: 'string' } } as const;
+
+/** The call named by `argv`, when it is a plain `hook [options] EVENT` the fast path can answer. */
+function callOf(argv: string[]): { call: HookCall; cwd?: string } | undefined {
+  let p;
+  try {
+    p = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch {
+    return undefined;
+  }
+  const [sub, eventName, ...extra] = p.positionals;
+  const agent = (p.values.agent ?? 'vscode') as HookAgent;
+  const event = eventName === undefined ? undefined : hookEventOf(eventName);
+  if (sub !== 'hook' || !event || extra.length > 0 || !HOOK_AGENTS.includes(agent)) return undefined;
+  return { call: { agent, event, camel: isCamelEvent(eventName) }, cwd: p.values.cwd };
+}
+
+/** Reads stdin up to the limit (null: over it). */
+async function readStdin(max: number): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of process.stdin) {
+    const b = c as Buffer;
+    size += b.length;
+    if (size > max) return null;
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The folder the input names (`cwd`), as the CLI resolves it; undefined when the input is not a JSON object with a string or no `cwd`. */
+function folderOf(raw: string, cwdOption: string | undefined): string | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
+  const cwd = (json as Record<string, unknown>).cwd;
+  if (cwd !== undefined && typeof cwd !== 'string') return undefined;
+  return path.resolve(cwd ?? cwdOption ?? process.cwd());
+}
+
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve) => stream.write(text, () => resolve()));
+}
+
+/** Runs the CLI bundle beside this one with the same argv (it exits by itself); `stdin`: what was read of it here. */
+function fallBack(stdin?: string | null): void {
+  if (stdin !== undefined) (globalThis as Record<symbol, unknown>)[PRESET_STDIN] = stdin;
+  createRequire(__filename)(path.join(__dirname, 'cli.js'));
+}
+
+async function main(): Promise<void> {
+  const parsed = callOf(process.argv.slice(2));
+  if (!parsed) return fallBack();
+  const raw = await readStdin(HOOK_INPUT_MAX_BYTES);
+  const folder = raw === null ? undefined : folderOf(raw, parsed.cwd);
+  // (askRunningHost never rejects: any socket trouble is "no window", and the CLI answers headless.)
+  const answer = raw === null || folder === undefined ? undefined : await askRunningHost(folder, parsed.call, raw);
+  if (!answer) return fallBack(raw);
+  if (answer.stderr) await write(process.stderr, answer.stderr);
+  if (answer.stdout) await write(process.stdout, answer.stdout);
+  process.exit(answer.exitCode);
+}
+
+void main();

@@ -1,0 +1,54 @@
+/**
+ * The names and shapes every part of `zut-host hook` shares, with no dependency (the light entry src/hook.ts loads
+ * this and nothing heavy): the agents, the events as each agent spells them, a call and its answer. VS Code-free.
+ */
+
+/** Whose hook this is: decides the output format and the tool names (tools.ts). */
+export type HookAgent = 'vscode' | 'copilot-cli' | 'claude';
+export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'copilot-cli', 'claude'];
+
+/** The lifecycle points we answer, in their canonical (PascalCase) names. */
+export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'Stop' | 'SubagentStop' | 'SessionEnd';
+
+/** Canonical name of an event as the agent spells it (PascalCase, Copilot CLI's camelCase `preToolUse`, …). */
+const EVENT_NAMES: Record<string, HookEvent> = {
+  sessionstart: 'SessionStart',
+  userpromptsubmit: 'UserPromptSubmit',
+  userpromptsubmitted: 'UserPromptSubmit', // Copilot CLI
+  pretooluse: 'PreToolUse',
+  posttooluse: 'PostToolUse',
+  stop: 'Stop',
+  agentstop: 'Stop', // Copilot CLI
+  subagentstop: 'SubagentStop',
+  sessionend: 'SessionEnd',
+};
+
+/** The event named on the command line, or undefined when we do not handle it. */
+export function hookEventOf(name: string): HookEvent | undefined {
+  return Object.prototype.hasOwnProperty.call(EVENT_NAMES, name.toLowerCase()) ? EVENT_NAMES[name.toLowerCase()] : undefined;
+}
+
+/** Whether the event name is Copilot CLI's camelCase form (its answers then use `modifiedArgs`). */
+export function isCamelEvent(name: string): boolean {
+  return /^[a-z]/.test(name);
+}
+
+/** How to answer: the agent, the event, and whether the agent named it in camelCase (Copilot CLI's own format). */
+export interface HookCall {
+  agent: HookAgent;
+  event: HookEvent;
+  camel: boolean;
+}
+
+/** The answer: what to print on stdout ('' = nothing), stderr, and the exit code. */
+export interface HookAnswer {
+  stdout: string;
+  stderr?: string;
+  exitCode: number;
+}
+
+/**
+ * The light entry (dist/hook.js) hands the stdin it already read to the CLI bundle it falls back to through this
+ * global: the raw input, or null when it was over HOOK_INPUT_MAX_BYTES. Absent: the CLI reads stdin itself.
+ */
+export const PRESET_STDIN = Symbol.for('zut-host.hook.stdin');
