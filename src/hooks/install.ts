@@ -149,7 +149,7 @@ export async function installedCount(plan: InstallPlan): Promise<number> {
   const json = await readJson(plan.file).catch(() => undefined);
   if (!json || !isObject(json.hooks)) return 0;
   const hooks = json.hooks;
-  return Object.entries(plan.entries).filter(([event, entry]) => Array.isArray(hooks[event]) && hooks[event].some((e) => sameEntry(e, entry))).length;
+  return Object.entries(plan.entries).filter(([event, entry]) => Array.isArray(hooks[event]) && hooks[event].some((e) => sameEntry(e, entry, plan.also[event]))).length;
 }
 
 /** Writes the plan: each event's array keeps its other entries; an entry of ours already there is replaced in place. */
