@@ -14,41 +14,74 @@ const made = await vscode.commands.executeCommand('zut.newExtension', { lang: ar
 await until(() => running(h, made.name), 120000);
 const answer = async (want) => { try { const r = await h.invokeCommand(made.command, 'x'); return String(r.display).includes(want); } catch { return false; } };
 await until(() => answer('from'), 60000);
-const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(made.mainFile));
+const uri = vscode.Uri.file(made.mainFile);
 const re = /Hello(#\\d+)? from/;
-const out = { save: [], restart: [] };
+const out = { save: [], restart: [], saveHops: [], restartHops: [], editAttempts: 0 };
+// Hop marks (epoch ms) of the trial in progress: VS Code's save event, the extension leaving 'running' (the host
+// stopped it) and 'running' again (the new process said ready).
+let marks = {};
+const subs = [
+  vscode.workspace.onDidSaveTextDocument((d) => { if (d.uri.fsPath === made.mainFile) marks.saved ??= epoch(); }),
+  h.onDidChangeExtensions(() => {
+    const e = h.extensions().find((x) => x.name === made.name);
+    if (!e || marks.t0 === undefined) return;
+    if (e.state !== 'running') marks.down ??= epoch();
+    else if (marks.down !== undefined) marks.up ??= epoch();
+  }),
+];
 const edit = async (k) => {
-  // Right after the file was written, VS Code may still sync the document with the disk and drop an edit: retried.
+  // Always through a fresh document object: the one opened earlier can be closed under us (its isDirty then stays
+  // false whatever is applied: 'the edit left main.ts clean'), and right after the file was written VS Code may
+  // still sync the document with the disk and drop an edit: retried.
   for (let attempt = 0; ; attempt++) {
+    const doc = await vscode.workspace.openTextDocument(uri);
     const text = doc.getText();
-    const i = text.search(re);
     const m = re.exec(text);
+    if (!m) throw new Error(made.mainFile + ' has no "Hello from" to change');
     const e = new vscode.WorkspaceEdit();
-    e.replace(doc.uri, new vscode.Range(doc.positionAt(i), doc.positionAt(i + m[0].length)), 'Hello#' + k + ' from');
-    if (!(await vscode.workspace.applyEdit(e))) throw new Error('edit refused');
-    if (doc.isDirty && doc.getText().includes('Hello#' + k + ' from')) return;
-    if (attempt >= 5) throw new Error('the edit left ' + made.mainFile + ' clean');
+    e.replace(uri, new vscode.Range(doc.positionAt(m.index), doc.positionAt(m.index + m[0].length)), 'Hello#' + k + ' from');
+    const applied = await vscode.workspace.applyEdit(e);
+    const now = await vscode.workspace.openTextDocument(uri);
+    if (applied && now.isDirty && now.getText().includes('Hello#' + k + ' from')) return;
+    out.editAttempts++;
+    if (attempt >= 10) throw new Error('the edit left ' + made.mainFile + ' clean (applied ' + applied + ', dirty ' + now.isDirty + ')');
     await sleep(300);
   }
 };
+const hopsOf = (t0, tAnswered) => ({ saved: marks.saved !== undefined ? marks.saved - t0 : null,
+  down: marks.down !== undefined ? marks.down - (marks.saved ?? t0) : null,
+  up: marks.up !== undefined && marks.down !== undefined ? marks.up - marks.down : null,
+  answered: marks.up !== undefined ? tAnswered - marks.up : null });
 const save = async (k) => {
   await edit(k);
+  marks = {};
   let t0 = epoch();
-  if (!(await vscode.workspace.save(doc.uri))) {
+  marks.t0 = t0;
+  if (!(await vscode.workspace.save(uri))) {
     // The file changed on disk since it was read (a save conflict): take the disk's version and try again.
-    await vscode.commands.executeCommand('workbench.action.files.revert', doc.uri);
+    await vscode.commands.executeCommand('workbench.action.files.revert', uri);
     await edit(k);
+    marks = {};
     t0 = epoch();
-    if (!(await vscode.workspace.save(doc.uri))) throw new Error('saving ' + made.mainFile + ' failed twice');
+    marks.t0 = t0;
+    if (!(await vscode.workspace.save(uri))) throw new Error('saving ' + made.mainFile + ' failed twice');
   }
   await until(() => answer('Hello#' + k + ' from'), 60000, 2);
-  out.save.push(epoch() - t0);
+  const t1 = epoch();
+  out.save.push(t1 - t0);
+  out.saveHops.push(hopsOf(t0, t1));
+  marks = {};
 };
 const restart = async () => {
+  marks = {};
   const t0 = epoch();
+  marks.t0 = t0;
   await h.restart(made.name);
   await until(() => answer('from'), 60000, 2);
-  out.restart.push(epoch() - t0);
+  const t1 = epoch();
+  out.restart.push(t1 - t0);
+  out.restartHops.push(hopsOf(t0, t1));
+  marks = {};
 };
 // Warm-up, reported apart: the first save of a file also pays VS Code's first-time work (a .ts file activates the
 // TypeScript extension in this same extension host).
@@ -56,11 +89,14 @@ await save(1000);
 await restart();
 out.firstSave = out.save.pop();
 out.firstRestart = out.restart.pop();
+out.saveHops.pop();
+out.restartHops.pop();
 for (let k = 0; k < args.trials; k++) {
   if (k % 2 === 0) { await save(k); await restart(); } else { await restart(); await save(k); }
 }
 const last = await vscode.commands.executeCommand('zut.command.' + made.command, 'x');
 out.viaCommand = last && last.display;
+for (const d of subs) d.dispose();
 await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 require('fs').rmSync(made.dir, { recursive: true, force: true });
 await vscode.commands.executeCommand('zut.reload');

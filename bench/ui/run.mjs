@@ -121,7 +121,8 @@ try {
       const ratio = summarize(r.save.map((x, i) => x / r.restart[i]));
       rows.push({ id: `ui-save-${lang}`, figure: `Save → new behaviour (${lang} template) vs its cold start`, ours: summarize(r.save), baseline: summarize(r.restart),
         baselineName: 'restart → answers', unit: 'ms', ratio, goal: lang === 'ts' ? '≤ 1.5×' : 'info', pass: ratio.median <= 1.5,
-        notes: [`after one warm-up pair (the first save took ${fmt(r.firstSave)} ms, its restart ${fmt(r.firstRestart)} ms); zut.command.save-${lang} then answered "${r.viaCommand}"`] });
+        notes: [`after one warm-up pair (the first save took ${fmt(r.firstSave)} ms, its restart ${fmt(r.firstRestart)} ms); zut.command.save-${lang} then answered "${r.viaCommand}"${r.editAttempts ? `; ${r.editAttempts} edits retried` : ''}`,
+          `where the time goes (median ms): save → VS Code's save event ${hopS(r.saveHops, 'saved')}, → the old process stopping ${hopS(r.saveHops, 'down')}, → running again ${hopS(r.saveHops, 'up')}, → the command answering the new text ${hopS(r.saveHops, 'answered')}; restart: → stopping ${hopS(r.restartHops, 'down')}, → running ${hopS(r.restartHops, 'up')}, → answering ${hopS(r.restartHops, 'answered')}`] });
     }
   }
   if (want('chat')) {
@@ -159,7 +160,8 @@ try {
     const trials = Q ? 2 : 5;
     for (let i = 0; i < trials; i++) {
       const a = await zutWindowTrial(page, sockA, MIX);
-      a.rss = await hostRss(a.agent, 2000);
+      a.mem = await hostRss(a.agent, 2000);
+      a.rss = a.mem.rss;
       a.agent.close();
       A.push(a);
       // The floor while the zut window idles (settled) and before the other window loads.
@@ -169,7 +171,8 @@ try {
 return handshake(args.folder, args.names, process.env, { spawn: require('child_process').spawn, fs: require('fs'), path: require('path') });`, { folder: w2, names }));
       fa.close();
       const bb = await bareWindowTrial(b.page, sockB);
-      bb.rss = await hostRss(bb.agent, 2000);
+      bb.mem = await hostRss(bb.agent, 2000);
+      bb.rss = bb.mem.rss;
       bb.agent.close();
       B.push(bb);
       log(`    trial ${i + 1}: view ${fmt(a.viewMs)} ms (max ${a.viewMax} rows), api ${fmt(a.apiMs)}, command ${fmt(a.commandMs)}, floor ${fmt(floor.at(-1))}, rss ${fmt(a.rss)} vs ${fmt(bb.rss)} MiB`);
@@ -187,7 +190,8 @@ return handshake(args.folder, args.names, process.env, { spawn: require('child_p
     const diff = A.map((a, i) => a.rss - B[i].rss);
     rows.push({ id: 'ui-rss', figure: `Extension host RSS, ${MIX} extensions running, panels closed: zut-vscode's share`, ours: summarize(diff),
       baseline: summarize(B.map((x) => x.rss)), baselineName: 'RSS of the same window without zut-vscode', unit: 'MiB', goal: '≤ 30 MiB above', pass: q(diff, 0.5) <= 30,
-      notes: [`RSS with zut-vscode ${fmtS(A.map((a) => a.rss))} MiB`] });
+      notes: [`RSS with zut-vscode ${fmtS(A.map((a) => a.rss))} MiB`,
+        `of the difference (median MiB): V8 heap in use ${fmt(q(A.map((a, i) => a.mem.heapUsed - B[i].mem.heapUsed), 0.5))} (heap reserved ${fmt(q(A.map((a, i) => a.mem.heapTotal - B[i].mem.heapTotal), 0.5))}), outside the heap ${fmt(q(A.map((a, i) => a.mem.external - B[i].mem.external), 0.5))}`] });
     await serverB.stop();
   }
   await serverA.stop();
@@ -198,6 +202,12 @@ return handshake(args.folder, args.names, process.env, { spawn: require('child_p
   killAllServersSync();
   fs.rmSync(sockDir, { recursive: true, force: true });
   removeTemp();
+}
+
+/** Median of one hop over trials (trials without that mark left out). */
+function hopS(hs, key) {
+  const xs = hs.map((h) => h[key]).filter((x) => typeof x === 'number');
+  return xs.length ? fmt(q(xs, 0.5)) : '?';
 }
 
 function fmtS(xs) {

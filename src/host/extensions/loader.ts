@@ -128,7 +128,10 @@ export class Loader {
     // After whatever is queued (an install, a reload), so its fingerprint is the one compared.
     await this.ops.run(async () => undefined);
     const { restart, other, files } = changedExtensions(paths, this.host.set.infos(this.host.options.zutHome));
-    const manifestsChanged = (await this.signature()) !== this.loadedSignature;
+    // The fingerprint reads every extensions directory and manifest: only taken when a manifest or an unknown path
+    // changed (a saved executable, an author's inner loop, restarts without it).
+    const needSignature = other.length > 0 || [...restart.values()].includes('manifest');
+    const manifestsChanged = needSignature && (await this.signature()) !== this.loadedSignature;
     if (other.length > 0 && manifestsChanged) {
       await this.reload();
       return { reloaded: true, restarted: [] };
