@@ -109,7 +109,9 @@ return out;
  *  - ours: `@zut call uibench_echo {"i":k}` with the scripted model, from the model's tool-call part to its next
  *    request (the tool's receive/send times split it into "to the tool_call frame" and "from the tool_result"), and
  *  - baseline: `invokeTool('uibench_echo')` (the guarded path: event, guards, call) from the extension host;
- * and, as information, VS Code's own hops for one bare `sendRequest` of the same model (no @zut).
+ *  - the same round through \`@benchmin\` (bench/ui/agent): a minimal participant calling the same guarded path by
+ *    hand, i.e. VS Code's own chat plumbing for one tool round with none of @zut's loop;
+ * and, as information, VS Code's own hops for one bare \`sendRequest\` of the same model (no chat request).
  */
 export function measureChat(agent, { trials }) {
   return agent.call(`
@@ -117,7 +119,7 @@ const h = await zut();
 await until(() => running(h, 'uibench'));
 const MODEL = { vendor: 'zut-test', id: 'scripted' };
 const requests = () => vscode.commands.executeCommand('zutTest.requests');
-const out = { round: [], toFrame: [], fromResult: [], direct: [], lmRequest: [], lmStreamEnd: [] };
+const out = { round: [], toFrame: [], fromResult: [], minRound: [], minToFrame: [], minFromResult: [], direct: [], lmRequest: [], lmStreamEnd: [] };
 const [model] = await vscode.lm.selectChatModels(MODEL);
 // VS Code's own hops for one model call (no @zut): sendRequest → the provider has it, and the reply part → the
 // caller's stream ended. A tool round has one of each (the tool-call reply ends, the next request starts).
@@ -131,17 +133,19 @@ const bareLm = async () => {
   out.lmRequest.push(req.atHr - t0);
   out.lmStreamEnd.push(t1 - req.toolCallAt);
 };
-const viaChat = async (k) => {
+// One chat request through participant \`who\` (zut: @zut's loop; benchmin: the bench agent's minimal participant).
+const viaChat = async (k, who = 'zut') => {
   const before = (await requests()).length;
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@zut call uibench_echo {"i":' + k + '}', modelSelector: MODEL });
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@' + who + ' call uibench_echo {"i":' + k + '}', modelSelector: MODEL });
   const reqs = await until(async () => { const r = (await requests()).slice(before); return r.length >= 2 && r; }, 60000, 5);
   const call = reqs[0];
   const next = reqs[1];
   const result = next.messages.at(-1).parts.find((p) => p.type === 'toolResult');
   const stamps = JSON.parse(result.content.map((c) => c.value).join(''));
-  out.round.push(next.atHr - call.toolCallAt);
-  out.toFrame.push(stamps.recv - call.toolCallAt);
-  out.fromResult.push(next.atHr - stamps.sent);
+  const pre = who === 'zut' ? '' : 'min';
+  out[pre ? 'minRound' : 'round'].push(next.atHr - call.toolCallAt);
+  out[pre ? 'minToFrame' : 'toFrame'].push(stamps.recv - call.toolCallAt);
+  out[pre ? 'minFromResult' : 'fromResult'].push(next.atHr - stamps.sent);
   await sleep(200);   // the response finishes streaming before the next request
 };
 const direct = async (k) => {
@@ -150,10 +154,11 @@ const direct = async (k) => {
   out.direct.push(epoch() - t0);
   if (r.isError) throw new Error('uibench_echo failed: ' + JSON.stringify(r));
 };
-await viaChat(-1); await direct(-1); await bareLm();
+await viaChat(-1); await viaChat(-1, 'benchmin'); await direct(-1); await bareLm();
 for (const k of Object.keys(out)) out[k].length = 0;   // warm-up done
 for (let k = 0; k < args.trials; k++) {
-  if (k % 2 === 0) { await viaChat(k); await direct(k); } else { await direct(k); await viaChat(k); }
+  const steps = [() => viaChat(k), () => viaChat(k, 'benchmin'), () => direct(k)];
+  for (let j = 0; j < 3; j++) await steps[(k + j) % 3]();
   await bareLm();
 }
 return out;

@@ -16,14 +16,38 @@ import { RELAY_ENV } from '../mcp/limits';
 import { RelayServer } from '../mcp/relayServer';
 import type { ExtensionProgress } from '../mcp/server';
 import { buildCatalog, offeredThroughMcp, type CatalogFilter } from '../mcp/tools';
-import { readSettings } from '../ui-model/settings';
+import { readSettings, type ZutSettings } from '../ui-model/settings';
+import { sectionGetter } from './settingsRead';
 
 /** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 export const MCP_PROVIDER_ID = 'zut.agentTools';
 /** The server's label: VS Code names its tools `mcp_<label>_<tool>`. */
 export const MCP_SERVER_LABEL = 'zut';
 
-const settings = () => readSettings((k) => vscode.workspace.getConfiguration('zut').get(k)).settings;
+/**
+ * zut's settings, read once per configuration change: the Extensions view asks for each tool row and every change
+ * of the extensions asks again (one `getConfiguration` copies the whole section: at a window's start with 20
+ * extensions this was the extension host's second largest allocation).
+ */
+const cache: { on: boolean; value?: ZutSettings } = { on: false };
+const settings = (): ZutSettings => {
+  if (!cache.on) return readSettings(sectionGetter()).settings;
+  return (cache.value ??= readSettings(sectionGetter()).settings);
+};
+
+/** Caches `settings()` while registered, dropping the copy on every change of a zut setting (before any reader). */
+function cacheSettings(): vscode.Disposable {
+  cache.on = true;
+  cache.value = undefined;
+  const sub = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('zut')) cache.value = undefined;
+  });
+  return new vscode.Disposable(() => {
+    sub.dispose();
+    cache.on = false;
+    cache.value = undefined;
+  });
+}
 
 /** The agent-mode filter: the exclude setting; interactive tools are fine (a person is at this window). */
 const filter: CatalogFilter = { origin: 'agent', exclude: () => settings().agentToolsExclude };
@@ -45,6 +69,7 @@ export function registerAgentTools(
   progress?: Event<ExtensionProgress>,
   log?: (line: string) => void,
 ): void {
+  context.subscriptions.push(cacheSettings());
   const changed = new vscode.EventEmitter<void>();
   let server: Promise<RelayServer> | undefined;
   /** The relay server once listening (its relays, running or starting, decide whether a change keeps the version). */

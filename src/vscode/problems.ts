@@ -1,6 +1,7 @@
 /**
  * The Problems panel: each zut extension's load error and diagnostics as diagnostics on its `extension.json`
- * (decided by src/host/disk/problems.ts), refreshed whenever the extensions change, cleared once it loads cleanly.
+ * (decided by src/host/disk/problems.ts), refreshed once after each burst of changes of the extensions, cleared
+ * once it loads cleanly.
  */
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
@@ -31,7 +32,14 @@ export function registerProblems(context: vscode.ExtensionContext, host: HostCat
     collection.clear();
     for (const e of entries) collection.set(vscode.Uri.file(e.file), e.diagnostics);
   };
-  const schedule = (): void => void refresh().catch(() => undefined);
-  context.subscriptions.push(host.onDidChangeExtensions(schedule), host.onDidFail(schedule));
+  // One refresh per burst of changes (a window's start fires several per extension): after the current task.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const schedule = (): void => {
+    timer ??= setTimeout(() => {
+      timer = undefined;
+      void refresh().catch(() => undefined);
+    }, 0);
+  };
+  context.subscriptions.push(host.onDidChangeExtensions(schedule), host.onDidFail(schedule), { dispose: () => clearTimeout(timer) });
   schedule();
 }

@@ -4,7 +4,9 @@
 // (vscode, args, require); the reply is {id, ok, value} or {id, ok: false, error}. Activates at startup ("*") so the
 // driver can time the window from the extension host's start. With ZUT_BENCH_WATCH_PREFIX set it also records (in
 // globalThis.__zutBenchWatch, epoch ms) when zut-vscode's API appeared, when every zut extension whose name starts
-// with the prefix was running, and when ZUT_BENCH_WATCH_COMMAND first answered.
+// with the prefix was running, and when ZUT_BENCH_WATCH_COMMAND first answered. `@benchmin` is row 4's baseline of
+// VS Code's own chat plumbing: a minimal participant doing one tool round by hand (model → the host's guarded call
+// → model), none of @zut's loop.
 'use strict';
 const fs = require('fs');
 const net = require('net');
@@ -31,6 +33,7 @@ function activate(context) {
     });
     socket.on('error', () => { /* the driver went away */ });
   });
+  context.subscriptions.push(vscode.chat.createChatParticipant('zut-bench.min', minimalParticipant));
   if (process.env.ZUT_BENCH_WATCH_PREFIX) watch(process.env.ZUT_BENCH_WATCH_PREFIX, process.env.ZUT_BENCH_WATCH_COMMAND);
   server.listen(address);
   context.subscriptions.push({ dispose: () => server.close() });
@@ -60,9 +63,44 @@ function watch(prefix, command) {
     clearInterval(timer);
     w.apiAt = epoch();
     const host = ext.exports.host;
-    host.onDidChangeExtensions(() => check(host));
+    // Stops listening once it has both marks: its own reads of the host must not count as zut-vscode's memory.
+    const sub = host.onDidChangeExtensions(() => {
+      check(host);
+      if (w.allRunningAt !== undefined && asked) sub.dispose();
+    });
     check(host);
   }, 5);
+}
+
+/**
+ * `@benchmin call <tool> {json}`: sends the prompt to the request's model offering that one zut tool; each tool call
+ * part goes straight to zut-vscode's `invokeTool` (the guarded path, as @zut's loop uses it); the result goes back
+ * to the model in a second request, whose reply is streamed. One progress line per call, as @zut shows one.
+ */
+async function minimalParticipant(request, _context, stream, token) {
+  const host = (await vscode.extensions.getExtension('zut.zut-vscode').activate()).host;
+  const name = (/^call\s+([\w-]+)/.exec(request.prompt) || [])[1];
+  const info = host.tools().find((t) => t.name === name);
+  const tools = info ? [{ name: info.name, description: info.description || '', inputSchema: info.schema }] : [];
+  const messages = [vscode.LanguageModelChatMessage.User(request.prompt)];
+  for (let round = 0; round < 2; round++) {
+    const r = await request.model.sendRequest(messages, { tools }, token);
+    const calls = [];
+    for await (const part of r.stream) {
+      if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
+      else if (part instanceof vscode.LanguageModelTextPart) stream.markdown(part.value);
+    }
+    if (calls.length === 0) return {};
+    messages.push(vscode.LanguageModelChatMessage.Assistant(calls));
+    const results = [];
+    for (const c of calls) {
+      stream.progress('Running ' + c.name + '…');
+      const out = await host.invokeTool(c.name, c.input, { session: { id: 'bench-min' }, origin: 'chat' });
+      results.push(new vscode.LanguageModelToolResultPart(c.callId, out.content.map((b) => new vscode.LanguageModelTextPart(b.text || ''))));
+    }
+    messages.push(vscode.LanguageModelChatMessage.User(results));
+  }
+  return {};
 }
 
 async function handle(socket, line) {
