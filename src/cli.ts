@@ -17,6 +17,7 @@ import { hook } from './cli/hook';
 import { mcp } from './cli/mcp';
 import { newExtension } from './cli/new';
 import { trace } from './cli/trace';
+import { takeLauncherEnv } from './hooks/launcher';
 import { sanitizeText } from './host/disk/doctor';
 import { RequestError } from './host/types';
 
@@ -31,6 +32,7 @@ const SUBCOMMANDS: Record<string, (p: ReturnType<typeof parse>) => Promise<numbe
 };
 
 async function main(argv: string[]): Promise<number> {
+  takeLauncherEnv(); // before any child is spawned: none inherits the launcher's variable
   try {
     // `ext` has its own verbs and options (src/cli/ext.ts).
     if (argv[0] === 'ext') return await ext(argv.slice(1));

@@ -2,13 +2,16 @@
  * `zut-host hook install|uninstall --agent vscode|copilot-cli|claude --scope user|workspace [--cwd DIR]`: prints the
  * file and the exact entries, then merges them in (other entries untouched) or takes out exactly ours
  * (src/hooks/install.ts). The command written runs this installation: its Node and its light hook entry
- * (dist/hook.js beside the CLI; the CLI itself when there is none), absolute and quoted.
+ * (dist/hook.js beside the CLI; the CLI itself when there is none), absolute and quoted — or, when this run came
+ * through the VS Code extension's stable launcher (src/hooks/launcher.ts), that launcher, so the entries survive the
+ * extension's updates.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyInstall, applyUninstall, describePlan, planInstall, type HookScope } from '../hooks/install';
 import { HOOK_AGENTS, type HookAgent } from '../hooks/input';
+import { takeLauncherEnv } from '../hooks/launcher';
 import { EXIT, UsageError, write, type Parsed } from './common';
 
 export async function hookInstall(p: Parsed, verb: 'install' | 'uninstall'): Promise<number> {
@@ -22,6 +25,7 @@ export async function hookInstall(p: Parsed, verb: 'install' | 'uninstall'): Pro
       node: process.execPath,
       // The script itself, not the npm bin link that started it (dist/hook.js is looked for beside it).
       cli: fs.realpathSync(path.resolve(process.argv[1])),
+      launcher: takeLauncherEnv(),
       home: os.homedir(),
       workspace: path.resolve(p.values.cwd ?? process.cwd()),
       platform: process.platform,

@@ -5,11 +5,13 @@
  * this installation's Node (`process.execPath`: Electron in VS Code desktop, hence `ELECTRON_RUN_AS_NODE=1`, which
  * plain Node ignores) with its `dist/cli.js`; `hook EVENT` goes to the small `dist/hook.js` when that file exists
  * (`hook install|uninstall` stay with the CLI); when the CLI is gone (the extension updated or removed, VS Code not
- * started since) it says so and exits 1. A file is rewritten only when its text changes, through a temporary
+ * started since) it says so and exits 1. It tells the CLI its own path (`ZUT_HOST_LAUNCHER`, taken out of the
+ * environment at the CLI's start so no child inherits it), so `zut-host hook install` run through it writes entries
+ * that run the launcher too. A file is rewritten only when its text changes, through a temporary
  * file and a rename, so an agent running it mid-update sees the old or the new launcher, never half of one.
  * VS Code-free.
  */
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
 /** What a launcher runs: absolute paths of this installation. */
@@ -26,6 +28,24 @@ export interface LauncherTarget {
 export const LAUNCHER_POSIX = 'zut-host';
 export const LAUNCHER_WINDOWS = 'zut-host.cmd';
 
+/** The variable a launcher sets to its own absolute path for the CLI it runs. */
+export const LAUNCHER_ENV = 'ZUT_HOST_LAUNCHER';
+
+let taken: { value: string | undefined } | undefined;
+
+/**
+ * The launcher this process was started through (absolute, existing), or undefined; the first call also deletes the
+ * variable from the environment, so extensions and other children never inherit it.
+ */
+export function takeLauncherEnv(): string | undefined {
+  if (!taken) {
+    const v = process.env[LAUNCHER_ENV];
+    delete process.env[LAUNCHER_ENV];
+    taken = { value: v && path.isAbsolute(v) && existsSync(v) ? v : undefined };
+  }
+  return taken.value;
+}
+
 /** The launcher a command line on `platform` runs. */
 export function launcherPath(dir: string, platform: NodeJS.Platform = process.platform): string {
   return platform === 'win32' ? path.win32.join(dir, LAUNCHER_WINDOWS) : path.join(dir, LAUNCHER_POSIX);
@@ -40,9 +60,9 @@ function cmdPath(s: string, batch: boolean): string {
   return `"${batch ? s.replaceAll('%', '%%') : s}"`;
 }
 
-/** The POSIX launcher's text. */
-export function posixLauncher(t: LauncherTarget): string {
-  for (const p of [t.node, t.cli, t.hook]) if (/[\r\n]/.test(p)) throw new Error(`a path with a line break cannot be written into the launcher: ${JSON.stringify(p)}`);
+/** The POSIX launcher's text; `self` is where it is written. */
+export function posixLauncher(t: LauncherTarget, self: string): string {
+  for (const p of [t.node, t.cli, t.hook, self]) if (/[\r\n]/.test(p)) throw new Error(`a path with a line break cannot be written into the launcher: ${JSON.stringify(p)}`);
   return [
     '#!/bin/sh',
     `# zut-host launcher, written by zut-vscode ${t.version} when it starts (rewritten after each update): runs this`,
@@ -53,6 +73,8 @@ export function posixLauncher(t: LauncherTarget): string {
     '# VS Code runs extensions in Electron: this makes it a plain Node (plain Node ignores it).',
     'ELECTRON_RUN_AS_NODE=1',
     'export ELECTRON_RUN_AS_NODE',
+    `${LAUNCHER_ENV}=${shQuote(self)}`,
+    `export ${LAUNCHER_ENV}`,
     'if [ ! -f "$CLI" ]; then',
     "  printf 'zut-host: %s is gone (zut-vscode was updated or removed): start VS Code once to rewrite this launcher\\n' \"$CLI\" >&2",
     '  exit 1',
@@ -73,6 +95,7 @@ export function windowsLauncher(t: LauncherTarget): string {
     `rem zut-host launcher, written by zut-vscode ${t.version.replace(/[^\w.+-]/g, '')} when it starts (rewritten after each update).`,
     'setlocal',
     'set "ELECTRON_RUN_AS_NODE=1"',
+    `set "${LAUNCHER_ENV}=%~f0"`,
     `if exist ${cli} goto run`,
     `echo zut-host: ${cli} is gone, zut-vscode was updated or removed: start VS Code once to rewrite this launcher 1>&2`,
     'exit /b 1',
@@ -114,6 +137,6 @@ export async function writeIfChanged(file: string, text: string): Promise<boolea
 /** Writes this platform's launcher into `dir` when it changed; returns its path and whether it was written. */
 export async function ensureLauncher(dir: string, t: LauncherTarget, platform: NodeJS.Platform = process.platform): Promise<{ launcher: string; written: boolean }> {
   const launcher = launcherPath(dir, platform);
-  const written = await writeIfChanged(launcher, platform === 'win32' ? windowsLauncher(t) : posixLauncher(t));
+  const written = await writeIfChanged(launcher, platform === 'win32' ? windowsLauncher(t) : posixLauncher(t, launcher));
   return { launcher, written };
 }

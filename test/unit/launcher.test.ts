@@ -4,7 +4,8 @@
  * stdin and the exit code pass through; `hook` goes to hook.js only while it exists, `hook install` never), it is
  * rewritten only when its text or mode changes, atomically; the MCP client snippets (src/hooks/mcpConfig.ts) name
  * the launcher and their arguments reach the CLI exactly; hook entries written with a launcher (src/hooks/install.ts)
- * run it through a shell, and removal finds them again. The real CLI answers through the launcher too.
+ * run it through a shell, and removal finds them again. The real CLI answers through the launcher too, and its
+ * `hook install` run through the launcher writes the launcher (the variable it sets is not passed on to children).
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -12,16 +13,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyInstall, applyUninstall, hookCommand, installedCount, planInstall } from '../../src/hooks/install';
-import { ensureLauncher, launcherPath, posixLauncher, windowsLauncher, writeIfChanged, type LauncherTarget } from '../../src/hooks/launcher';
+import { ensureLauncher, launcherPath, posixLauncher, shQuote, takeLauncherEnv, windowsLauncher, writeIfChanged, type LauncherTarget } from '../../src/hooks/launcher';
 import { mcpSnippet, serverName } from '../../src/hooks/mcpConfig';
 import { builtCli } from '../helpers/built';
+import { runProcess } from '../helpers/runProcess';
 
 const FAKE = (who: string) => `
 const chunks = [];
 process.stdin.on('data', (d) => chunks.push(d));
 process.stdin.on('end', () => {
   const argv = process.argv.slice(2);
-  process.stdout.write(JSON.stringify({ who: ${JSON.stringify(who)}, argv, electron: process.env.ELECTRON_RUN_AS_NODE ?? null, stdin: Buffer.concat(chunks).toString() }));
+  process.stdout.write(JSON.stringify({ who: ${JSON.stringify(who)}, argv, electron: process.env.ELECTRON_RUN_AS_NODE ?? null, self: process.env.ZUT_HOST_LAUNCHER ?? null, stdin: Buffer.concat(chunks).toString() }));
   const i = argv.indexOf('--exit');
   process.exitCode = i >= 0 ? Number(argv[i + 1]) : 0;
 });
@@ -52,6 +54,8 @@ interface Seen {
   who: string;
   argv: string[];
   electron: string | null;
+  /** ZUT_HOST_LAUNCHER as the CLI saw it. */
+  self: string | null;
   stdin: string;
 }
 
@@ -81,13 +85,13 @@ describe.skipIf(process.platform === 'win32')('the POSIX launcher', () => {
     expect((await fs.stat(launcher)).mode & 0o777).toBe(0o755);
     const args = ['tool', 'a b', "it's", '$HOME', '"q"', '*', '', '--exit', '3'];
     const r = await run(launcher, args, 'in put', { ...process.env, ELECTRON_RUN_AS_NODE: undefined });
-    expect(r.seen).toEqual({ who: 'cli', argv: args, electron: '1', stdin: 'in put' });
+    expect(r.seen).toEqual({ who: 'cli', argv: args, electron: '1', self: launcher, stdin: 'in put' });
     expect(r.code).toBe(3);
   });
 
   it('routes `hook EVENT` to hook.js while it exists, `hook install|uninstall` to the CLI, and `hook` to the CLI once hook.js is gone', async () => {
     const event = ['hook', '--agent', 'vscode', 'PreToolUse'];
-    expect((await run(launcher, event, '{"x":1}')).seen).toEqual({ who: 'hook', argv: event, electron: '1', stdin: '{"x":1}' });
+    expect((await run(launcher, event, '{"x":1}')).seen).toEqual({ who: 'hook', argv: event, electron: '1', self: launcher, stdin: '{"x":1}' });
     expect((await run(launcher, [...event, '--exit', '2'])).code).toBe(2);
     for (const verb of ['install', 'uninstall']) expect((await run(launcher, ['hook', verb, '--agent', 'vscode'])).seen.who).toBe('cli');
     expect((await run(launcher, ['doctor'])).seen.who).toBe('cli');
@@ -120,11 +124,11 @@ describe.skipIf(process.platform === 'win32')('the POSIX launcher', () => {
     // An update: the new version's paths.
     const next = { ...target, version: '1.2.4' };
     expect((await ensureLauncher(bin, next, 'linux')).written).toBe(true);
-    expect(await fs.readFile(launcher, 'utf8')).toBe(posixLauncher(next));
+    expect(await fs.readFile(launcher, 'utf8')).toBe(posixLauncher(next, launcher));
     expect((await fs.stat(launcher)).ino).not.toBe(before.ino);
     // A launcher that lost its execute bits is written again.
     await fs.chmod(launcher, 0o644);
-    expect(await writeIfChanged(launcher, posixLauncher(next))).toBe(true);
+    expect(await writeIfChanged(launcher, posixLauncher(next, launcher))).toBe(true);
     expect((await fs.stat(launcher)).mode & 0o777).toBe(0o755);
     expect(await fs.readdir(bin)).toEqual(['zut-host']);
     await ensureLauncher(bin, target, 'linux');
@@ -142,7 +146,31 @@ describe.skipIf(process.platform === 'win32')('the POSIX launcher', () => {
     });
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/\d+\.\d+\.\d+/);
-  }, 30_000);
+
+    // `hook install` run through the launcher writes entries that run the launcher (they survive an update), and
+    // `hook uninstall` through it finds them again.
+    const ws = path.join(tmp, 'real-ws');
+    await fs.mkdir(ws, { recursive: true });
+    const env = { ...process.env, HOME: tmp };
+    const install = await runProcess(l, ['hook', 'install', '--agent', 'claude', '--scope', 'workspace', '--cwd', ws], { env });
+    expect(install.code).toBe(0);
+    const file = path.join(ws, '.claude', 'settings.local.json');
+    const written = JSON.parse(await fs.readFile(file, 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
+    expect(written.hooks.PreToolUse[0].hooks[0].command).toBe(`${shQuote(l)} hook --agent claude PreToolUse`);
+    const uninstall = await runProcess(l, ['hook', 'uninstall', '--agent', 'claude', '--scope', 'workspace', '--cwd', ws], { env });
+    expect(uninstall.stdout).toContain('Removed 6 entries.');
+    // Without the launcher, the CLI verb writes its own Node and CLI, as before.
+    const direct = await runProcess(process.execPath, [builtCli(), 'hook', 'install', '--agent', 'claude', '--scope', 'workspace', '--cwd', ws], { env });
+    expect(direct.code).toBe(0);
+    expect((JSON.parse(await fs.readFile(file, 'utf8')) as typeof written).hooks.PreToolUse[0].hooks[0].command).toBe(`${shQuote(process.execPath)} ${shQuote(builtCli())} hook --agent claude PreToolUse`);
+  }, 60_000);
+
+  it('the CLI takes ZUT_HOST_LAUNCHER out of its environment (no child inherits it) and keeps only an absolute, existing path', () => {
+    process.env.ZUT_HOST_LAUNCHER = launcher;
+    expect(takeLauncherEnv()).toBe(launcher);
+    expect(process.env.ZUT_HOST_LAUNCHER).toBeUndefined();
+    expect(takeLauncherEnv()).toBe(launcher);
+  });
 });
 
 describe('launcher texts', () => {
@@ -154,6 +182,7 @@ describe('launcher texts', () => {
       'rem zut-host launcher, written by zut-vscode 1.0.0 when it starts (rewritten after each update).',
       'setlocal',
       'set "ELECTRON_RUN_AS_NODE=1"',
+      'set "ZUT_HOST_LAUNCHER=%~f0"',
       'if exist "C:\\Users\\a%%b\\ext\\dist\\cli.js" goto run',
       'echo zut-host: "C:\\Users\\a%%b\\ext\\dist\\cli.js" is gone, zut-vscode was updated or removed: start VS Code once to rewrite this launcher 1>&2',
       'exit /b 1',
@@ -174,7 +203,7 @@ describe('launcher texts', () => {
   });
 
   it('the POSIX launcher refuses a path with a line break', () => {
-    expect(() => posixLauncher({ ...target, cli: '/a\nb/cli.js' })).toThrow(/line break/);
+    expect(() => posixLauncher({ ...target, cli: '/a\nb/cli.js' }, '/x/zut-host')).toThrow(/line break/);
   });
 });
 
@@ -196,7 +225,7 @@ describe('MCP client snippets', () => {
   it.skipIf(process.platform === 'win32')('the generic command line, run by a shell, gives the CLI exactly those arguments', async () => {
     const odd = path.join(tmp, "work $dir 'q'");
     const line = mcpSnippet('generic', { ...o, launcher, folder: odd }).text;
-    expect((await run(line, undefined)).seen).toEqual({ who: 'cli', argv: ['mcp', '--cwd', odd, '--allow-project'], electron: '1', stdin: '' });
+    expect((await run(line, undefined)).seen).toEqual({ who: 'cli', argv: ['mcp', '--cwd', odd, '--allow-project'], electron: '1', self: launcher, stdin: '' });
   });
 });
 
@@ -221,7 +250,7 @@ describe('hook entries that run the launcher', () => {
     const written = JSON.parse(await fs.readFile(file, 'utf8')) as { hooks: Record<string, { command: string }[]> };
     const command = written.hooks.PreToolUse[1].command;
     const r = await run(command, undefined, '{"hook_event_name":"PreToolUse"}');
-    expect(r.seen).toEqual({ who: 'hook', argv: ['hook', '--agent', 'vscode', 'PreToolUse'], electron: '1', stdin: '{"hook_event_name":"PreToolUse"}' });
+    expect(r.seen).toEqual({ who: 'hook', argv: ['hook', '--agent', 'vscode', 'PreToolUse'], electron: '1', self: launcher, stdin: '{"hook_event_name":"PreToolUse"}' });
     expect(await applyUninstall(plan)).toBe(6);
     expect(await installedCount(plan)).toBe(0);
     expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual({ hooks: { PreToolUse: [other] } });
