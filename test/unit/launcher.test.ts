@@ -12,7 +12,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyInstall, applyUninstall, hookCommand, installedCount, planInstall } from '../../src/hooks/install';
+import { applyInstall, applyUninstall, hookCommand, hookEntry, installedCount, planInstall } from '../../src/hooks/install';
 import { ensureLauncher, launcherPath, posixLauncher, shQuote, takeLauncherEnv, windowsLauncher, writeIfChanged, type LauncherTarget } from '../../src/hooks/launcher';
 import { mcpSnippet, serverName } from '../../src/hooks/mcpConfig';
 import { builtCli } from '../helpers/built';
@@ -159,10 +159,10 @@ describe.skipIf(process.platform === 'win32')('the POSIX launcher', () => {
     expect(written.hooks.PreToolUse[0].hooks[0].command).toBe(`${shQuote(l)} hook --agent claude PreToolUse`);
     const uninstall = await runProcess(l, ['hook', 'uninstall', '--agent', 'claude', '--scope', 'workspace', '--cwd', ws], { env });
     expect(uninstall.stdout).toContain('Removed 6 entries.');
-    // Without the launcher, the CLI verb writes its own Node and CLI, as before.
+    // Without the launcher, the CLI verb writes its own Node and hook entry, as before.
     const direct = await runProcess(process.execPath, [builtCli(), 'hook', 'install', '--agent', 'claude', '--scope', 'workspace', '--cwd', ws], { env });
     expect(direct.code).toBe(0);
-    expect((JSON.parse(await fs.readFile(file, 'utf8')) as typeof written).hooks.PreToolUse[0].hooks[0].command).toBe(`${shQuote(process.execPath)} ${shQuote(builtCli())} hook --agent claude PreToolUse`);
+    expect((JSON.parse(await fs.readFile(file, 'utf8')) as typeof written).hooks.PreToolUse[0].hooks[0].command).toBe(`${shQuote(process.execPath)} ${shQuote(hookEntry({ node: process.execPath, cli: builtCli(), home: tmp, workspace: ws, platform: process.platform }))} hook --agent claude PreToolUse`);
   }, 60_000);
 
   it('the CLI takes ZUT_HOST_LAUNCHER out of its environment (no child inherits it) and keeps only an absolute, existing path', () => {
