@@ -143,7 +143,7 @@ describe('GuardedPath: built over the dispatcher and the extension set alone', (
       interceptToolCall: (e) => (seen.push(`guard ${e.tool_name}`), Promise.resolve(block ? { args: e.tool_args, blocked: { ext: 'g', reason: 'no' } } : { args: { x: 2 } })),
       callTool: (name, args) => (seen.push(`call ${name} ${JSON.stringify(args)}`), Promise.resolve({ ext: 'e', content: [{ type: 'text', text: 'ok' }], isError: false })),
     };
-    return { seen, guarded: new GuardedPath(dispatch, { index: { tools: [tool] }, hasSubscribers: () => true }) };
+    return { seen, guarded: new GuardedPath(dispatch, { index: { tools: [tool] }, hasSubscribers: () => true, hasInterceptors: () => true }) };
   }
 
   it('event, guard, call with the arguments the guard gave, then the outcome event; a block never reaches the call', async () => {

@@ -167,15 +167,24 @@ export function mappingOf(source: ForeignSource, name: string): ToolMapping | un
   return TOOL_MAPPINGS.find((m) => m.source === source && m.foreign === name);
 }
 
+/** `Object.entries(m.fields)` of each row, made once (every foreign call reads them: bench editor-tool). */
+const fieldLists = new WeakMap<ToolMapping, readonly (readonly [string, Field])[]>();
+function fieldsOf(m: ToolMapping): readonly (readonly [string, Field])[] {
+  let list = fieldLists.get(m);
+  if (!list) fieldLists.set(m, (list = Object.entries(m.fields)));
+  return list;
+}
+
 /** The zut arguments of `input` under `m`, or undefined when this input has no zut form. */
 export function toZutArgs(m: ToolMapping, input: JsonObject): JsonObject | undefined {
   if (m.fits && !m.fits(input)) return undefined;
   const out: JsonObject = {};
-  for (const [key, f] of Object.entries(m.fields)) {
+  for (const [key, f] of fieldsOf(m)) {
     const v = f.get(input);
     if (v !== undefined) out[key] = v;
   }
-  return m.required.every((k) => out[k] !== undefined) ? out : undefined;
+  for (const k of m.required) if (out[k] === undefined) return undefined;
+  return out;
 }
 
 /**
@@ -191,7 +200,7 @@ export function fromZutArgs(m: ToolMapping, modified: unknown, original: JsonObj
   for (const key of Object.keys(modified)) {
     if (!(key in m.fields)) return { error: `${m.zut}.${key} has no counterpart in ${m.foreign}` };
   }
-  for (const [key, f] of Object.entries(m.fields)) {
+  for (const [key, f] of fieldsOf(m)) {
     const value = modified[key];
     if (isDeepStrictEqual(value, before[key])) continue;
     if (value === undefined && m.required.includes(key)) return { error: `${m.zut}.${key} cannot be removed` };

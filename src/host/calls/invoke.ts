@@ -86,6 +86,8 @@ export interface ToolCatalog {
   readonly index: { readonly tools: readonly ToolInfo[] };
   /** Whether a running extension subscribes to `event` (the `tool_result` event's bounded copy is made only then). */
   hasSubscribers(event: string): boolean;
+  /** Whether a running extension intercepts `event` (with none, the call does not wait for the chain). */
+  hasInterceptors(event: string): boolean;
 }
 
 /** The text of a blocked call's result: the guard and its reason. */
@@ -95,10 +97,11 @@ export function blockedText(b: Blocked): string {
 
 /** The additive fields of this call's events and interception: `origin_extension`, `editor_tool`. */
 function frameExtras(o: InvokeToolOptions): { origin_extension?: string; editor_tool?: string } {
-  return {
-    ...(o.originExtension !== undefined ? { origin_extension: o.originExtension } : {}),
-    ...(o.foreign ? { editor_tool: o.foreign.tool } : {}),
-  };
+  // Built by assignment, not conditional spreads: this runs on every call (bench: editor-tool).
+  const x: { origin_extension?: string; editor_tool?: string } = {};
+  if (o.originExtension !== undefined) x.origin_extension = o.originExtension;
+  if (o.foreign) x.editor_tool = o.foreign.tool;
+  return x;
 }
 
 /** How a call ended, in the `tool_result` event (zot-extensions.md: Tool outcomes). */
@@ -124,18 +127,28 @@ export class GuardedPath {
 
     const toolId = o.toolId ?? randomUUID();
     const input = args ?? {};
-    const origin = frameExtras(o);
-    this.dispatch.emit({ event: 'tool_call', tool_id: toolId, tool_name: toolName, tool_args: input, ...origin });
+    const extras = frameExtras(o);
+    // With no subscriber / interceptor the event is not built and the chain not awaited (the call starts at once).
+    if (this.catalog.hasSubscribers('tool_call')) this.dispatch.emit({ event: 'tool_call', tool_id: toolId, tool_name: toolName, tool_args: input, ...extras });
     let effective: unknown = input;
     let executed = false;
     // zot's observation budget: the event's copy of the result is bounded (the call's own result is not).
     const outcome = (status: ToolOutcomeStatus, result: { content: ToolResult['content']; isError: boolean }) => {
       if (!this.catalog.hasSubscribers('tool_result')) return;
       const { content, truncated } = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
-      this.dispatch.emit({ event: 'tool_result', tool_id: toolId, tool_name: toolName, tool_args: effective, status, executed, result: { content, is_error: result.isError, ...(truncated ? { truncated } : {}) }, ...origin });
+      this.dispatch.emit({ event: 'tool_result', tool_id: toolId, tool_name: toolName, tool_args: effective, status, executed, result: { content, is_error: result.isError, ...(truncated ? { truncated } : {}) }, ...extras });
     };
     try {
-      const r = await this.guardedCall(tool, toolName, toolId, input, signal, o, (args) => ((effective = args), (executed = true)));
+      let r: InvokeResult;
+      const decision = this.catalog.hasInterceptors('tool_call')
+        ? await this.dispatch.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input, ...extras }, o.foreign?.accept)
+        : { args: input };
+      if (decision.blocked) {
+        r = { ext: tool?.ext ?? 'zut', content: [{ type: 'text', text: blockedText(decision.blocked) }], isError: true, blocked: decision.blocked };
+      } else {
+        if (signal.aborted) throw abortError(signal, `tool ${toolName}: cancelled`);
+        r = tool && !toolAllowedFor(tool, o.origin) && !o.answersPanels ? interactiveRefused(tool, o.origin) : await this.start(toolName, (effective = decision.args), signal, o, () => (executed = true));
+      }
       outcome(r.blocked ? 'blocked' : r.isError ? 'failed' : 'completed', r);
       return r;
     } catch (e) {
@@ -146,33 +159,20 @@ export class GuardedPath {
     }
   }
 
-  /** The guards, then the call. `started` gets the effective arguments right before the call starts. */
-  private async guardedCall(
-    tool: ToolInfo | undefined,
-    toolName: string,
-    toolId: string,
-    input: unknown,
-    signal: AbortSignal,
-    o: InvokeToolOptions,
-    started: (args: unknown) => void,
-  ): Promise<InvokeResult> {
-    const decision = await this.dispatch.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input, ...frameExtras(o) }, o.foreign?.accept);
-    if (decision.blocked) {
-      const ext = tool?.ext ?? 'zut';
-      return { ext, content: [{ type: 'text', text: blockedText(decision.blocked) }], isError: true, blocked: decision.blocked };
-    }
-    if (signal.aborted) throw abortError(signal, `tool ${toolName}: cancelled`);
-
-    if (tool && !toolAllowedFor(tool, o.origin) && !o.answersPanels) {
-      return {
-        ext: tool.ext,
-        content: [{ type: 'text', text: `tool ${tool.name} is interactive: it needs a person at a VS Code window and cannot run from ${o.origin}` }],
-        isError: true,
-      };
-    }
-    started(decision.args);
+  /** The call itself, once the guards allowed it (`started` right before it starts). */
+  private start(toolName: string, args: unknown, signal: AbortSignal, o: InvokeToolOptions, started: () => void): Promise<ToolResult> {
+    started();
     o.onStart?.();
-    if (o.run) return o.run(decision.args, signal);
-    return this.dispatch.callTool(toolName, decision.args, { signal, timeoutMs: o.timeoutMs, session: o.session, chain: o.chain, onProgress: o.onProgress });
+    if (o.run) return o.run(args, signal);
+    return this.dispatch.callTool(toolName, args, { signal, timeoutMs: o.timeoutMs, session: o.session, chain: o.chain, onProgress: o.onProgress });
   }
+}
+
+/** An interactive tool called from a headless origin: a tool error, not a call. */
+function interactiveRefused(tool: ToolInfo, origin: ToolOrigin): InvokeResult {
+  return {
+    ext: tool.ext,
+    content: [{ type: 'text', text: `tool ${tool.name} is interactive: it needs a person at a VS Code window and cannot run from ${origin}` }],
+    isError: true,
+  };
 }

@@ -26,20 +26,21 @@ export function invokeForeign(
   options: Omit<InvokeToolOptions, 'run' | 'foreign'>,
 ): Promise<InvokeResult> {
   const call = foreignCall(source, name, input);
-  return host.invokeTool(call.name, call.args, {
-    ...options,
+  // Object.assign, not `{ ...options, foreign, run }`: Node 20's V8 takes ~2 µs for a spread followed by more
+  // properties, a fifth of a whole tool round trip (npm run bench -- --only editor-tool); Node 22+ does not.
+  return host.invokeTool(call.name, call.args, Object.assign({}, options, {
     foreign: {
       tool: call.foreign,
-      accept: (args) => {
+      accept: (args: unknown) => {
         const back = call.back(args);
         return 'error' in back ? back.error : undefined;
       },
     },
-    run: (args, signal) => {
+    run: (args: unknown, signal: AbortSignal) => {
       const back = call.back(args);
       // `accept` already refused what cannot map; this only guards against a caller that skipped the chain.
-      if ('error' in back) return Promise.resolve({ ext: source, content: [{ type: 'text', text: `${name}: ${back.error}` }], isError: true });
+      if ('error' in back) return Promise.resolve<ToolResult>({ ext: source, content: [{ type: 'text', text: `${name}: ${back.error}` }], isError: true });
       return run(back.input, signal);
     },
-  });
+  }));
 }

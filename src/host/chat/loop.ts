@@ -293,7 +293,7 @@ async function runToolCall(
     const r =
       editorName !== undefined && port
         ? await invokeForeign(host, 'vscode', editorName, call.input, (input, s) => port.invoke(editorName, input, s), options)
-        : await host.invokeTool(name, call.input, { ...options, run: tool ? (args, s) => tool.run(args, s) : undefined });
+        : await host.invokeTool(name, call.input, tool ? Object.assign(options, { run: (args: unknown, s: AbortSignal) => tool.run(args, s) }) : options);
     const parts = resultParts(r);
     if (r.blocked) {
       sink.toolFinished({ callId, name, ext, status: 'blocked', summary: summarize(parts) });
