@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { askRunningHost } from './hooks/client';
 import { HOOK_AGENTS, hookEventOf, isCamelEvent, PRESET_STDIN, type HookAgent, type HookCall } from './hooks/names';
+import { readStdin } from './hooks/stdin';
 import { HOOK_INPUT_MAX_BYTES } from './protocol/limits';
 
 /** The options `zut-host hook EVENT` takes; any other argument goes to the CLI as it is. */
@@ -31,19 +32,6 @@ function callOf(argv: string[]): { call: HookCall; cwd?: string } | undefined {
   const event = eventName === undefined ? undefined : hookEventOf(eventName);
   if (sub !== 'hook' || !event || extra.length > 0 || !HOOK_AGENTS.includes(agent)) return undefined;
   return { call: { agent, event, camel: isCamelEvent(eventName) }, cwd: p.values.cwd };
-}
-
-/** Reads stdin up to the limit (null: over it). */
-async function readStdin(max: number): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of process.stdin) {
-    const b = c as Buffer;
-    size += b.length;
-    if (size > max) return null;
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** The folder the input names (`cwd`), as the CLI resolves it; undefined when the input is not a JSON object with a string or no `cwd`. */

@@ -18,27 +18,9 @@ import { answerHook, type HookAnswer, type HookCall } from '../hooks/answer';
 import { askRunningHost } from '../hooks/client';
 import { hookFailure as failure } from '../hooks/failure';
 import { HOOK_AGENTS, hookEventOf, isCamelEvent, readHookInput, type HookAgent } from '../hooks/input';
-import { PRESET_STDIN } from '../hooks/names';
+import { presetStdin, readStdin } from '../hooks/stdin';
 import { UsageError, VERSION, write, type Parsed } from './common';
 import { hookInstall } from './hookInstall';
-
-/**
- * Reads stdin up to the limit; a longer input is refused (undefined). The light entry (src/hook.ts) that fell back
- * to this bundle has read it already and left it in the PRESET_STDIN global (null: over the limit).
- */
-async function readStdin(max: number): Promise<string | undefined> {
-  const preset = (globalThis as Record<symbol, unknown>)[PRESET_STDIN];
-  if (typeof preset === 'string' || preset === null) return preset ?? undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of process.stdin) {
-    const b = c as Buffer;
-    size += b.length;
-    if (size > max) return undefined;
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /** Whether project extensions of the hook's folder may run (an explicit opt-in). */
 function allowProject(p: Parsed): boolean {
@@ -61,8 +43,10 @@ export async function hook(p: Parsed): Promise<number> {
 }
 
 async function answer_(p: Parsed, call: HookCall): Promise<HookAnswer> {
-  const raw = await readStdin(HOOK_INPUT_MAX_BYTES);
-  if (raw === undefined) return failure(call, `input over ${HOOK_INPUT_MAX_BYTES} bytes`);
+  // The light entry (src/hook.ts) that fell back to this bundle has read stdin already.
+  const preset = presetStdin();
+  const raw = preset !== undefined ? preset : await readStdin(HOOK_INPUT_MAX_BYTES);
+  if (raw === null) return failure(call, `input over ${HOOK_INPUT_MAX_BYTES} bytes`);
   const input = readHookInput(raw);
   if (typeof input === 'string') return failure(call, input);
   const cwd = path.resolve(input.cwd ?? p.values.cwd ?? process.cwd());
