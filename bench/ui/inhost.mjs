@@ -119,7 +119,7 @@ const h = await zut();
 await until(() => running(h, 'uibench'));
 const MODEL = { vendor: 'zut-test', id: 'scripted' };
 const requests = () => vscode.commands.executeCommand('zutTest.requests');
-const out = { round: [], toFrame: [], fromResult: [], minRound: [], minToFrame: [], minFromResult: [], direct: [], lmRequest: [], lmStreamEnd: [] };
+const out = { round: [], toFrame: [], fromResult: [], minRound: [], minToFrame: [], minFromResult: [], minAllRound: [], minAllToFrame: [], minAllFromResult: [], direct: [], lmRequest: [], lmStreamEnd: [] };
 const [model] = await vscode.lm.selectChatModels(MODEL);
 // VS Code's own hops for one model call (no @zut): sendRequest → the provider has it, and the reply part → the
 // caller's stream ended. A tool round has one of each (the tool-call reply ends, the next request starts).
@@ -134,7 +134,8 @@ const bareLm = async () => {
   out.lmStreamEnd.push(t1 - req.toolCallAt);
 };
 // One chat request through participant \`who\` (zut: @zut's loop; benchmin: the bench agent's minimal participant).
-const viaChat = async (k, who = 'zut') => {
+const viaChat = async (k, who = 'zut', allTools = false) => {
+  globalThis.__zutBenchMinAllTools = allTools;
   const before = (await requests()).length;
   await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@' + who + ' call uibench_echo {"i":' + k + '}', modelSelector: MODEL });
   const reqs = await until(async () => { const r = (await requests()).slice(before); return r.length >= 2 && r; }, 60000, 5);
@@ -142,10 +143,12 @@ const viaChat = async (k, who = 'zut') => {
   const next = reqs[1];
   const result = next.messages.at(-1).parts.find((p) => p.type === 'toolResult');
   const stamps = JSON.parse(result.content.map((c) => c.value).join(''));
-  const pre = who === 'zut' ? '' : 'min';
-  out[pre ? 'minRound' : 'round'].push(next.atHr - call.toolCallAt);
-  out[pre ? 'minToFrame' : 'toFrame'].push(stamps.recv - call.toolCallAt);
-  out[pre ? 'minFromResult' : 'fromResult'].push(next.atHr - stamps.sent);
+  const pre = who === 'zut' ? '' : allTools ? 'minAll' : 'min';
+  out[pre ? pre + 'Round' : 'round'].push(next.atHr - call.toolCallAt);
+  out[pre ? pre + 'ToFrame' : 'toFrame'].push(stamps.recv - call.toolCallAt);
+  out[pre ? pre + 'FromResult' : 'fromResult'].push(next.atHr - stamps.sent);
+  if (pre === 'minAll') out.toolsOffered = { zut: null, minAll: call.tools.length };
+  if (!pre) out.zutToolsOffered = call.tools.length;
   await sleep(200);   // the response finishes streaming before the next request
 };
 const direct = async (k) => {
@@ -154,13 +157,14 @@ const direct = async (k) => {
   out.direct.push(epoch() - t0);
   if (r.isError) throw new Error('uibench_echo failed: ' + JSON.stringify(r));
 };
-await viaChat(-1); await viaChat(-1, 'benchmin'); await direct(-1); await bareLm();
-for (const k of Object.keys(out)) out[k].length = 0;   // warm-up done
+await viaChat(-1); await viaChat(-1, 'benchmin'); await viaChat(-1, 'benchmin', true); await direct(-1); await bareLm();
+for (const k of Object.keys(out)) if (Array.isArray(out[k])) out[k].length = 0;   // warm-up done
 for (let k = 0; k < args.trials; k++) {
-  const steps = [() => viaChat(k), () => viaChat(k, 'benchmin'), () => direct(k)];
-  for (let j = 0; j < 3; j++) await steps[(k + j) % 3]();
+  const steps = [() => viaChat(k), () => viaChat(k, 'benchmin'), () => viaChat(k, 'benchmin', true), () => direct(k)];
+  for (let j = 0; j < steps.length; j++) await steps[(k + j) % steps.length]();
   await bareLm();
 }
+globalThis.__zutBenchMinAllTools = false;
 return out;
 `, { trials });
 }

@@ -138,7 +138,8 @@ try {
     const minRatio = summarize(r.round.map((x, i) => x / r.minRound[i]));
     rows.push({ id: 'ui-chat-min', figure: '@zut tool round vs the same round through a minimal participant', ours: summarize(r.round), baseline: summarize(r.minRound),
       baselineName: '@benchmin: VS Code\'s chat plumbing + the guarded call', unit: 'ms', ratio: minRatio, goal: '≤ 1.2×', pass: minRatio.median <= 1.2,
-      notes: [`@benchmin: model part → tool_call frame ${fmtS(r.minToFrame)} ms; tool_result → next model request ${fmtS(r.minFromResult)} ms; what @zut adds = the difference of the rounds, median ${fmt(q(r.round, 0.5) - q(r.minRound, 0.5))} ms`] });
+      notes: [`@benchmin: model part → tool_call frame ${fmtS(r.minToFrame)} ms; tool_result → next model request ${fmtS(r.minFromResult)} ms; what @zut adds = the difference of the rounds, median ${fmt(q(r.round, 0.5) - q(r.minRound, 0.5))} ms`,
+        `@benchmin offering the same ${r.toolsOffered?.minAll ?? '?'} tools as @zut's ${r.zutToolsOffered ?? '?'} (VS Code's own too, as zut.chat.editorTools "all"): round ${fmtS(r.minAllRound)} ms, @zut ${fmt(q(r.round, 0.5) / q(r.minAllRound, 0.5))}× that`] });
   }
   if (want('window')) {
     log('  rows 3, 5: windows…');

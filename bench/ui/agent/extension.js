@@ -82,6 +82,11 @@ async function minimalParticipant(request, _context, stream, token) {
   const name = (/^call\s+([\w-]+)/.exec(request.prompt) || [])[1];
   const info = host.tools().find((t) => t.name === name);
   const tools = info ? [{ name: info.name, description: info.description || '', inputSchema: info.schema }] : [];
+  // Row 4's like-for-like variant: also offer what VS Code lists for models (as @zut's default zut.chat.editorTools
+  // "all" does), minus zut's own agent-mode tools.
+  if (globalThis.__zutBenchMinAllTools) {
+    for (const t of vscode.lm.tools) if (!t.name.startsWith('mcp_zut_') && t.name !== name) tools.push({ name: t.name, description: t.description, inputSchema: t.inputSchema });
+  }
   const messages = [vscode.LanguageModelChatMessage.User(request.prompt)];
   for (let round = 0; round < 2; round++) {
     const r = await request.model.sendRequest(messages, { tools }, token);
