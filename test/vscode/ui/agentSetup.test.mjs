@@ -3,7 +3,8 @@
 // launcher it writes). "Zut: Guard Agent Tools…": pick the agent and the scope, a modal shows the file and the exact
 // entries before anything is written, Write merges them; run again, the modal offers Remove, which takes them out.
 // "Zut: Copy MCP Client Configuration…": pick the client and which extensions, a notification says what was copied
-// and where it goes. Screenshots: <run dir>/screenshots/agent-setup-*.png.
+// and where it goes. In Restricted Mode, Guard Agent Tools offers only the user scope.
+// Screenshots: <run dir>/screenshots/agent-setup-*.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -80,6 +81,27 @@ describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () 
     assert.match(text, /\/globalStorage\/zut\.zut-vscode\/bin\/zut-host/);
     assert.match(text, /Only your global extensions start/);
     await screenshot(page, 'agent-setup-copy-mcp');
+    await page.keyboard.press('Escape');
+  });
+});
+
+describe('agent setup in Restricted Mode', () => {
+  let server;
+  let page;
+
+  before(async () => {
+    server = await startServer({ name: 'agent-setup-untrusted', trust: false });
+    page = await openWorkbench(server, { folder: workspaceCopy() });
+  });
+  after(async () => { await server?.stop(); });
+
+  it('Guard Agent Tools offers only the user scope and says why', async () => {
+    await runWhenListed(page, 'Zut: Guard Agent Tools…');
+    await paletteRow(page, "VS Code's agent").click();
+    await page.locator('.quick-input-widget .quick-input-box input[placeholder="Where? (Workspace needs a trusted workspace)"]').waitFor();
+    await paletteRow(page, 'User').waitFor();
+    assert.equal(await page.locator('.quick-input-widget .monaco-list-row').count(), 1, 'only User is offered');
+    await screenshot(page, 'agent-setup-untrusted-scope');
     await page.keyboard.press('Escape');
   });
 });
