@@ -67,6 +67,20 @@ describe("editor tools: @zut runs VS Code's run_in_terminal with its confirmatio
     assert.match(text, new RegExp(`model got: ${token}`), text);
   });
 
+  it("Skip in VS Code's confirmation: nothing runs and the model reads VS Code's own words for it", async () => {
+    const token = `zut-skipped-${crypto.randomUUID().slice(0, 8)}`;
+    await send(terminalCall(`echo ${token}`));
+    const skip = chatView().locator('.monaco-button:visible', { hasText: /^\s*Skip\b/ }).first();
+    await skip.waitFor({ timeout: 60_000 });
+    await skip.click();
+    const response = page.locator('.interactive-item-container.interactive-response', { hasText: /model got:/ }).last();
+    await response.waitFor({ timeout: 30_000 });
+    await screenshot(page, 'editor-tools-skipped');
+    const text = (await response.innerText()).replace(/[\s\u00a0]+/g, ' ');
+    assert.match(text, /model got: .*skip the tool call/i, text);
+    assert.doesNotMatch(text, new RegExp(`model got: ${token}`), text);
+  });
+
   it('the Stop button cancels a long command: the response ends promptly and the command is marked cancelled', async () => {
     const token = `zut-slept-${crypto.randomUUID().slice(0, 8)}`;
     await send(terminalCall(`sleep 30; echo ${token}`));
