@@ -120,10 +120,20 @@ suite('@zut with VS Code tools (run_in_terminal under zut guards)', function () 
     const command = `sleep 30; echo zut-slept-${id}`;
     const seenBefore = (await recentResponses()).length;
     void vscode.commands.executeCommand('workbench.action.chat.open', { query: `@zut ${terminalCall(command)}`, modelSelector: { vendor: 'zut-test', id: 'scripted' } });
-    await eventually(async () => (await guardSaw(host)).some((s) => s.kind === 'intercept' && s.tool_args.command === command), 'bash-guard asked', 30000);
-    await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
-    // Give the terminal time to start the command, then Stop.
-    await new Promise((r) => setTimeout(r, 4000));
+    // Accept VS Code's confirmation (it may show a moment after the guard passed the call) until the terminal runs
+    // the command, then Stop.
+    let running = false;
+    const started = vscode.window.onDidStartTerminalShellExecution((e) => { if (e.execution.commandLine.value.includes(id)) running = true; });
+    try {
+      await eventually(async () => (await guardSaw(host)).some((s) => s.kind === 'intercept' && s.tool_args.command === command), 'bash-guard asked', 30000);
+      await eventually(async () => {
+        if (!running) await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
+        return running;
+      }, 'the terminal running the command', 30000, 500);
+    } finally {
+      started.dispose();
+    }
+    await new Promise((r) => setTimeout(r, 1000));
     const stopped = Date.now();
     await vscode.commands.executeCommand('workbench.action.chat.cancel');
     const response = await eventually(async () => (await recentResponses()).slice(seenBefore).find((r) => r.prompt.includes(id)), 'the cancelled response', 30000);
