@@ -2,15 +2,16 @@
  * The running window's end of `zut-host hook`'s fast path: a local socket (a Unix socket in the private per-user
  * directory of rendezvous.ts; a named pipe on Windows) and one rendezvous file per workspace folder naming it and a
  * random token. A hook sends one line `{"token", "agent", "event", "camel", "input"}` (input: the agent's raw JSON)
- * and gets one line back: `{"stdout", "stderr"?, "exitCode"}`. A wrong token or a line over the limit closes the
- * socket. The answer comes from the guards already running in this host (answer.ts). VS Code-free.
+ * and gets one line back: `{"stdout", "stderr"?, "exitCode"}`. A wrong token, a line over the limit or none within
+ * HOOK_REQUEST_MS closes the socket (the first line is read as the relay's is: src/host/localSocket.ts). The answer comes from the guards already running in this host (answer.ts). VS Code-free.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
+import { listenLocal, readFirstLine } from '../host/localSocket';
+import { HOOK_INPUT_MAX_BYTES, HOOK_REQUEST_MS } from '../protocol/limits';
 import { answerHook, type HookAnswer, type HookHost } from './answer';
 import { HOOK_AGENTS, hookEventOf, readHookInput, type HookAgent } from './input';
 import { ensurePrivateDir, hooksDir, rendezvousFile } from './rendezvous';
@@ -28,24 +29,18 @@ export class HookServer {
     private readonly token: Buffer,
     private readonly files: string[],
     private readonly host: HookHost,
+    private readonly requestMs: number,
   ) {
     server.on('connection', (s) => this.accept(s));
   }
 
   /** Listens and writes a rendezvous file for each folder; a string says why it cannot (the hook then runs headless). */
-  static async listen(host: HookHost, folders: readonly string[], dir = hooksDir()): Promise<HookServer | string> {
+  static async listen(host: HookHost, folders: readonly string[], dir = hooksDir(), requestMs = HOOK_REQUEST_MS): Promise<HookServer | string> {
     const why = ensurePrivateDir(dir);
     if (why) return why;
     const id = randomBytes(12).toString('hex');
     const address = process.platform === 'win32' ? `\\\\.\\pipe\\zut-hooks-${id}` : path.join(dir, `${id}.sock`);
-    const server = net.createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(address, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
+    const server = await listenLocal(address);
     const token = randomBytes(32);
     const files = folders.map((f) => rendezvousFile(dir, f));
     folders.forEach((folder, i) => {
@@ -54,25 +49,14 @@ export class HookServer {
       fs.writeFileSync(tmp, body, { mode: 0o600 });
       fs.renameSync(tmp, files[i]);
     });
-    return new HookServer(server, address, token, files, host);
+    return new HookServer(server, address, token, files, host, requestMs);
   }
 
   private accept(s: net.Socket): void {
     this.sockets.add(s);
     s.on('close', () => this.sockets.delete(s));
     s.on('error', () => s.destroy());
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (d: Buffer) => {
-      const nl = d.indexOf(0x0a);
-      size += nl >= 0 ? nl : d.length;
-      if (size > REQUEST_MAX_BYTES) return void s.destroy();
-      chunks.push(nl >= 0 ? d.subarray(0, nl) : d);
-      if (nl < 0) return;
-      s.off('data', onData);
-      void this.serve(s, Buffer.concat(chunks).toString('utf8'));
-    };
-    s.on('data', onData);
+    readFirstLine(s, REQUEST_MAX_BYTES, this.requestMs, (line) => void this.serve(s, line.toString('utf8')));
   }
 
   private async serve(s: net.Socket, line: string): Promise<void> {

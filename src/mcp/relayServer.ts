@@ -13,6 +13,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DisposableMap, Emitter } from '../host/events';
+import { listenLocal, readFirstLine } from '../host/localSocket';
 import { LineDecoder, type DecodedLine } from '../protocol';
 import { MAX_RELAY_TOKENS, MAX_MCP_MESSAGE_BYTES, RELAY_HANDSHAKE_MAX_BYTES, RELAY_HANDSHAKE_MS, RELAY_START_MS } from './limits';
 import { dispatchLines, encodeMessage, readMessages } from './lines';
@@ -52,15 +53,7 @@ export class RelayServer {
       fs.chmodSync(dir, 0o700);
       address = path.join(dir, 'relay.sock');
     }
-    const server = net.createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(address, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    return new RelayServer(server, address, dir, bridge);
+    return new RelayServer(await listenLocal(address), address, dir, bridge);
   }
 
   /**
@@ -133,23 +126,11 @@ export class RelayServer {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => socket.destroy());
-    const timer = setTimeout(() => socket.destroy(), RELAY_HANDSHAKE_MS);
     // Before it is authenticated a peer may make us hold one short line, no more.
-    let head = Buffer.alloc(0);
-    const onHandshake = (chunk: Buffer) => {
-      head = Buffer.concat([head, chunk]);
-      const nl = head.indexOf(10);
-      if (nl < 0 ? head.length > RELAY_HANDSHAKE_MAX_BYTES : nl > RELAY_HANDSHAKE_MAX_BYTES) {
-        clearTimeout(timer);
-        socket.destroy();
-        return;
-      }
-      if (nl < 0) return;
-      clearTimeout(timer);
-      socket.off('data', onHandshake);
+    readFirstLine(socket, RELAY_HANDSHAKE_MAX_BYTES, RELAY_HANDSHAKE_MS, (line, rest) => {
       let token: unknown;
       try {
-        token = (JSON.parse(head.subarray(0, nl).toString('utf8')) as { token?: unknown } | null)?.token;
+        token = (JSON.parse(line.toString('utf8')) as { token?: unknown } | null)?.token;
       } catch {
         token = undefined;
       }
@@ -160,9 +141,8 @@ export class RelayServer {
       socket.write(encodeMessage({ zut_relay: 'ok' }));
       // Bytes that came with the handshake line are the first MCP messages (the decoder keeps a partial one).
       const decoder = new LineDecoder(MAX_MCP_MESSAGE_BYTES);
-      this.serve(socket, decoder, decoder.push(head.subarray(nl + 1)));
-    };
-    socket.on('data', onHandshake);
+      this.serve(socket, decoder, decoder.push(rest));
+    });
   }
 
   private serve(socket: net.Socket, decoder: LineDecoder, early: DecodedLine[]): void {

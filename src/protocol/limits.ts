@@ -295,6 +295,12 @@ export const LOG_FOLLOW_POLL_MS = 200;
  */
 export const HOOK_INPUT_MAX_BYTES = 8 * 1024 * 1024;
 /**
+ * How long the window's hook socket waits for a connected hook's one request line (src/hooks/server.ts). Ours: the
+ * hook writes it as soon as it connects (local, at most twice HOOK_INPUT_MAX_BYTES); a peer that connects and sends
+ * nothing is dropped instead of held open.
+ */
+export const HOOK_REQUEST_MS = 10_000;
+/**
  * The timeout written into an agent's hook entry (`zut-host hook install`), seconds. Ours: VS Code's default (30 s,
  * hooks-reference.md); a headless host starts the extensions and asks the guards (5 s each) within it.
  */

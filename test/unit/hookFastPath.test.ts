@@ -8,6 +8,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,4 +145,37 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
       expect(findRendezvous(workspace, open)).toMatchObject({ address: 'x' });
     });
   });
+});
+
+describe('the window\'s hook socket before it knows the peer', () => {
+  /** Connects to `address`, writes `data` (if any), resolves with how long until the server closed the socket. */
+  const closedAfter = (address: string, data?: string) =>
+    new Promise<number>((resolve) => {
+      const t0 = Date.now();
+      const c = net.connect(address);
+      c.on('connect', () => data !== undefined && c.write(data));
+      c.on('error', () => undefined);
+      c.on('close', () => resolve(Date.now() - t0));
+    });
+
+  it('drops a peer that sends no request line in time, and one whose line is over the limit', async () => {
+    const dir = path.join(tmp, 'bounds-hooks');
+    const server = await HookServer.listen(manager, [path.join(tmp, 'bounds')], dir, 300);
+    if (typeof server === 'string') throw new Error(server);
+    try {
+      const silent = await closedAfter(server.address);
+      expect(silent).toBeGreaterThanOrEqual(250);
+      expect(silent).toBeLessThan(5_000);
+    } finally {
+      server.dispose();
+    }
+    // Twice the input limit plus the envelope, without a newline: closed for its size (the wait here is a minute).
+    const patient = await HookServer.listen(manager, [path.join(tmp, 'bounds')], dir, 60_000);
+    if (typeof patient === 'string') throw new Error(patient);
+    try {
+      expect(await closedAfter(patient.address, 'x'.repeat(16 * 1024 * 1024 + 8192))).toBeLessThan(10_000);
+    } finally {
+      patient.dispose();
+    }
+  }, 40_000);
 });
