@@ -6,7 +6,7 @@
  * extensions always, project extensions only with `--allow-project` or `ZUT_ALLOW_PROJECT=1` (a hook runs on
  * whatever folder the agent works in), and says so on stderr when `--verbose`.
  * A malformed input or an internal failure never crashes: it fails the way the agent treats a failing hook — open for
- * VS Code and Claude Code (exit 1, a warning on stderr), closed for Copilot CLI's preToolUse (exit 2, the reason).
+ * VS Code and Claude Code (exit 1, a warning on stderr), closed for Copilot CLI's preToolUse (a deny, exit 0).
  */
 import * as path from 'node:path';
 import { Manager } from '../host/manager';
