@@ -395,6 +395,25 @@ describe('one reload path', () => {
     expect(await s.m.applyChanges([path.join(s.exts, 'two')])).toEqual({ reloaded: false, restarted: [] });
   });
 
+  it("a restart of one extension never hides another's pending change (its manifest, a new directory)", async () => {
+    const s = setup();
+    const a = shExt(s.exts, 'a');
+    const b = shExt(s.exts, 'b');
+    await s.m.start();
+    // b's manifest and a new directory c change, then a's executable is saved: a's restart comes first.
+    fs.writeFileSync(path.join(b, 'extension.json'), JSON.stringify({ name: 'b', exec: './run.sh', description: 'edited' }));
+    shExt(s.exts, 'c');
+    fs.appendFileSync(path.join(a, 'run.sh'), '\n# edited\n');
+    expect(await s.m.applyChanges([path.join(a, 'run.sh')])).toEqual({ reloaded: false, restarted: ['a'] });
+    // Their own events, in a later quiet period, still find them changed.
+    expect(await s.m.applyChanges([path.join(b, 'extension.json')])).toEqual({ reloaded: false, restarted: ['b'] });
+    expect(s.m.extensions().find((e) => e.name === 'b')!.description).toBe('edited');
+    expect(await s.m.applyChanges([path.join(s.exts, 'c')])).toEqual({ reloaded: true, restarted: [] });
+    expect(s.m.extensions().map((e) => `${e.name}=${e.state}`).sort()).toEqual(['a=running', 'b=running', 'c=running']);
+    // And nothing twice: the same events again do nothing.
+    expect(await s.m.applyChanges([path.join(b, 'extension.json'), path.join(s.exts, 'c')])).toEqual({ reloaded: false, restarted: [] });
+  });
+
   it('a broken manifest found by a reload, then fixed: the restart clears its problems (the Problems entry goes)', async () => {
     const s = setup();
     const dir = shExt(s.exts, 'one');

@@ -1,8 +1,9 @@
 /**
  * A fingerprint of every manifest the Manager would discover: each extensions directory's entries and the size
- * and mtime of their `extension.json`. The file watcher reloads only when it differs from the fingerprint taken
- * at the last (re)load, so late or duplicate watcher events (our own install, remove or enable/disable) do not
- * restart everything again. Imports no `vscode`.
+ * and mtime of their `extension.json`, kept per extension directory. The file watcher reloads only when it differs
+ * from the fingerprint of the running set, and restarts an extension for its manifest only when that one's stamp
+ * differs, so late or duplicate watcher events (our own install, remove or enable/disable) do not restart
+ * everything again. Also the sorting of changed paths and the files a watcher follows. Imports no `vscode`.
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -19,11 +20,50 @@ async function manifestStamp(dir: string): Promise<string> {
 }
 
 /**
- * The fingerprint of `roots` (directories holding one extension directory per entry) and `explicit` (extension
- * directories themselves). Missing directories are part of the fingerprint (as empty).
+ * The manifests' fingerprint, one stamp per extension directory (each root's entries, and each explicit path):
+ * compared whole to tell that extensions came, went or changed, and per directory to tell that one extension's
+ * manifest changed (a restart stores only its own stamp, so it never hides another one's pending change).
  */
-export async function manifestSignature(roots: readonly string[], explicit: readonly string[]): Promise<string> {
-  const parts: string[] = [];
+export class ManifestStamps {
+  constructor(private readonly stamps: ReadonlyMap<string, string>) {}
+
+  /** Whether `other` holds the same directories with the same stamps. */
+  equals(other: ManifestStamps | undefined): boolean {
+    if (!other || other.stamps.size !== this.stamps.size) return false;
+    for (const [dir, stamp] of this.stamps) if (other.stamps.get(dir) !== stamp) return false;
+    return true;
+  }
+
+  /** Whether extension directory `dir` is one of ours (then `stampOf` compares it alone). */
+  has(dir: string): boolean {
+    return this.stamps.has(path.resolve(dir));
+  }
+
+  stampOf(dir: string): string | undefined {
+    return this.stamps.get(path.resolve(dir));
+  }
+
+  /** These stamps with `dir`'s taken from `from` (gone when `from` has none). */
+  with(dir: string, from: ManifestStamps): ManifestStamps {
+    const key = path.resolve(dir);
+    const next = new Map(this.stamps);
+    const stamp = from.stamps.get(key);
+    if (stamp === undefined) next.delete(key);
+    else next.set(key, stamp);
+    return new ManifestStamps(next);
+  }
+
+  toString(): string {
+    return [...this.stamps].map(([dir, stamp]) => `${dir}=${stamp}`).join('\n');
+  }
+}
+
+/**
+ * The stamps of `roots` (directories holding one extension directory per entry) and `explicit` (extension
+ * directories themselves). A missing root has no entries.
+ */
+export async function manifestStamps(roots: readonly string[], explicit: readonly string[]): Promise<ManifestStamps> {
+  const stamps = new Map<string, string>();
   for (const root of roots) {
     let entries: string[];
     try {
@@ -31,11 +71,17 @@ export async function manifestSignature(roots: readonly string[], explicit: read
     } catch {
       entries = [];
     }
-    const stamps = await Promise.all(entries.map(async (e) => `${e}=${await manifestStamp(path.join(root, e))}`));
-    parts.push(`${root}:[${stamps.join(',')}]`);
+    const dirs = entries.map((e) => path.resolve(root, e));
+    const each = await Promise.all(dirs.map((d) => manifestStamp(d)));
+    dirs.forEach((d, i) => stamps.set(d, each[i]!));
   }
-  for (const dir of explicit) parts.push(`${dir}=${await manifestStamp(dir)}`);
-  return parts.join('\n');
+  for (const dir of explicit) stamps.set(path.resolve(dir), await manifestStamp(dir));
+  return new ManifestStamps(stamps);
+}
+
+/** The fingerprint of `roots` and `explicit` as one string (`manifestStamps`). */
+export async function manifestSignature(roots: readonly string[], explicit: readonly string[]): Promise<string> {
+  return (await manifestStamps(roots, explicit)).toString();
 }
 
 /**

@@ -15,7 +15,7 @@ import { discover, rereadManifest } from '../disk/discovery';
 import type { ExtensionSet } from './extensionSet';
 import type { Gatekeeper } from './gates';
 import { setManifestEnabled } from '../disk/manifest';
-import { changedExtensions, manifestSignature, modifiedSince } from '../disk/manifestSignature';
+import { changedExtensions, manifestStamps, modifiedSince, type ManifestStamps } from '../disk/manifestSignature';
 import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from '../disk/paths';
 import type { HostInfo } from '../protocols';
 import { SerialQueue } from './serialQueue';
@@ -51,8 +51,11 @@ export class Loader {
   /** Loads, reloads, restarts, consent answers and stops: one at a time, in call order; reloads coalesce. */
   private readonly ops = new SerialQueue<LoadReport>();
   private report: LoadReport | undefined;
-  /** The manifests' fingerprint when the running set was loaded (manifestSignature.ts). */
-  private loadedSignature: string | undefined;
+  /**
+   * The manifests' fingerprint of the running set (manifestSignature.ts): all of it taken at a (re)load, one
+   * extension's stamp at its restart.
+   */
+  private loadedStamps: ManifestStamps | undefined;
   /** A stop is queued: loads before it start nothing. */
   private stopPending = false;
 
@@ -102,12 +105,12 @@ export class Loader {
       try {
         return await op();
       } finally {
-        this.loadedSignature = await this.signature();
+        this.loadedStamps = await this.stamps();
       }
     });
   }
 
-  private signature(): Promise<string> {
+  private stamps(): Promise<ManifestStamps> {
     const { folders, zot, e, zutHome, extensionPaths } = this.host.options;
     const roots = [
       ...folders.map(projectExtensionsDir),
@@ -115,7 +118,7 @@ export class Loader {
       ...(zot ? [...folders.map(zotProjectExtensionsDir), globalExtensionsDir(zot.home)] : []),
       ...(e ? [...folders.map(eProjectExtensionsDir), globalExtensionsDir(e.home)] : []),
     ];
-    return manifestSignature(roots, extensionPaths ?? []);
+    return manifestStamps(roots, extensionPaths ?? []);
   }
 
   /**
@@ -131,15 +134,19 @@ export class Loader {
     // The fingerprint reads every extensions directory and manifest: only taken when a manifest or an unknown path
     // changed (a saved executable, an author's inner loop, restarts without it).
     const needSignature = other.length > 0 || [...restart.values()].includes('manifest');
-    const manifestsChanged = needSignature && (await this.signature()) !== this.loadedSignature;
+    const now = needSignature ? await this.stamps() : undefined;
+    const manifestsChanged = now !== undefined && !now.equals(this.loadedStamps);
     if (other.length > 0 && manifestsChanged) {
       await this.reload();
       return { reloaded: true, restarted: [] };
     }
     const restarted: string[] = [];
     for (const [name, why] of restart) {
-      if (why === 'manifest' && !manifestsChanged) continue;
       const s = this.host.set.find(name);
+      // Its own manifest's stamp against the one it runs with (all of them when its directory is not one of ours).
+      const dir = s?.disc.dir;
+      const own = dir !== undefined && now !== undefined && now.has(dir) && this.loadedStamps?.has(dir) === true;
+      if (why === 'manifest' && !(own ? now.stampOf(dir) !== this.loadedStamps?.stampOf(dir) : manifestsChanged)) continue;
       if (s?.stoppedByUser) continue; // stopped by the user: stays stopped
       // A late event for files older than the running process (copied in just before a reload started it): it
       // already runs them.
@@ -152,7 +159,7 @@ export class Loader {
 
   private async load(stopped: string[]): Promise<LoadReport> {
     const { options, set, gates } = this.host;
-    this.loadedSignature = await this.signature();
+    this.loadedStamps = await this.stamps();
     const trusted = options.isTrusted?.() ?? true;
     const found = await discover({
       folders: options.folders,
@@ -218,7 +225,7 @@ export class Loader {
       // The fingerprint before the read: a manifest rewritten while this restart reads it (or right after) then
       // differs from it, and the watcher's event for that write restarts the extension again. Taken after the
       // read, it would hold the new stamp over the old content and the event would find nothing new.
-      const signature = await this.signature();
+      const stamps = await this.stamps();
       const m = await rereadManifest(s.disc);
       if (m.ok && m.manifest.name !== s.name) {
         // Renamed: it may now shadow or be shadowed by another extension; rediscover everything.
@@ -226,7 +233,8 @@ export class Loader {
         await this.loaded('reload', this.load([]));
         return;
       }
-      this.loadedSignature = signature;
+      // Its own stamp only: another extension's manifest changed meanwhile still differs for that one's event.
+      this.loadedStamps = this.loadedStamps?.with(s.disc.dir, stamps) ?? stamps;
       s.reconfigure(m.ok ? { manifest: m.manifest, diagnostics: m.diagnostics, skills: m.skills } : { error: `load ${s.name} (${s.disc.dir}): ${m.error}` });
       await gates.applyGate(s);
       gates.requestConsent([s]);
