@@ -3,7 +3,8 @@
  * directory of rendezvous.ts; a named pipe on Windows) and one rendezvous file per workspace folder naming it and a
  * random token. A hook sends one line `{"token", "agent", "event", "camel", "input"}` (input: the agent's raw JSON)
  * and gets one line back: `{"stdout", "stderr"?, "exitCode"}`. A wrong token, a line over the limit or none within
- * HOOK_REQUEST_MS closes the socket (the first line is read as the relay's is: src/host/localSocket.ts). The answer comes from the guards already running in this host (answer.ts). VS Code-free.
+ * HOOK_REQUEST_MS closes the socket (the first line is read as the relay's is: src/host/localSocket.ts). The answer
+ * comes from the guards already running in this host (answer.ts). VS Code-free.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';

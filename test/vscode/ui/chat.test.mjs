@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, startServer, useScriptedModel, workspaceCopy, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, sendChat, startServer, useScriptedModel, workspaceCopy, zutCommand } from './harness.mjs';
 
 const SCRIPTED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'scripted-model');
 /**
@@ -29,19 +29,7 @@ describe('chat: @zut in the Chat view', () => {
   });
   after(async () => { await server?.stop(); });
 
-  const chatInput = () => page.locator('.interactive-input-part .native-edit-context, .interactive-input-part textarea').first();
-
-  /** Replaces the chat input's content with `text` and sends it. */
-  async function send(text) {
-    await chatInput().focus(); // click() is intercepted by the input's decorations
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(text);
-    await page.waitForTimeout(300);
-    // A completion list (participants, slash commands) would take the Enter: close it first.
-    if (await page.locator('.interactive-input-part .suggest-widget.visible, .suggest-widget.visible').count()) await page.keyboard.press('Escape');
-    await page.keyboard.press('Enter');
-  }
+  const send = (text) => sendChat(page, text);
 
   /** Selects the scripted test model in the Chat view (idempotent). */
   async function selectScriptedModel() {

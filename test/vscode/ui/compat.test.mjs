@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO } from '../lib/context.mjs';
 import {
-  openPalette, openWorkbench, paletteRow, retry, runCommand, screenshot, showZutView, startServer, statusBarItem, useScriptedModel,
+  openPalette, openWorkbench, paletteRow, retry, runCommand, screenshot, sendChat, showZutView, startServer, statusBarItem, useScriptedModel,
   webview, workspaceCopy, zutCommand,
 } from './harness.mjs';
 
@@ -155,17 +155,8 @@ describe('compat: zot and e extensions in VS Code', () => {
   it('an e guard (hook.tool_call) blocks a tool @zut calls: the chat names the guard, the model gets the reason', async () => {
     await showZutView(page);
     await extensionRow(page, 'enode', /^running · project · e\b/).waitFor({ timeout: 60_000 });
-    const input = await useScriptedModel(page);
-    const send = async (text) => {
-      await input.focus();
-      await page.keyboard.press('Control+A');
-      await page.keyboard.press('Backspace');
-      await page.keyboard.type(text);
-      // A completion list (participants, slash commands) would take the Enter: close it first.
-      const suggest = page.locator('.suggest-widget.visible');
-      if (await suggest.count()) await page.keyboard.press('Escape');
-      await page.keyboard.press('Enter');
-    };
+    await useScriptedModel(page);
+    const send = (text) => sendChat(page, text);
     const responses = page.locator('.interactive-item-container.interactive-response');
 
     // Allowed: the guard answers {block:false} and the tool runs. The extension host learns the model just selected

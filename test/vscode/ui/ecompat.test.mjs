@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPalette, openWorkbench, paletteRow, retry, screenshot, showZutView, startServer, useScriptedModel, workspaceCopy } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, retry, screenshot, sendChat, showZutView, startServer, useScriptedModel, workspaceCopy } from './harness.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ENODE = path.resolve(HERE, '../../fixtures/e/enode');
@@ -96,16 +96,7 @@ describe('e extensions: questions as native VS Code UI', () => {
   it('@zut: the e guard blocks a tool the model calls; an e tool answers the model', async () => {
     await useScriptedModel(page);
     await page.waitForTimeout(3000); // the extension host learns the new model's metadata asynchronously
-    const input = page.locator('.interactive-input-part .native-edit-context, .interactive-input-part textarea').first();
-    const send = async (text) => {
-      await input.focus();
-      await page.keyboard.press('Control+A');
-      await page.keyboard.press('Backspace');
-      await page.keyboard.type(text);
-      await page.waitForTimeout(300);
-      if (await page.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
-      await page.keyboard.press('Enter');
-    };
+    const send = (text) => sendChat(page, text);
     await send('@zut call e_danger');
     // Wait for the end of the streamed answer, not only its start.
     const blocked = page.locator('.interactive-item-container.interactive-response', { hasText: /model got: .*refuses e_danger/ }).last();

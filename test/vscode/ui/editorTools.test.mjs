@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { screenshot, startServer, openWorkbench, useScriptedModel, workspaceCopy } from './harness.mjs';
+import { screenshot, sendChat, startServer, openWorkbench, useScriptedModel, workspaceCopy } from './harness.mjs';
 
 const SCRIPTED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'scripted-model');
 
@@ -27,23 +27,13 @@ describe("editor tools: @zut runs VS Code's run_in_terminal with its confirmatio
   });
   after(async () => { await server?.stop(); });
 
-  const chatInput = () => page.locator('.interactive-input-part .native-edit-context, .interactive-input-part textarea').first();
   const chatView = () => page.locator('.interactive-session').first();
   /** The Allow button of VS Code's pending tool confirmation (1.139 shows it above the chat input). */
   const allowButton = () => chatView().locator('.monaco-button:visible', { hasText: /^\s*Allow\b/ }).first();
   /** The confirmation's box ("Run bash command?", the command, Allow / Skip). */
   const confirmation = () => chatView().locator('.chat-tool-confirmation-carousel:visible, .chat-confirmation-widget2:visible', { hasText: /Run .*command\?/ }).first();
 
-  /** Replaces the chat input's content with `text` and sends it. */
-  async function send(text) {
-    await chatInput().focus(); // click() is intercepted by the input's decorations
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(text);
-    await page.waitForTimeout(300);
-    if (await page.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
-    await page.keyboard.press('Enter');
-  }
+  const send = (text) => sendChat(page, text);
 
   /** `@zut call run_in_terminal …` (key=value arguments: the scripted model's chat-input form). */
   const terminalCall = (command) => `@zut call run_in_terminal command="${command}" explanation=ui goal=ui mode=sync`;

@@ -192,6 +192,23 @@ export async function zutCommand(page, name, args = '', { asks = false } = {}) {
   await (asks ? argsFor : input).waitFor({ state: 'hidden' });
 }
 
+/** The Chat view's input. */
+export function chatInput(page) {
+  return page.locator('.interactive-input-part .native-edit-context, .interactive-input-part textarea').first();
+}
+
+/** Replaces the chat input's content with `text` and sends it. */
+export async function sendChat(page, text) {
+  await chatInput(page).focus(); // click() is intercepted by the input's decorations
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(text);
+  await page.waitForTimeout(300);
+  // A completion list (participants, slash commands) would take the Enter: close it first.
+  if (await page.locator('.suggest-widget.visible').count()) await page.keyboard.press('Escape');
+  await page.keyboard.press('Enter');
+}
+
 /**
  * Selects the scripted test model (test/vscode/fixtures/scripted-model) in the Chat view and returns the chat input.
  * The development extension's contributions can arrive after the workbench is restored: the palette is retried.
@@ -207,7 +224,7 @@ export async function useScriptedModel(page) {
     }
   }
   await runCommand(page, 'Zut Test: Use Scripted Model in Chat');
-  const input = page.locator('.interactive-input-part .native-edit-context, .interactive-input-part textarea').first();
+  const input = chatInput(page);
   await input.waitFor();
   await page.locator('.interactive-input-part', { hasText: 'Scripted (test)' }).first().waitFor();
   return input;
