@@ -9,16 +9,29 @@ export interface Run {
   stderr: string;
 }
 
-/** `node script args…` (or any `command`) with stdin closed; resolves when it has exited and its pipes closed. */
-export function runProcess(command: string, args: string[], o: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+/**
+ * `node script args…` (or any `command`; with `shell`, a whole command line run by the shell, as an agent runs a
+ * hook command); resolves when it has exited and its pipes closed. `stdin` is written and closed (else stdin is
+ * closed from the start); past `timeoutMs` the process gets SIGTERM.
+ */
+export function runProcess(
+  command: string,
+  args: string[],
+  o: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string; shell?: boolean; timeoutMs?: number } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: o.cwd, env: o.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: o.cwd, env: o.env ?? process.env, shell: o.shell, stdio: [o.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = o.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGTERM'), o.timeoutMs);
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    if (o.stdin !== undefined) child.stdin?.end(o.stdin);
   });
 }
 

@@ -6,12 +6,12 @@
  * Every contract runs against both entries: `cli.js hook …` and the light `hook.js hook …` (which, with no window
  * running here, hands the call to the CLI bundle beside it).
  */
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli, builtHook } from '../helpers/built';
+import { runProcess } from '../helpers/runProcess';
 
 let tmp: string;
 /** The entry under test (cli.js or hook.js, side by side in tmp as in dist/). */
@@ -55,20 +55,7 @@ function runHook(args: string, stdin: string, o: { env?: NodeJS.ProcessEnv; time
   for (const [k, v] of Object.entries(process.env)) if (!/^(VSCODE_|GITHUB_|COPILOT_)/i.test(k)) env[k] = v;
   Object.assign(env, { ZUT_HOME: zutHome, HOME: tmp, ZOT_HOME: path.join(tmp, 'no-zot'), GUARD_LOG: guardLog }, o.env);
   const command = `"${process.execPath}" "${entry}" hook ${args}`;
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [], { shell: true, cwd: tmp, env, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => child.kill('SIGTERM'), o.timeoutMs ?? 30_000);
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(stdin);
-  });
+  return runProcess(command, [], { shell: true, cwd: tmp, env, stdin, timeoutMs: o.timeoutMs ?? 30_000 });
 }
 
 async function guardSaw(): Promise<Record<string, unknown>[]> {

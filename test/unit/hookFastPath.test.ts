@@ -6,7 +6,6 @@
  * Each runs against both entries: `cli.js hook …` and the light `hook.js hook …`; hook.js answers the fast path
  * without the CLI bundle (it runs with no cli.js beside it).
  */
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -17,6 +16,7 @@ import { findRendezvous, rendezvousFile } from '../../src/hooks/rendezvous';
 import { NullHostUi } from '../../src/host/hostUi';
 import { Manager } from '../../src/host/manager';
 import { builtCli, builtHook } from '../helpers/built';
+import { runProcess } from '../helpers/runProcess';
 
 let tmp: string;
 /** The entry under test (cli.js or hook.js, side by side in tmp as in dist/). */
@@ -55,16 +55,7 @@ afterAll(async () => {
 
 function runHook(stdin: string, file = entry): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env = { ...process.env, ZUT_HOME: zutHome, HOME: tmp, ZOT_HOME: path.join(tmp, 'no-zot'), ZUT_HOOKS_DIR: hooksDir, GUARD_LOG: guardLog };
-  return new Promise((resolve, reject) => {
-    const child = spawn(`"${process.execPath}" "${file}" hook --agent vscode PreToolUse`, [], { shell: true, cwd: tmp, env, stdio: 'pipe' });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  return runProcess(`"${process.execPath}" "${file}" hook --agent vscode PreToolUse`, [], { shell: true, cwd: tmp, env, stdin });
 }
 
 const starts = () => fs.readFileSync(guardLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; pid: number; tool_id?: string });

@@ -3,7 +3,6 @@
  * other entries), the command it wrote runs through a shell as the agent would and answers with the guard's deny,
  * and uninstall takes out exactly our entries (the file goes when nothing else was in it).
  */
-import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -41,14 +40,7 @@ const zutHost = (...args: string[]) => runProcess(process.execPath, [cli, ...arg
 
 /** Runs a hook command line through the shell, JSON on stdin. */
 function shell(command: string, stdin: string): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [], { shell: true, cwd: home, env: env(), stdio: 'pipe' });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout }));
-    child.stdin.end(stdin);
-  });
+  return runProcess(command, [], { shell: true, cwd: home, env: env(), stdin });
 }
 
 const OTHER = { type: 'command', command: 'echo someone-else', timeout: 5 };

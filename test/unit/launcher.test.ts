@@ -60,23 +60,13 @@ interface Seen {
 }
 
 /** Runs `command` with `args` (no shell) or a command line through `sh` (args undefined); stdin given. */
-function run(command: string, args: string[] | undefined, stdin = '', env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; seen: Seen; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = args ? spawn(command, args, { env, stdio: 'pipe' }) : spawn(command, [], { shell: true, cwd: os.homedir(), env, stdio: 'pipe' });
-    let out = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      try {
-        resolve({ code, seen: JSON.parse(out) as Seen, stderr });
-      } catch {
-        reject(new Error(`no JSON from ${command}: ${out} ${stderr}`));
-      }
-    });
-    child.stdin.end(stdin);
-  });
+async function run(command: string, args: string[] | undefined, stdin = '', env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; seen: Seen; stderr: string }> {
+  const r = await runProcess(command, args ?? [], args ? { env, stdin } : { shell: true, cwd: os.homedir(), env, stdin });
+  try {
+    return { code: r.code, seen: JSON.parse(r.stdout) as Seen, stderr: r.stderr };
+  } catch {
+    throw new Error(`no JSON from ${command}: ${r.stdout} ${r.stderr}`);
+  }
 }
 
 describe.skipIf(process.platform === 'win32')('the POSIX launcher', () => {
