@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { applyInstall, applyUninstall, describePlan, planInstall, type HookScope } from '../hooks/install';
-import { HOOK_AGENTS, type HookAgent } from '../hooks/input';
+import { HOOK_AGENTS, type HookAgent } from '../hooks/names';
 import { takeLauncherEnv } from '../hooks/launcher';
 import { EXIT, UsageError, write, type Parsed } from './common';
 

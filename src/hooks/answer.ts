@@ -17,9 +17,6 @@ import type { HookInput } from './input';
 import type { HookAnswer, HookCall } from './names';
 import { guardView, isOwnTool } from './tools';
 
-export { deny } from './failure';
-export type { HookAnswer, HookCall } from './names';
-
 /** What a hook answer needs of a host. */
 export type HookHost = Pick<
   ExtensionHost,

@@ -7,7 +7,6 @@
  */
 import * as z from 'zod';
 
-export { HOOK_AGENTS, hookEventOf, isCamelEvent, type HookAgent, type HookEvent } from './names';
 
 const text = z.string().max(1_000_000).optional();
 

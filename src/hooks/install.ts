@@ -11,11 +11,11 @@
  */
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { HookAgent } from './input';
+import { HOOK_TIMEOUT_SECONDS } from '../protocol/limits';
+import { shQuote } from './launcher';
+import type { HookAgent } from './names';
 
 export type HookScope = 'user' | 'workspace';
-
-import { HOOK_TIMEOUT_SECONDS } from '../protocol/limits';
 
 /** The events each agent's entry names, as that agent spells them. */
 export const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
@@ -49,7 +49,6 @@ export interface InstallPlan {
   also: Record<string, string[]>;
 }
 
-const posix = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 const win = (s: string) => {
   if (s.includes('"')) throw new Error(`a path with a double quote cannot be written into a Windows hook command: ${s}`);
   return `"${s}"`;
@@ -63,7 +62,7 @@ export function hookEntry(inst: Installation): string {
 
 /** The command line of one event, in the shell's quoting (POSIX sh, or cmd.exe on Windows), running `script`. */
 export function hookCommand(inst: Installation, agent: HookAgent, event: string, windows = inst.platform === 'win32', script = hookEntry(inst)): string {
-  const q = windows ? win : posix;
+  const q = windows ? win : shQuote;
   const run = inst.launcher ? q(inst.launcher) : `${q(inst.node)} ${q(script)}`;
   return `${run} hook --agent ${agent} ${event}`;
 }

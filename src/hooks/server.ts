@@ -13,8 +13,9 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { listenLocal, readFirstLine } from '../host/localSocket';
 import { HOOK_INPUT_MAX_BYTES, HOOK_REQUEST_MS } from '../protocol/limits';
-import { answerHook, type HookAnswer, type HookHost } from './answer';
-import { HOOK_AGENTS, hookEventOf, readHookInput, type HookAgent } from './input';
+import { answerHook, type HookHost } from './answer';
+import { readHookInput } from './input';
+import { HOOK_AGENTS, hookEventOf, type HookAgent, type HookAnswer } from './names';
 import { ensurePrivateDir, hooksDir, rendezvousFile } from './rendezvous';
 
 const Request = z.object({ token: z.string(), agent: z.string(), event: z.string(), camel: z.boolean(), input: z.string() });

@@ -10,7 +10,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { HookAgent } from '../hooks/input';
+import type { HookAgent } from '../hooks/names';
 import { applyInstall, applyUninstall, describePlan, installedCount, planInstall, type HookScope } from '../hooks/install';
 import { ensureLauncher } from '../hooks/launcher';
 import { allowProjectNote, MCP_CLIENTS, mcpSnippet, type McpClient } from '../hooks/mcpConfig';
