@@ -1,17 +1,14 @@
 /**
  * Which of an agent's tool calls are our own: tools this installation serves over MCP, already judged by the guard
  * door on the MCP path, so the hook skips them (each call guarded exactly once). Ours means both: the MCP server's
- * name as our own snippets and VS Code's agent mode write it (`zut`, MCP_SERVER_NAME), in the agent's spelling of
+ * name as our own snippets and VS Code's agent mode write it (`zut`, names.ts MCP_SERVER_NAME), in the agent's spelling of
  * an MCP tool (VS Code `mcp_zut_<tool>`, Claude Code `mcp__zut__<tool>`, Copilot CLI `zut-<tool>`), and a tool name
  * this host serves (its MCP name). Another server called `zut…`, or one of ours renamed in a client's
  * configuration, is guarded like any other tool. VS Code-free.
  */
 import { assignModelNames } from '../host/calls/toolNames';
 import type { ToolInfo } from '../host/types';
-import type { HookAgent } from './names';
-
-/** The name of zut's MCP server in every configuration we write (VS Code's agent mode, the copied snippets). */
-export const MCP_SERVER_NAME = 'zut';
+import { MCP_SERVER_NAME, type HookAgent } from './names';
 
 /** How each agent names an MCP server's tool in its hook input. */
 const MCP_TOOL_PREFIXES: Record<HookAgent, readonly string[]> = {

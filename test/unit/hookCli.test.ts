@@ -167,6 +167,13 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
       });
     }, 60_000);
 
+    it('apply_patch (a freeform tool: toolArgs is the patch text itself): each file is judged; a secret one denies the patch', async () => {
+      const patch = (file: string) => `*** Begin Patch\n*** Add File: /w/readme.md\n+hi\n*** Update File: ${file}\n@@\n-a\n+b\n*** End Patch`;
+      const pre = (text: string) => runHook('--agent copilot-cli preToolUse', JSON.stringify({ timestamp: 1, cwd: workspace, toolName: 'apply_patch', toolArgs: text }));
+      expect(JSON.parse((await pre(patch('/w/secret.env'))).stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: 'blocked by hook-guard: no secrets' });
+      expect(await pre(patch('/w/src/a.ts'))).toMatchObject({ code: 0, stdout: '' });
+    }, 60_000);
+
     it('malformed preToolUse fails closed (a deny on stdout with exit 0, which Copilot CLI never skips; the reason on stderr)', async () => {
       const r = await runHook('--agent copilot-cli preToolUse', '{"toolName": "bash", "toolArgs": "{not json"}');
       expect(r.code).toBe(0);
