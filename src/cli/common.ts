@@ -29,6 +29,7 @@ export const USAGE = `usage:
   zut-host mcp     [--cwd DIR] [--allow-project] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
   zut-host hook    [--agent vscode|copilot-cli|claude] [--allow-project] EVENT   an agent's hook (JSON on stdin)
   zut-host hook    install|uninstall --agent vscode|copilot-cli|claude --scope user|workspace [--cwd DIR]
+  zut-host hook    host [--cwd DIR] [--allow-project] [--idle-timeout S] | host status [--json] | host stop [--cwd DIR]
   zut-host ext     list | doctor | install | remove | enable | disable | logs   (zut-host ext --help)
 
   --cwd DIR        project directory (sent as hello_ack.cwd); it must exist. Default: cwd
@@ -49,6 +50,7 @@ export const USAGE = `usage:
   --agent AGENT    hook: whose hook this is (vscode, copilot-cli, claude). Default: vscode
   --scope SCOPE    hook install/uninstall: user (~/.copilot/hooks, ~/.claude) or workspace (.github/hooks, .claude)
   --allow-project  hook: also run the project extensions of the input's cwd (or $ZUT_ALLOW_PROJECT=1)
+  --idle-timeout S hook host: exit after S seconds without a call (default 600; $ZUT_HOOK_HOST_IDLE_SECONDS)
   --no-zot         do not load zot extensions (.zot/extensions, $ZOT_HOME/extensions)
   --no-e           do not load e extensions (.e/extensions, ~/.e/extensions)
   $ZUT_HOME        zut's home (global extensions, logs)
@@ -77,6 +79,7 @@ const OPTIONS = {
   agent: { type: 'string' },
   'allow-project': { type: 'boolean' },
   scope: { type: 'string' },
+  'idle-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -85,7 +88,8 @@ export type Parsed = ReturnType<typeof parse>;
 
 /** Options that only some subcommands take. */
 const ONLY: Record<string, readonly string[]> = {
-  json: ['doctor'],
+  json: ['doctor', 'hook'],
+  'idle-timeout': ['hook'],
   timeout: ['command', 'tool', 'trace', 'mcp'],
   keys: ['command', 'tool'],
   'keys-file': ['command', 'tool'],

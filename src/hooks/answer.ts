@@ -33,13 +33,16 @@ function sessionOf(input: HookInput): SessionContext {
   return { id: input.sessionId ?? `hook-${randomUUID()}`, ...(input.cwd !== undefined && { cwd: input.cwd }) };
 }
 
-/** Answers one hook call. */
-export async function answerHook(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {
+/**
+ * Answers one hook call; `deadline` (ms since epoch) bounds how long a PreToolUse waits for extensions still
+ * starting (their guards could not be asked: the call is denied). The caller bounds the whole (server.ts answerInTime).
+ */
+export async function answerHook(host: HookHost, call: HookCall, input: HookInput, deadline: number): Promise<HookAnswer> {
   const session = sessionOf(input);
   host.setSession(session);
   switch (call.event) {
     case 'PreToolUse':
-      return preToolUse(host, call, input);
+      return preToolUse(host, call, input, deadline);
     case 'PostToolUse':
       postToolUse(host, call, input);
       return NOTHING;
@@ -63,10 +66,10 @@ function guardRequest(host: HookHost, call: HookCall, input: HookInput): GuardRe
   return { name, input: input.toolInput, source: SOURCES[call.agent], toolId: input.toolUseId, strict: true };
 }
 
-async function preToolUse(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {
+async function preToolUse(host: HookHost, call: HookCall, input: HookInput, deadline: number): Promise<HookAnswer> {
   const request = guardRequest(host, call, input);
   if (!request) return NOTHING;
-  const { verdict } = await host.guardTool(request);
+  const { verdict } = await host.guardTool({ ...request, deadline });
   if (verdict.blocked) return deny(call, `blocked by ${verdict.blocked.ext}: ${verdict.blocked.reason}`);
   if (verdict.rewrittenBy.length === 0) return NOTHING; // no guard rewrote it: no opinion, never `allow`
   const updated = input.toolInputWasString ? JSON.stringify(verdict.input) : verdict.input;

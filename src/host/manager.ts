@@ -89,7 +89,13 @@ export class Manager extends Disposable implements ExtensionHost {
       hasSubscribers: (event) => this.set.hasSubscribers(event),
       hasInterceptors: (event) => this.set.hasInterceptors(event),
       emit: (event) => dispatch.emit(event),
+      emitExcept: (event, except) => dispatch.emitExcept(event, except),
       toolCallInterceptors: () => dispatch.toolCallInterceptors(),
+      starting: () => {
+        const names = this.set.all.filter((x) => x.lifecycle === 'starting' || x.lifecycle === 'restarting').map((x) => x.name);
+        // Before a load has found its extensions, there is nobody to name yet: they may be guards too.
+        return names.length > 0 || this.loads === 0 ? names : ['the extensions being loaded'];
+      },
     });
     this.calls = new GuardedPath(this.dispatch, this.set, this.guards);
     this.loader = new Loader({
@@ -112,7 +118,16 @@ export class Manager extends Disposable implements ExtensionHost {
 
   /** Discovers and starts everything. Loads, reloads and stops run one at a time, in call order. */
   start(): Promise<LoadReport> {
-    return this.loader.start();
+    return this.loading(this.loader.start());
+  }
+
+  /** Loads in progress (start, reload): while one runs, the guard door knows extensions may still come. */
+  private loads = 0;
+  private loading(p: Promise<LoadReport>): Promise<LoadReport> {
+    this.loads++;
+    const done = () => void this.loads--;
+    p.then(done, done);
+    return p;
   }
 
   /**
@@ -120,7 +135,7 @@ export class Manager extends Disposable implements ExtensionHost {
    * respawn. A reload requested while another is queued and not yet started shares it.
    */
   reload(): Promise<LoadReport> {
-    return this.loader.reload();
+    return this.loading(this.loader.reload());
   }
 
   /** The last start/reload's report (load errors for the doctor). */

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { HostCalls, HostCatalog, HostConsent, HostLifecycle } from '../host/api';
 import type { LoadReport } from '../host/types';
 import { buildDoctorReport, doctorMarkdown } from '../host/disk/doctor';
+import { agentHooksStatus } from './agentHooks';
 import type { InstalledExtension, StagedInstall } from '../host/disk/install';
 import { planText } from '../host/disk/installPlan';
 import { setManifestEnabled } from '../host/disk/manifest';
@@ -34,7 +35,7 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
   reg('zut.reload', () => reload(control.reload('Zut: Reload Extensions')));
 
   reg('zut.doctor', async () => {
-    const content = doctorMarkdown(buildDoctorReport(host.extensions(), control.lastReport()?.errors ?? []));
+    const content = doctorMarkdown({ ...buildDoctorReport(host.extensions(), control.lastReport()?.errors ?? []), hooks: agentHooksStatus() });
     const docs = zutDocuments();
     await docs.show(docs.uri(['doctor-report'], 'md'), content, { language: 'markdown' });
     return content;

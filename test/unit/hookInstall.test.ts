@@ -35,7 +35,7 @@ afterAll(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
-const env = () => ({ ...process.env, HOME: home, ZUT_HOME: zutHome, ZOT_HOME: path.join(tmp, 'no-zot'), GUARD_LOG: path.join(tmp, 'guard.log') });
+const env = () => ({ ...process.env, HOME: home, ZUT_HOME: zutHome, ZOT_HOME: path.join(tmp, 'no-zot'), GUARD_LOG: path.join(tmp, 'guard.log'), ZUT_HOOK_WARM: '0' });
 const zutHost = (...args: string[]) => runProcess(process.execPath, [cli, ...args], { cwd: workspace, env: env() });
 
 /** Runs a hook command line through the shell, JSON on stdin. */

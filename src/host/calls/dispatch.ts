@@ -93,6 +93,18 @@ export class Dispatcher {
     }
   }
 
+  /** `emit`, to the subscribers not in `except` (named as extensions); returns who got it. */
+  emitExcept(event: LifecycleEvent, except: ReadonlySet<string>): string[] {
+    const to: string[] = [];
+    for (const s of this.set.all) {
+      if (s.live && s.events.has(event.event) && !except.has(s.name)) {
+        s.conn!.notify({ kind: 'event', event });
+        to.push(s.name);
+      }
+    }
+    return to;
+  }
+
   /** A session event to each live subscriber, with its own state on that branch. */
   emitSessionEvent(event: string, session: SessionContext): void {
     for (const s of this.set.all) {

@@ -21,6 +21,7 @@ const WS = process.env.ZUT_TEST_WORKSPACE;
 function hookEnv() {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VSCODE_|GITHUB_|COPILOT_)/.test(k)));
   delete env.ZUT_ALLOW_PROJECT; // a headless fallback could not start the project's guard
+  env.ZUT_HOOK_WARM = '0'; // nor leave a warm host behind after the test
   return env;
 }
 
