@@ -48,7 +48,7 @@ export class HookServer {
     folders.forEach((folder, i) => {
       const body = JSON.stringify({ address, token: token.toString('hex'), pid: process.pid, folder: path.resolve(folder) });
       const tmp = `${files[i]}.${id}.tmp`;
-      fs.writeFileSync(tmp, body, { mode: 0o600 });
+      fs.writeFileSync(tmp, body, { mode: 0o600, flag: 'wx' });
       fs.renameSync(tmp, files[i]);
     });
     return new HookServer(server, address, token, files, host, requestMs);
