@@ -291,13 +291,13 @@ describe('zut-host ext install --build=go', () => {
     const src = await goSource('godry', marker);
     const log = path.join(t.home, 'go.log');
     const r = await run(['ext', 'install', '--build=go', '--dry-run', src], await goSpy(log));
+    await expect(fs.access(marker), "the source's .git/config ran").rejects.toThrow();
+    await expect(fs.access(log), 'go ran').rejects.toThrow();
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(GO_BUILD_LINE);
     expect(r.stdout).not.toContain('built:');
     expect(r.stdout.endsWith('dry run: nothing built, nothing installed\n')).toBe(true);
-    await expect(fs.access(log), 'go ran').rejects.toThrow();
-    await expect(fs.access(marker), "the source's .git/config ran").rejects.toThrow();
     expect(await ls(globalDir())).toEqual([]);
   });
 
@@ -337,9 +337,9 @@ describe("zut-host ext install: git runs only the schemes we accept, whatever th
     await fs.writeFile(config, '[protocol]\n\tallow = always\n[protocol "ext"]\n\tallow = always\n');
     for (const extra of [{ GIT_CONFIG_GLOBAL: config }, { GIT_ALLOW_PROTOCOL: 'ext:file' }]) {
       const r = await run(['ext', 'install', `ext::sh -c touch% ${marker}`], extra);
+      await expect(fs.access(marker), `ext:: ran with ${JSON.stringify(extra)}`).rejects.toThrow();
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/transport 'ext' not allowed/);
-      await expect(fs.access(marker), `ext:: ran with ${JSON.stringify(extra)}`).rejects.toThrow();
     }
     // The schemes we accept still work under that configuration.
     const url = await bareRepo('allowed', { 'extension.json': JSON.stringify({ name: 'allowed', exec: 'node', args: ['main.js', 'allowed'] }), 'main.js': NODE_EXT });

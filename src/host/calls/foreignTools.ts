@@ -198,7 +198,7 @@ export function fromZutArgs(m: ToolMapping, modified: unknown, original: JsonObj
   const before = toZutArgs(m, original) ?? {};
   const out = structuredClone(original);
   for (const key of Object.keys(modified)) {
-    if (!(key in m.fields)) return { error: `${m.zut}.${key} has no counterpart in ${m.foreign}` };
+    if (!Object.hasOwn(m.fields, key)) return { error: `${m.zut}.${key} has no counterpart in ${m.foreign}` };
   }
   for (const [key, f] of fieldsOf(m)) {
     const value = modified[key];
