@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { userFile } from '../host/disk/userFile';
 import { HOOK_TIMEOUT_SECONDS } from '../protocol/limits';
 import { appendItem, appendMember, memberOf, parseJsonText, removeItem, removeMember, replaceValue } from '../host/disk/jsonText';
-import { shQuote } from './launcher';
+import { cmdQuote, psCommandLine, shQuote } from './launcher';
 import type { HookAgent } from './names';
 
 export type HookScope = 'user' | 'workspace';
@@ -56,10 +56,8 @@ export interface InstallPlan {
   workspace?: string;
 }
 
-const win = (s: string) => {
-  if (s.includes('"')) throw new Error(`a path with a double quote cannot be written into a Windows hook command: ${s}`);
-  return `"${s}"`;
-};
+/** How a hook command line is quoted: POSIX sh, cmd.exe, or PowerShell (launcher.ts). */
+export type HookShell = 'sh' | 'cmd' | 'powershell';
 
 /** The script hook commands run: dist/hook.js when it is beside the CLI (or is the script itself), else the CLI. */
 export function hookEntry(inst: Installation): string {
@@ -67,11 +65,30 @@ export function hookEntry(inst: Installation): string {
   return path.basename(inst.cli) === 'hook.js' || existsSync(light) ? light : inst.cli;
 }
 
-/** The command line of one event, in the shell's quoting (POSIX sh, or cmd.exe on Windows), running `script`. */
-export function hookCommand(inst: Installation, agent: HookAgent, event: string, windows = inst.platform === 'win32', script = hookEntry(inst)): string {
-  const q = windows ? win : shQuote;
-  const run = inst.launcher ? q(inst.launcher) : `${q(inst.node)} ${q(script)}`;
-  return `${run} hook --agent ${agent} ${event}`;
+/** The words a hook command runs: the launcher, or Node and `script`; then `hook --agent AGENT EVENT`. */
+function hookWords(inst: Installation, agent: HookAgent, event: string, script: string): string[] {
+  return [...(inst.launcher ? [inst.launcher] : [inst.node, script]), 'hook', '--agent', agent, event];
+}
+
+/** The shell an agent runs a command in on `inst.platform`: PowerShell for Copilot CLI's `powershell` field, else cmd.exe on Windows. */
+const shellOf = (inst: Installation, agent: HookAgent): HookShell => (inst.platform !== 'win32' ? 'sh' : agent === 'copilot-cli' ? 'powershell' : 'cmd');
+
+/**
+ * The command line of one event, in `shell`'s quoting (default: the shell the agent runs it in on `inst.platform`),
+ * running `script`: nothing in it expands in that shell (a path cmd.exe cannot hold safely is refused).
+ */
+export function hookCommand(inst: Installation, agent: HookAgent, event: string, shell: HookShell = shellOf(inst, agent), script = hookEntry(inst)): string {
+  const words = hookWords(inst, agent, event, script);
+  if (shell === 'powershell') return psCommandLine(words);
+  const q = shell === 'cmd' ? cmdQuote : shQuote;
+  return words.map((w, i) => (i < words.length - 4 ? q(w) : w)).join(' ');
+}
+
+/** The Windows forms an older zut-vscode wrote (paths always in double quotes; PowerShell's after `& `): still ours. */
+function olderWindowsForms(inst: Installation, agent: HookAgent, event: string, script: string): string[] {
+  const words = hookWords(inst, agent, event, script);
+  const line = words.map((w, i) => (i < words.length - 4 ? `"${w}"` : w)).join(' ');
+  return [line, `& ${line}`];
 }
 
 function fileOf(inst: Installation, agent: HookAgent, scope: HookScope): string {
@@ -86,11 +103,14 @@ export function planInstall(inst: Installation, agent: HookAgent, scope: HookSco
   const dir = path.dirname(inst.cli);
   for (const event of INSTALLED_EVENTS[agent]) {
     const command = hookCommand(inst, agent, event);
-    // This installation's other forms (its CLI or its hook entry run directly, without the launcher) are ours too.
-    const forms = [path.join(dir, 'cli.js'), path.join(dir, 'hook.js')].map((s) => hookCommand({ ...inst, launcher: undefined }, agent, event, undefined, s)).filter((c) => c !== command);
-    also[event] = [...forms, ...(inst.platform === 'win32' ? forms.map((c) => `& ${c}`) : [])];
+    // This installation's other forms (its CLI or its hook entry run directly, without the launcher; on Windows, as
+    // an older version quoted them) are ours too.
+    const scripts = [path.join(dir, 'cli.js'), path.join(dir, 'hook.js')];
+    const forms = scripts.map((s) => hookCommand({ ...inst, launcher: undefined }, agent, event, undefined, s));
+    const older = inst.platform === 'win32' ? [hookEntry(inst), ...scripts].flatMap((s, i) => olderWindowsForms(i === 0 ? inst : { ...inst, launcher: undefined }, agent, event, s)) : [];
+    also[event] = [...new Set([...forms, ...older])].filter((c) => c !== command);
     if (agent === 'copilot-cli') {
-      entries[event] = { type: 'command', ...(inst.platform === 'win32' ? { powershell: `& ${command}` } : { bash: command }), timeoutSec: HOOK_TIMEOUT_SECONDS };
+      entries[event] = { type: 'command', ...(inst.platform === 'win32' ? { powershell: command } : { bash: command }), timeoutSec: HOOK_TIMEOUT_SECONDS };
     } else if (agent === 'claude') {
       const tool = event === 'PreToolUse' || event === 'PostToolUse';
       entries[event] = { ...(tool ? { matcher: '*' } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] };
@@ -106,6 +126,21 @@ export function describePlan(plan: InstallPlan, verb: 'install' | 'uninstall'): 
   const lines = [verb === 'install' ? `Merging into ${plan.file}:` : `Removing from ${plan.file}:`];
   for (const [event, entry] of Object.entries(plan.entries)) lines.push(`  hooks.${event}: ${JSON.stringify(entry)}`);
   return lines.join('\n');
+}
+
+/**
+ * The plan as a person reads it in a dialog: the file, the events, the one command (its event shown as `<event>`)
+ * and the timeout; `describePlan` has the exact entries.
+ */
+export function summarizePlan(plan: InstallPlan): string {
+  const events = Object.keys(plan.entries);
+  const commands = [...new Set(Object.entries(plan.entries).map(([event, entry]) => commandsOf(entry)[0]?.replace(new RegExp(`${event}$`), '<event>')))];
+  return [
+    `File: ${plan.file}`,
+    `Events: ${events.join(', ')}`,
+    `Command: ${commands.join(' | ')}`,
+    `Timeout: ${HOOK_TIMEOUT_SECONDS} s`,
+  ].join('\n');
 }
 
 type Json = Record<string, unknown>;

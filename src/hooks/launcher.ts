@@ -56,6 +56,34 @@ export function launcherPath(dir: string, platform: NodeJS.Platform = process.pl
 /** A word in POSIX sh single quotes. */
 export const shQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
+/** A word nothing in it makes special to cmd.exe or PowerShell (written bare). */
+const PLAIN_WORD = /^[\w\-.:\\/]+$/;
+
+/**
+ * A word for PowerShell: in single quotes, where nothing expands (`$(…)`, `$env:X`, backticks are literal); a quote
+ * is doubled, including the typographic ones PowerShell also takes for quotes. A line break is refused.
+ */
+export function psQuote(s: string): string {
+  if (/[\r\n]/.test(s)) throw new Error(`a line break cannot be written into a PowerShell command: ${JSON.stringify(s)}`);
+  return `'${s.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
+}
+
+/**
+ * A word for cmd.exe: bare when plain, else in double quotes (where `&`, `|`, `<`, `>`, `^` are literal). `%` and
+ * `!` expand even inside them and a `"` cannot be quoted at all, so a word holding one (or a line break) is refused.
+ */
+export function cmdQuote(s: string): string {
+  if (PLAIN_WORD.test(s)) return s;
+  const bad = /["%!\r\n]/.exec(s)?.[0];
+  if (bad !== undefined) throw new Error(`${JSON.stringify(s)} holds ${JSON.stringify(bad)}, which cmd.exe expands or cannot quote: it cannot be written into a Windows command line (rename the folder, or use the JSON configuration)`);
+  return `"${s}"`;
+}
+
+/** A PowerShell command line running `words[0]` (the call operator `&`, every word in single quotes but plain ones). */
+export function psCommandLine(words: readonly string[]): string {
+  return `& ${words.map((w, i) => (i > 0 && PLAIN_WORD.test(w) ? w : psQuote(w))).join(' ')}`;
+}
+
 /** A path in cmd.exe double quotes (`%` doubled in a batch file; a `"` cannot be written). */
 function cmdPath(s: string, batch: boolean): string {
   if (s.includes('"') || /[\r\n]/.test(s)) throw new Error(`a path with a double quote or a line break cannot be written into a Windows command: ${s}`);
