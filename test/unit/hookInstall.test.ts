@@ -151,14 +151,21 @@ async function freshBase(name: string): Promise<string> {
   return base;
 }
 
+/** `~/.claude/settings.json` under `base` holding SETTINGS with `mode`; returns its path. */
+async function claudeSettings(base: string, mode = 0o644): Promise<string> {
+  const file = path.join(base, 'home', '.claude', 'settings.json');
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.writeFile(file, SETTINGS);
+  await fs.chmod(file, mode);
+  return file;
+}
+
 const SETTINGS = '{\n    "apiKeyHelper": "secret",\n    "hooks": {\n        "PreToolUse": [ {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]} ]\n    },\n    "model": "x"\n}\n';
 
 describe("what the installer does with the user's file (careful writer)", () => {
   it("keeps the user's bytes: install then uninstall gives the file back byte for byte", async () => {
     const base = await freshBase('bytes');
-    const file = path.join(base, 'home', '.claude', 'settings.json');
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, SETTINGS);
+    const file = await claudeSettings(base);
     expect((await installIn(base, 'install', 'claude', 'user')).code).toBe(0);
     const text = await fs.readFile(file, 'utf8');
     expect(text.startsWith('{\n    "apiKeyHelper": "secret",\n    "hooks": {\n        "PreToolUse": [ {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}, {"matcher":"*"')).toBe(true);
@@ -172,10 +179,7 @@ describe("what the installer does with the user's file (careful writer)", () => 
 
   it('a 0600 file stays 0600 (and keeps its owner) through install and uninstall', async () => {
     const base = await freshBase('mode');
-    const file = path.join(base, 'home', '.claude', 'settings.json');
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, SETTINGS, { mode: 0o600 });
-    await fs.chmod(file, 0o600);
+    const file = await claudeSettings(base, 0o600);
     // As root (CI, this machine) the file is given to another owner first, which the writer must keep.
     const owner = process.getuid?.() === 0 ? { uid: 4242, gid: 4343 } : { uid: (await fs.stat(file)).uid, gid: (await fs.stat(file)).gid };
     await fs.chown(file, owner.uid, owner.gid);
@@ -220,10 +224,7 @@ describe("what the installer does with the user's file (careful writer)", () => 
 
   it('a read-only file is refused by name and left byte for byte, install and uninstall', async () => {
     const base = await freshBase('readonly');
-    const file = path.join(base, 'home', '.claude', 'settings.json');
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, SETTINGS);
-    await fs.chmod(file, 0o444);
+    const file = await claudeSettings(base, 0o444);
     const r = await installIn(base, 'install', 'claude', 'user');
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`${file} is read-only: left as it is`);
@@ -243,9 +244,7 @@ describe("what the installer does with the user's file (careful writer)", () => 
 
   it("a repository's planted links: temporary names, a hooks file or a folder leading out of the workspace are refused, the victim untouched", async () => {
     const base = await freshBase('planted');
-    const victim = path.join(base, 'home', '.claude', 'settings.json');
-    await fs.mkdir(path.dirname(victim), { recursive: true });
-    await fs.writeFile(victim, SETTINGS, { mode: 0o600 });
+    const victim = await claudeSettings(base, 0o600);
     const ws = path.join(base, 'ws');
 
     // A link at the name the old writer picked (`<target>.zut-<pid>.tmp`; the installer runs in this process here).
