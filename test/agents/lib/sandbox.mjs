@@ -64,8 +64,9 @@ export function sandbox(name) {
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
     },
-    /** Removes the sandbox, or keeps it (and says where) when `keep` or ZUT_AGENTS_KEEP=1. */
+    /** Stops the warm hook hosts the hooks started here, then removes the sandbox (or keeps it when `keep` or ZUT_AGENTS_KEEP=1). */
     dispose(keep = false) {
+      spawnSync(process.execPath, [CLI, 'hook', 'host', 'stop'], { cwd: ws, env: { PATH: process.env.PATH, HOME: home, ...zutEnv }, timeout: CLI_MS });
       if (keep || process.env.ZUT_AGENTS_KEEP === '1') console.log(`      (kept ${root})`);
       else fs.rmSync(root, { recursive: true, force: true });
     },
