@@ -94,7 +94,7 @@ function postToolUse(host: HookHost, call: HookCall, input: HookInput): void {
 
 async function userPromptSubmit(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {
   host.emit({ event: 'user_prompt_submit', text: input.prompt ?? '' });
-  const start = await host.interceptTurnStart(1);
+  const start = await host.interceptTurnStart(1, input.prompt ?? '');
   if (start.blocked) {
     const reason = `blocked by ${start.blocked.ext}: ${start.blocked.reason}`;
     if (call.agent === 'claude') return json({ decision: 'block', reason });

@@ -74,7 +74,11 @@ export interface HostCalls {
    * blocked by that guard, fail closed).
    */
   interceptToolCall(e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision>;
-  interceptTurnStart(step: number): Promise<TurnStartDecision>;
+  /**
+   * The `turn_start` chain for model step `step`. `prompt`: the user's prompt that started the turn, sent to e
+   * extensions' `hook.before_turn` (zut's and zot's `event_intercept` carry `step` alone, as their specs say).
+   */
+  interceptTurnStart(step: number, prompt?: string): Promise<TurnStartDecision>;
   interceptAssistantMessage(text: string): Promise<AssistantMessageDecision>;
   /**
    * zot's `before_agent_start`: the system prompt after every interceptor's replacement (intercept.ts), the same

@@ -228,8 +228,8 @@ export class Manager extends Disposable implements ExtensionHost {
     return this.dispatch.interceptToolCall(e, accept);
   }
 
-  interceptTurnStart(step: number): Promise<TurnStartDecision> {
-    return this.dispatch.interceptTurnStart(step);
+  interceptTurnStart(step: number, prompt?: string): Promise<TurnStartDecision> {
+    return this.dispatch.interceptTurnStart(step, prompt);
   }
 
   interceptAssistantMessage(text: string): Promise<AssistantMessageDecision> {

@@ -59,10 +59,10 @@ export async function chainToolCall(chain: Interceptor[], e: ToolCallIntercept, 
   return { args };
 }
 
-export async function chainTurnStart(chain: Interceptor[], step: number): Promise<TurnStartDecision> {
+export async function chainTurnStart(chain: Interceptor[], step: number, prompt?: string): Promise<TurnStartDecision> {
   const parts: string[] = [];
   for (const i of chain) {
-    const r = await i.ask({ event: 'turn_start', step });
+    const r = await i.ask({ event: 'turn_start', step, ...(prompt !== undefined ? { prompt } : {}) });
     if (!r) continue;
     if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` } };
     if (r.context && r.context.trim()) parts.push(`[${i.ext}]\n${r.context}`);
