@@ -15,12 +15,13 @@ import { CALL_TOOL_RESULT_MAX_BYTES } from '../protocol/limits';
 import { deny } from './failure';
 import type { HookInput } from './input';
 import type { HookAnswer, HookCall } from './names';
+import { sessionStartContext } from './skills';
 import { guardView, isOwnTool } from './tools';
 
 /** What a hook answer needs of a host. */
 export type HookHost = Pick<
   ExtensionHost,
-  'emit' | 'emitSessionEvent' | 'interceptToolCall' | 'interceptTurnStart' | 'interceptBeforeAgentStart' | 'setSession'
+  'emit' | 'emitSessionEvent' | 'interceptToolCall' | 'interceptTurnStart' | 'interceptBeforeAgentStart' | 'setSession' | 'extensions'
 >;
 
 const NOTHING: HookAnswer = { stdout: '', exitCode: 0 };
@@ -117,6 +118,7 @@ async function sessionStart(host: HookHost, call: HookCall, input: HookInput, se
     model: 'unknown',
     system_prompt: '',
   });
-  if (!system.trim() || (call.agent === 'copilot-cli' && call.camel)) return NOTHING;
-  return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: system } });
+  const context = sessionStartContext(host, system);
+  if (!context || (call.agent === 'copilot-cli' && call.camel)) return NOTHING;
+  return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } });
 }

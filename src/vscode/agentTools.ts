@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { HostCalls, HostCatalog, HostSessions } from '../host/api';
 import type { Event } from '../host/events';
 import type { ToolInfo } from '../host/types';
+import { activeSkills } from '../host/chat/skills';
 import { DefinitionVersion, OFF } from '../mcp/definitionVersion';
 import { RELAY_ENV } from '../mcp/limits';
 import { RelayServer } from '../mcp/relayServer';
@@ -75,7 +76,8 @@ export function registerAgentTools(
   /** The relay server once listening (its relays, running or starting, decide whether a change keeps the version). */
   let relay: RelayServer | undefined;
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const signature = () => (settings().agentToolsEnabled ? buildCatalog(host.tools(), filter).signature : OFF);
+  // The skills are part of it: the `skill` tool's description lists them (prompts and resources follow the same list).
+  const signature = () => (settings().agentToolsEnabled ? buildCatalog(host.tools(), filter, activeSkills(host)).signature : OFF);
   const published = new DefinitionVersion(signature());
   const check = () => {
     const step = published.update(signature(), relay?.liveCount ?? 0);

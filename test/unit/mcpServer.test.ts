@@ -38,7 +38,7 @@ describe('MCP handler', () => {
     const { conn, sent, reply } = await connection();
     conn.handle({ id: 3, method: 'ping' });
     conn.handle({ jsonrpc: '2.0', id: { bad: 1 }, method: 'ping' });
-    conn.handle({ jsonrpc: '2.0', id: 4, method: 'resources/list' });
+    conn.handle({ jsonrpc: '2.0', id: 4, method: 'completion/complete' });
     conn.handle({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'x', arguments: [1] } });
     conn.handle({ jsonrpc: '2.0', id: 99, result: {} });
     conn.handle({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
@@ -49,7 +49,7 @@ describe('MCP handler', () => {
     expect(sent).toEqual(expect.arrayContaining([
       { jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'not a JSON-RPC 2.0 message' } },
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'id must be a string or number' } },
-      { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'method not found: resources/list' } },
+      { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'method not found: completion/complete' } },
       { jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'unknown tool: x' } },
       { jsonrpc: '2.0', id: 6, result: {} },
     ]));
