@@ -1,9 +1,9 @@
 /**
  * Requests an extension makes of the host (protocols/types.ts, ExtMessage `request`). zot's `call_tool` runs a
  * tool through the one guarded tool path (`invokeTool`: event, guards, call) with zot's rules
- * (zot-extensions.md, `call_tool`): other extensions' zut/zot tools by name, else one of the editor's own tools
- * (HostUi `editorTools`, VS Code's `vscode.lm.tools`; guards see zut's counterpart, invokeForeign.ts), else an
- * error result; a 60 s deadline; `call_tool_cancel`;
+ * (zot-extensions.md, `call_tool`): other extensions' zut/zot tools by name, else a tool the host implements (zot's
+ * built-in `skill`, while running extensions bundle skills), else one of the editor's own tools (HostUi
+ * `editorTools`, VS Code's `vscode.lm.tools`; guards see zut's counterpart, invokeForeign.ts), else an error result; a 60 s deadline; `call_tool_cancel`;
  * results bounded to 256 KiB; chains through `parent_id` (the host's `tool_call` id) of at most four calls without
  * a repeated name; no call without `parent_id` while a host-invoked tool of that extension runs. Every request
  * gets an answer: a result or an error, never silence. `ask` (e's `ui.select` / `ui.confirm` / `ui.input`) goes to
@@ -18,7 +18,7 @@ import type { InvokeResult, InvokeToolOptions } from './invoke';
 import { invokeForeign } from './invokeForeign';
 import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from '../../protocol/limits';
 import type { ExtRequestId, Responder } from '../protocols/types';
-import { abortError, RequestError, type ToolInfo } from '../types';
+import { abortError, RequestError, type ToolInfo, type ToolResult } from '../types';
 
 /** What the request handlers need of the host (the Manager). */
 export interface ExtRequestHost {
@@ -27,6 +27,8 @@ export interface ExtRequestHost {
   invokeTool(name: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult>;
   /** The session branch a call from an extension files its `details` under. */
   session(): SessionContext;
+  /** A tool the host implements itself (`skill`), when it is offered now: how to run it. */
+  hostTool?(name: string): ((args: unknown, signal: AbortSignal) => Promise<ToolResult>) | undefined;
 }
 
 
@@ -137,8 +139,9 @@ export class ExtensionRequests {
     if (chain.length + 1 > CALL_TOOL_MAX_CHAIN) return fail(`at most ${CALL_TOOL_MAX_CHAIN} tool calls in one chain (${[...chain, name].join(' → ')})`);
 
     const zut = this.host.allTools().find((t) => t.name.toLowerCase() === name.toLowerCase());
-    const editor = zut ? undefined : this.host.ui().editorTools().find((t) => t.name === name);
-    if (!zut && !editor) return fail(`unknown tool ${name}`);
+    const own = zut ? undefined : this.host.hostTool?.(name);
+    const editor = zut || own ? undefined : this.host.ui().editorTools().find((t) => t.name === name);
+    if (!zut && !own && !editor) return fail(`unknown tool ${name}`);
 
     const abort = new AbortController();
     const mine = this.requestsOf(ext);
@@ -152,7 +155,7 @@ export class ExtensionRequests {
       // An editor tool: guards see zut's counterpart when there is one (`run_in_terminal` as `bash`).
       const result = editor
         ? await invokeForeign(this.host, 'vscode', name, args, (input, signal) => this.runEditorTool(name, input, signal), options)
-        : await this.host.invokeTool(name, args, options);
+        : await this.host.invokeTool(name, args, own ? { ...options, run: own } : options);
       const bounded = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
       to.respond(id, { kind: 'tool', name: zut?.name ?? name, content: bounded.content, isError: result.isError, truncated: bounded.truncated });
     } catch (e) {
