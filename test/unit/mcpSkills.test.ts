@@ -2,7 +2,8 @@
  * Bundled skills over MCP: `zut-host mcp` (the real CLI bundle) driven by `@modelcontextprotocol/sdk`'s client with the
  * example `briefing` extension (skills/weather-briefing) — the `skill` tool lists the skill's name and description up
  * front and returns its SKILL.md on demand through the guarded path; each skill is also a prompt and `skill://`
- * resources. Then the handler in process: a stopped extension's skills go (list_changed), a restarted one's come back.
+ * resources; `zut-host tool skill` loads it headless. Then the handler in process: a stopped extension's skills go
+ * (list_changed), a restarted one's come back.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,7 +14,7 @@ import { Manager } from '../../src/host/manager';
 import { McpConnection, McpSessions } from '../../src/mcp/server';
 import { RecordingUi, cleanupTemps, keepManager, nodeExt, stopManagers, tempDir, until, zutHome } from '../helpers/hostFixtures';
 import { builtCli } from '../helpers/built';
-import { isolatedEnv } from '../helpers/runProcess';
+import { isolatedEnv, runProcess } from '../helpers/runProcess';
 import { copyExample, killAll } from '../helpers/stdioDriver';
 
 const conns: McpConnection[] = [];
@@ -88,6 +89,19 @@ describe('zut-host mcp: bundled skills (SDK client)', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('zut-host tool skill', () => {
+  it("the host's skill tool headless while an extension bundles skills; without one there is no such tool", async () => {
+    const p = project();
+    const run = (exts: string[]) => runProcess(process.execPath, [builtCli(), 'tool', ...exts.flatMap((e) => ['--ext', e]), 'skill', '{"name":"weather-briefing"}'], { cwd: p.cwd, env: isolatedEnv(p.home, p.home) });
+    const r = await run(p.exts);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ext: 'briefing', isError: false, content: [{ type: 'text', text: expect.stringContaining('# Weather briefing') }] });
+    const none = await run([p.exts[1]!]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/^zut-host: no tool "skill" \(registered: seen\)/);
   });
 });
 
