@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';
 import type { HostCalls, HostCatalog, HostSessions } from '../host/api';
 import { Disposable, toDisposable, type Event, type IDisposable } from '../host/events';
-import { RequestError } from '../host/types';
+import type { RequestError } from '../host/types';
 import { activeSkills, loadSkill, SKILL_TOOL_NAME, type SkillEntry } from '../host/chat/skills';
 import { MAX_MCP_SESSIONS, MCP_PROGRESS_MAX_CHARS, MCP_PROTOCOL_VERSIONS, RPC } from './limits';
 import { Cancelled, RpcError } from './rpcError';
@@ -240,7 +240,10 @@ export class McpConnection extends Disposable {
       return { content: toMcpContent(r), isError: r.isError };
     } catch (e) {
       if (abort.signal.aborted) throw new Cancelled();
-      const message = e instanceof RequestError ? `${e.kind}: ${e.message}` : e instanceof Error ? e.message : String(e);
+      // By its `kind`, not `instanceof`: in VS Code this module is its own bundle (dist/relay-server.js), and the
+      // host's errors are the extension bundle's RequestError.
+      const kind = e instanceof Error ? (e as Partial<RequestError>).kind : undefined;
+      const message = typeof kind === 'string' ? `${kind}: ${(e as Error).message}` : e instanceof Error ? e.message : String(e);
       return { content: [{ type: 'text', text: message }], isError: true };
     } finally {
       this.inFlight.delete(id);

@@ -77,4 +77,15 @@ describe('MCP handler', () => {
     await new Promise((r) => setImmediate(r));
     expect(sent.find((m) => m.id === 4)).toBeUndefined();
   });
+
+  it("a host error's kind prefixes the tool error, told by its `kind` (in VS Code the handler is its own bundle: instanceof cannot)", async () => {
+    const { host } = await connection([{ name: 'kit', tools: [{ name: 'echo' }] }]);
+    const sent: Record<string, unknown>[] = [];
+    // The extension bundle's RequestError is another class than this module's: an Error with a `kind`.
+    const other = Object.assign(Object.create(host) as Manager, { invokeTool: () => Promise.reject(Object.assign(new Error('tool echo timed out after 1s'), { kind: 'timeout' })) });
+    const conn = new McpConnection({ host: other, serverVersion: '9', origin: 'mcp' }, new McpSessions(other), (m) => sent.push(m as Record<string, unknown>));
+    conns.push(conn);
+    conn.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    expect(await until(() => sent.find((m) => m.id === 1), 5000, 'reply')).toMatchObject({ result: { isError: true, content: [{ type: 'text', text: 'timeout: tool echo timed out after 1s' }] } });
+  });
 });
