@@ -36,12 +36,18 @@ function project() {
   return { home: z.home, cwd: tempDir('zut-mcp-skills-cwd-'), exts: [briefing, watch], folder: fs.realpathSync(path.join(briefing, 'skills', 'weather-briefing')) };
 }
 
+/** An MCP SDK client connected to `zut-host mcp` over the project's extensions. */
+async function connect(p: ReturnType<typeof project>): Promise<Client> {
+  const args = [builtCli(), 'mcp', '--cwd', p.cwd, ...p.exts.flatMap((e) => ['--ext', e])];
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, env: isolatedEnv(p.home, p.home) as Record<string, string>, stderr: 'pipe' }));
+  return client;
+}
+
 describe('zut-host mcp: bundled skills (SDK client)', () => {
   it('the skill tool offers name and description up front; its SKILL.md comes on demand, through the guarded path', async () => {
     const p = project();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [builtCli(), 'mcp', '--cwd', p.cwd, ...p.exts.flatMap((e) => ['--ext', e])], env: isolatedEnv(p.home, p.home) as Record<string, string>, stderr: 'pipe' });
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(transport);
+    const client = await connect(p);
     try {
       expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } });
       const { tools } = await client.listTools();
@@ -66,9 +72,7 @@ describe('zut-host mcp: bundled skills (SDK client)', () => {
 
   it('each skill is a prompt (the SKILL.md as the user message) and skill:// resources (any file of its folder, nothing outside)', async () => {
     const p = project();
-    const transport = new StdioClientTransport({ command: process.execPath, args: [builtCli(), 'mcp', '--cwd', p.cwd, ...p.exts.flatMap((e) => ['--ext', e])], env: isolatedEnv(p.home, p.home) as Record<string, string>, stderr: 'pipe' });
-    const client = new Client({ name: 'test', version: '1' });
-    await client.connect(transport);
+    const client = await connect(p);
     try {
       expect((await client.listPrompts()).prompts).toEqual([{ name: 'weather-briefing', title: 'weather-briefing (skill of briefing)', description: expect.stringContaining(DESCRIPTION) }]);
       const prompt = await client.getPrompt({ name: 'weather-briefing' });
