@@ -4,7 +4,8 @@
  * deny `blocked by <guard>: <reason>`, a rewrite the agent's own field for a changed input (never a permission
  * decision: the agent's own confirmation rules stay in charge), no opinion nothing; PostToolUse → the `tool_result`
  * event; UserPromptSubmit → `user_prompt_submit`, the `turn_start` chain (a block stops the prompt) and event;
- * SessionStart → `session_start`/`session_opened` and the `before_agent_start` system text as `additionalContext`;
+ * SessionStart → `session_start`/`session_opened` and the `before_agent_start` system text, then the running
+ * extensions' skills (skills.ts), as `additionalContext`;
  * Stop/SubagentStop → `turn_end`. The agent's session id is the zut session. Output formats per agent (VS Code,
  * Copilot CLI camelCase and PascalCase, Claude Code) are documented in README. VS Code-free: the host is anything
  * with those calls (the Manager).
