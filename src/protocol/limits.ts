@@ -197,8 +197,15 @@ export const ESCAPED_KILL_ROUNDS = 3;
 
 /** Only the head of a SKILL.md is read for its frontmatter. Ours. */
 export const SKILL_FRONTMATTER_BYTES = 64 * 1024;
-/** SKILL.md files larger than this are cut for the model (with a note saying so). Ours. */
+/** SKILL.md files larger than this are cut for the model (with a note saying so); so is a skill file read over MCP. Ours. */
 export const SKILL_MAX_BYTES = 256 * 1024;
+/**
+ * The skills catalog offered up front (one line per skill: name, extension, description, in the `skill` tool's
+ * description, the `@zut` preamble and the hooks' SessionStart context) stops listing skills past this many bytes.
+ * Ours: ~8 skills with the Agent Skills spec's longest (1024-character) descriptions, far more at usual lengths; the
+ * tool's input schema names every skill anyway.
+ */
+export const SKILL_CATALOG_MAX_BYTES = 8 * 1024;
 /** Text kept per chat message in a persisted session transcript. Ours. */
 export const CHAT_TEXT_MAX_CHARS = 64 * 1024;
 /** Session branches remembered (least recently used dropped). Ours. */

@@ -123,9 +123,9 @@ export class Dispatcher {
     return this.chain('tool_call');
   }
 
-  /** The `turn_start` chain. */
-  interceptTurnStart(step: number): Promise<TurnStartDecision> {
-    return chainTurnStart(this.chain('turn_start'), step);
+  /** The `turn_start` chain (`prompt`: the turn's user prompt, for e's `hook.before_turn`). */
+  interceptTurnStart(step: number, prompt?: string): Promise<TurnStartDecision> {
+    return chainTurnStart(this.chain('turn_start'), step, prompt);
   }
 
   /** The `assistant_message` chain. */
