@@ -2,7 +2,7 @@
  * `npm run bench`: every figure is a ratio against a baseline measured in the same run on the same machine
  * (interleaved trials, warm-up discarded, medians with p25–p75). Prints a table; `--json` also writes
  * bench/results.json. `--only a,b` runs some (roundtrip, throughput, large-frame, fan-out, concurrency, memory,
- * flood, panel-storm, mcp-relay, editor-tool, bundle, activation: read from the in-host suite's newest record,
+ * flood, panel-storm, mcp-relay, editor-tool, agent-hook, agent-hook-warm, bundle, activation: read from the in-host suite's newest record,
  * fingerprint); `--quick` runs fewer trials.
  */
 import * as fs from 'node:fs';
@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchActivation } from './activation';
 import { benchAgentHook } from './agentHook';
+import { benchAgentHookWarm } from './agentHookWarm';
 import { benchBundle } from './bundle';
 import { benchConcurrency } from './concurrency';
 import { benchEditorTool } from './editorTool';
@@ -38,6 +39,7 @@ const BENCHES: [string, (quick: boolean) => Promise<BenchRow | BenchRow[]>][] = 
   ['mcp-relay', benchMcpRelay],
   ['editor-tool', benchEditorTool],
   ['agent-hook', benchAgentHook],
+  ['agent-hook-warm', benchAgentHookWarm],
   ['bundle', benchBundle],
   ['activation', benchActivation],
   ['fingerprint', benchFingerprint],

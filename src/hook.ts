@@ -11,12 +11,10 @@
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { askHost, askRunningHost } from './hooks/client';
-import { lateAnswer } from './hooks/failure';
-import { readRendezvous } from './hooks/rendezvous';
-import { startWarmHost, warmEnabled, warmRendezvous, type WarmOptions } from './hooks/warmHost';
+import { askRunningHost } from './hooks/client';
+import { warmEnabled, warmRendezvous, type WarmOptions } from './hooks/warmHost';
 import { quietBrokenPipes } from './hooks/brokenPipe';
-import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_STDIN, type HookAgent, type HookAnswer, type HookCall } from './hooks/names';
+import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_ASKED, PRESET_STDIN, type HookAgent, type HookAnswer, type HookCall } from './hooks/names';
 import { readStdin } from './hooks/stdin';
 import { HOOK_INPUT_MAX_BYTES } from './protocol/limits';
 
@@ -67,19 +65,16 @@ function fallBack(stdin?: string | null): void {
   createRequire(__filename)(path.join(__dirname, 'cli.js'));
 }
 
-/** A running host's answer: a window, else the warm host (started here when there is none, unless it is off). */
+/**
+ * A running host's answer: a window, else the warm host; undefined when none answered — then the CLI answers this
+ * one by itself and starts the warm host for the next calls (unless it is off).
+ */
 async function ask(folder: string, call: HookCall, raw: string, o: WarmOptions): Promise<HookAnswer | undefined> {
   const budgetMs = hookBudgetMs();
   const deadline = START + budgetMs;
   const warm = warmEnabled() ? warmRendezvous(folder, o) : undefined;
-  // (Neither rejects: any socket trouble is "not reached", and the CLI answers by itself.)
-  const running = await askRunningHost(folder, call, raw, { deadline, budgetMs, warm });
-  if (running || !warm) return running;
-  const started = await startWarmHost(path.join(__dirname, 'cli.js'), folder, o, deadline);
-  const r = started ? readRendezvous(started) : undefined;
-  if (!started || !r) return undefined;
-  const a = await askHost(started, r, call, raw, deadline);
-  return a === 'late' ? lateAnswer(call, `the warm hook host (pid ${r.pid})`, budgetMs) : a === 'unreachable' ? undefined : a;
+  // (It never rejects: any socket trouble is "not reached", and the CLI answers by itself.)
+  return askRunningHost(folder, call, raw, { deadline, budgetMs, warm });
 }
 
 async function main(): Promise<void> {
@@ -90,8 +85,8 @@ async function main(): Promise<void> {
   const folder = raw === null ? undefined : folderOf(raw, parsed.cwd);
   const answer = raw === null || folder === undefined ? undefined : await ask(folder, parsed.call, raw, parsed.warm);
   if (!answer) {
-    // The CLI answers by itself; it need not try the warm host again.
-    if (raw !== null && folder !== undefined) process.env.ZUT_HOOK_WARM = '0';
+    // The CLI answers by itself and starts the warm host; it need not ask the hosts again.
+    if (raw !== null && folder !== undefined) (globalThis as Record<symbol, unknown>)[PRESET_ASKED] = true;
     return fallBack(raw);
   }
   if (answer.stderr) await write(process.stderr, answer.stderr);

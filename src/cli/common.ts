@@ -86,6 +86,7 @@ const OPTIONS = {
   pin: { type: 'string', multiple: true },
   scope: { type: 'string' },
   'idle-timeout': { type: 'string' },
+  'after-pid': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -96,6 +97,7 @@ export type Parsed = ReturnType<typeof parse>;
 const ONLY: Record<string, readonly string[]> = {
   json: ['doctor', 'hook'],
   'idle-timeout': ['hook'],
+  'after-pid': ['hook'],
   timeout: ['command', 'tool', 'trace', 'mcp'],
   keys: ['command', 'tool'],
   'keys-file': ['command', 'tool'],

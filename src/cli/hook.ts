@@ -3,10 +3,10 @@
  * CLI, Claude Code). Reads the event JSON on stdin, answers through zut's guards and events (src/hooks/answer.ts)
  * in the agent's format on stdout. When a zut-vscode window runs for the input's `cwd`, the guards running there
  * answer (src/hooks/client.ts, server.ts). With no window, the warm headless host for the input's `cwd` answers
- * (hookHost.ts; started by the first call that needs it, src/hooks/warmHost.ts), with the extensions of every
+ * (hookHost.ts; the first call that finds none starts it for the next ones and answers itself), with the extensions of every
  * headless verb (zut's, zot's and e's, unless `--no-zot` / `--no-e`): global extensions always, project extensions
  * only with `--allow-project` or `ZUT_ALLOW_PROJECT=1` (a hook runs on whatever folder the agent works in). With
- * `ZUT_HOOK_WARM=0`, or when it does not come up, a host of this process's own answers (`--verbose` says so).
+ * `ZUT_HOOK_WARM=0`, a host of this process's own answers each call (`--verbose` says so).
  * Whatever answers does so within HOOK_BUDGET_MS of the hook's start.
  * A malformed input or an internal failure never crashes: a PreToolUse is denied (fail closed), any other event fails
  * the way the agent treats a failing hook (exit 1, a warning on stderr): src/hooks/failure.ts.
@@ -16,14 +16,13 @@ import * as path from 'node:path';
 import { Manager } from '../host/manager';
 import { NullHostUi } from '../host/hostUi';
 import { sanitizeText } from '../host/disk/doctor';
-import { HOOK_ANSWER_MARGIN_MS, HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
-import { askHost, askRunningHost } from '../hooks/client';
-import { hookFailure as failure, lateAnswer } from '../hooks/failure';
+import { HOOK_ANSWER_MARGIN_MS, HOOK_DOOR_MARGIN_MS, HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
+import { askRunningHost } from '../hooks/client';
+import { hookFailure as failure } from '../hooks/failure';
 import { readHookInput, type HookInput } from '../hooks/input';
-import { readRendezvous } from '../hooks/rendezvous';
 import { answerInTime } from '../hooks/server';
-import { startWarmHost, warmEnabled, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
-import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, type HookAgent, type HookAnswer, type HookCall } from '../hooks/names';
+import { launchWarmHost, warmEnabled, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
+import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_ASKED, type HookAgent, type HookAnswer, type HookCall } from '../hooks/names';
 import { presetStdin, readStdin } from '../hooks/stdin';
 import { hostOptions, UsageError, write, type Parsed } from './common';
 import { hookInstall } from './hookInstall';
@@ -40,13 +39,15 @@ export async function hook(p: Parsed): Promise<number> {
   const event = hookEventOf(eventName);
   if (!event) throw new UsageError(`hook: unknown EVENT "${eventName}"`);
   const call: HookCall = { agent, event, camel: isCamelEvent(eventName) };
-  const answer = await answer_(p, call).catch((e: unknown) => failure(call, e instanceof Error ? e.message : String(e)));
+  let then: (() => void) | undefined;
+  const answer = await answer_(p, call, (f) => (then = f)).catch((e: unknown) => failure(call, e instanceof Error ? e.message : String(e)));
   if (answer.stderr) await write(process.stderr, answer.stderr);
   if (answer.stdout) await write(process.stdout, answer.stdout);
+  then?.(); // after the answer: nothing of it delays the agent's call
   return answer.exitCode;
 }
 
-async function answer_(p: Parsed, call: HookCall): Promise<HookAnswer> {
+async function answer_(p: Parsed, call: HookCall, afterAnswer: (f: () => void) => void): Promise<HookAnswer> {
   // The hook's budget runs from its process's start (the light entry that fell back to this bundle is this process).
   const budgetMs = hookBudgetMs();
   const deadline = Date.now() - process.uptime() * 1000 + budgetMs;
@@ -59,17 +60,13 @@ async function answer_(p: Parsed, call: HookCall): Promise<HookAnswer> {
   const cwd = path.resolve(input.cwd ?? p.values.cwd ?? process.cwd());
   const o: WarmOptions = { allowProject: allowProject(p.values), noZot: !!p.values['no-zot'], noE: !!p.values['no-e'] };
   const warm = warmEnabled() ? warmRendezvous(cwd, o) : undefined;
-  const running = await askRunningHost(cwd, call, raw, { deadline, budgetMs, warm });
+  const askedAlready = (globalThis as Record<symbol, unknown>)[PRESET_ASKED] === true; // by the light entry
+  const running = askedAlready ? undefined : await askRunningHost(cwd, call, raw, { deadline, budgetMs, warm });
   if (running) return running;
-  // No window, no warm host: start the warm host and ask it; if it does not come up, answer here.
+  // No window, no warm host: answer this one here, then start the warm host for the next calls (it waits until this
+  // process has exited before it starts its extensions: the two never compete for the machine).
   const cli = path.join(__dirname, 'cli.js');
-  const started = warm && fs.existsSync(cli) ? await startWarmHost(cli, cwd, o, deadline) : undefined;
-  const r = started ? readRendezvous(started) : undefined;
-  if (started && r) {
-    const a = await askHost(started, r, call, raw, deadline);
-    if (a === 'late') return lateAnswer(call, `the warm hook host (pid ${r.pid})`, budgetMs);
-    if (a !== 'unreachable') return a;
-  }
+  if (warm && fs.existsSync(cli)) afterAnswer(() => launchWarmHost(cli, cwd, o, process.pid));
   return answerHere(p, call, input, cwd, o, deadline);
 }
 
@@ -84,7 +81,9 @@ async function answerHere(p: Parsed, call: HookCall, input: HookInput, cwd: stri
     if (p.values.verbose) process.stderr.write(sanitizeText(`zut-host hook: no window for ${cwd}: a headless host (global extensions${o.allowProject ? " and the project's" : ''})`) + '\n');
     // Started within the budget: whoever is still starting at the deadline is named in the PreToolUse's denial.
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([manager.start().catch(() => undefined), new Promise((r) => (timer = setTimeout(r, Math.max(0, deadline - Date.now() - HOOK_ANSWER_MARGIN_MS))))]);
+    // (The door still gets its margin to name who is late: HOOK_DOOR_MARGIN_MS, twice.)
+    const startBy = deadline - HOOK_ANSWER_MARGIN_MS - 2 * HOOK_DOOR_MARGIN_MS;
+    await Promise.race([manager.start().catch(() => undefined), new Promise((r) => (timer = setTimeout(r, Math.max(0, startBy - Date.now()))))]);
     clearTimeout(timer);
     return await answerInTime(manager, call, input, Math.max(0, deadline - Date.now() - HOOK_ANSWER_MARGIN_MS));
   } finally {

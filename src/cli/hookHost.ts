@@ -1,6 +1,6 @@
 /**
  * `zut-host hook host`: the warm headless host agents' hooks use when no window is open on their folder (started
- * detached by the first such hook, src/hooks/warmHost.ts). It serves one folder with one set of options (the
+ * detached by the first such hook, which answers its own call: src/hooks/warmHost.ts; `--after-pid` names it). It serves one folder with one set of options (the
  * project's own extensions only when started with `--allow-project`, as every headless run) over the hooks' local
  * socket (src/hooks/server.ts), keeps its extensions running and restarts one whose files change (the fingerprint
  * rules: Manager.applyChanges), and exits — stopping them — after `--idle-timeout` seconds without a call
@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import { Manager } from '../host/manager';
 import { NullHostUi } from '../host/hostUi';
 import { globalExtensionsDir } from '../host/disk/paths';
-import { HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
+import { HOOK_BUDGET_MS, HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, HOOK_START_POLL_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
 import { removeStale } from '../hooks/client';
 import { HookServer } from '../hooks/server';
 import { alive, ensurePrivateDir, hooksDir, readRendezvous, realFolder, type Rendezvous } from '../hooks/rendezvous';
@@ -102,7 +102,15 @@ async function serve(p: Parsed): Promise<number> {
   const finished = new Promise<void>((resolve) => (ended = resolve));
   // (`end`, below, runs only when the timer fires: after everything here is set up.)
   const idleTimer = setTimeout(() => void end(), idle);
-  const server = await HookServer.listen(manager, [folder], { dir, warmFile: file, onRequest: () => idleTimer.refresh() });
+  // Started by a hook that answers its own call (warmHost.ts launchWarmHost): its extensions start once that hook has
+  // exited (not both at once on the machine), or at this host's first call, whichever is first.
+  let started = false;
+  const startExtensions = () => {
+    if (started) return;
+    started = true;
+    void manager.start().catch(() => undefined);
+  };
+  const server = await HookServer.listen(manager, [folder], { dir, warmFile: file, onRequest: () => (idleTimer.refresh(), startExtensions()) });
   fs.rmSync(`${file}.lock`, { force: true });
   if (typeof server === 'string') throw new Error(`hook host: ${server}`);
 
@@ -134,9 +142,25 @@ async function serve(p: Parsed): Promise<number> {
   }, HOOK_HOST_CHECK_MS);
   const watchers = watchExtensions(manager, folder, p, options);
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void end());
-  void manager.start().catch(() => undefined);
+  await afterExit(afterPid(p), HOOK_BUDGET_MS);
+  startExtensions();
   await finished;
   return EXIT.ok;
+}
+
+/** `--after-pid N`: the hook that started this host. */
+function afterPid(p: Parsed): number | undefined {
+  const v = p.values['after-pid'];
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError('--after-pid must be a process id');
+  return n;
+}
+
+/** Resolves once process `pid` has exited (polled), or after `ms` at most; at once without a pid. */
+async function afterExit(pid: number | undefined, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (pid !== undefined && alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, HOOK_START_POLL_MS));
 }
 
 /** Restarts an extension whose files change: the extension directories this host loads, watched recursively. */

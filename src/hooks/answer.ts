@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';
-import type { ExtensionHost } from '../host/api';
+import type { HookHost } from './host';
 import type { ForeignSource } from '../host/calls/foreignTools';
 import type { GuardRequest } from '../host/calls/toolGuard';
 import { deny } from './failure';
@@ -21,9 +21,10 @@ import type { HookAgent, HookAnswer, HookCall } from './names';
 import { sessionStartContext } from './skills';
 import { activeSkills, SKILL_TOOL_NAME } from '../host/chat/skills';
 import { isOwnTool } from './tools';
+import { memoryOf } from './callMemory';
+import { notification, permissionDenied, permissionRequest, ranAfterAsking } from './permissions';
 
-/** What a hook answer needs of a host. */
-export type HookHost = Pick<ExtensionHost, 'allTools' | 'emit' | 'emitSessionEvent' | 'guardTool' | 'toolRan' | 'interceptTurnStart' | 'interceptBeforeAgentStart' | 'setSession' | 'extensions'>;
+export type { HookHost } from './host';
 
 const NOTHING: HookAnswer = { stdout: '', exitCode: 0 };
 const json = (o: unknown): HookAnswer => ({ stdout: JSON.stringify(o) + '\n', exitCode: 0 });
@@ -49,6 +50,15 @@ export async function answerHook(host: HookHost, call: HookCall, input: HookInpu
     case 'PostToolUse':
       postToolUse(host, call, input);
       return NOTHING;
+    case 'PermissionRequest':
+      permissionRequest(host, call, input, (i, toolId) => guardRequest(host, call, i, toolId));
+      return NOTHING;
+    case 'PermissionDenied':
+      permissionDenied(host, input, (i, toolId) => guardRequest(host, call, i, toolId));
+      return NOTHING;
+    case 'Notification':
+      notification(host, call, input, (i, toolId) => guardRequest(host, call, i, toolId));
+      return NOTHING;
     case 'UserPromptSubmit':
       return userPromptSubmit(host, call, input);
     case 'SessionStart':
@@ -62,18 +72,23 @@ export async function answerHook(host: HookHost, call: HookCall, input: HookInpu
   }
 }
 
-/** The door's request for the agent's tool call in `input`; undefined for none, or for one of our own MCP tools. */
-function guardRequest(host: HookHost, call: HookCall, input: HookInput): GuardRequest | undefined {
+/**
+ * The door's request for the agent's tool call in `input` (under `toolId`: the agent's, else one made for it);
+ * undefined for none, or for one of our own MCP tools.
+ */
+function guardRequest(host: HookHost, call: HookCall, input: HookInput, toolId = input.toolUseId ?? randomUUID()): GuardRequest | undefined {
   const name = input.toolName;
   // Ours (judged on the MCP path): an extension's tool, or the host's `skill` while one bundles skills.
   const hostTools = activeSkills(host).length > 0 ? [SKILL_TOOL_NAME] : [];
   if (!name || isOwnTool(call.agent, name, host.allTools(), hostTools)) return undefined;
-  return { name, input: input.toolInput, source: SOURCES[call.agent], toolId: input.toolUseId, strict: true };
+  return { name, input: input.toolInput, source: SOURCES[call.agent], toolId, strict: true };
 }
 
 async function preToolUse(host: HookHost, call: HookCall, input: HookInput, deadline: number): Promise<HookAnswer> {
   const request = guardRequest(host, call, input);
   if (!request) return NOTHING;
+  // Remembered, so the agent's later events about this call (permission, result) find it (callMemory.ts).
+  if (input.sessionId) memoryOf(host).called(input.sessionId, request.toolId!, request.name, input.toolInput);
   const { verdict } = await host.guardTool({ ...request, deadline });
   if (verdict.blocked) return deny(call, `blocked by ${verdict.blocked.ext}: ${verdict.blocked.reason}`);
   if (verdict.rewrittenBy.length === 0) return NOTHING; // no guard rewrote it: no opinion, never `allow`
@@ -86,14 +101,29 @@ async function preToolUse(host: HookHost, call: HookCall, input: HookInput, dead
   return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: updated, additionalContext: note } });
 }
 
-/** The `tool_result` event: the agent's response as text (bounded as zot's observation budget says). */
+/**
+ * The `tool_result` event (under the id of the call's PreToolUse when it was answered here): the agent's response
+ * as text, bounded as zot's observation budget says; after `permission_decision` approved when the person was asked.
+ */
 function postToolUse(host: HookHost, call: HookCall, input: HookInput): void {
-  const request = guardRequest(host, call, input);
+  const remembered = input.sessionId && input.toolName ? memoryOf(host).find(input.sessionId, input.toolUseId !== undefined ? { toolId: input.toolUseId } : { name: input.toolName }) : undefined;
+  const request = guardRequest(host, call, input, remembered?.toolId);
   if (!request) return;
-  const r = input.toolResponse;
-  const isError = r !== null && typeof r === 'object' && ((r as Record<string, unknown>).resultType === 'failure' || (r as Record<string, unknown>).is_error === true);
-  const text = typeof r === 'string' ? r : r === undefined ? '' : JSON.stringify(r);
+  ranAfterAsking(host, remembered, request);
+  const { text, isError } = responseOf(input.toolResponse);
   host.toolRan(request, { content: [{ type: 'text', text }], isError });
+}
+
+/**
+ * An agent's tool response as text: Copilot CLI's `{resultType, textResultForLlm}` (its PascalCase events:
+ * `{result_type, text_result_for_llm}`) as the text the model got; anything else as it came (JSON when an object).
+ */
+function responseOf(r: unknown): { text: string; isError: boolean } {
+  if (r === null || typeof r !== 'object') return { text: typeof r === 'string' ? r : r === undefined ? '' : JSON.stringify(r), isError: false };
+  const o = r as Record<string, unknown>;
+  const type = o.resultType ?? o.result_type;
+  const llm = o.textResultForLlm ?? o.text_result_for_llm;
+  return { text: typeof llm === 'string' ? llm : JSON.stringify(r), isError: type === 'failure' || type === 'denied' || type === 'rejected' || o.is_error === true };
 }
 
 async function userPromptSubmit(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {

@@ -28,8 +28,12 @@ const RawInput = z
     tool_response: z.unknown().optional(),
     toolResponse: z.unknown().optional(),
     toolResult: z.unknown().optional(),
+    tool_result: z.unknown().optional(),
     prompt: text,
     source: text,
+    reason: text,
+    notification_type: text,
+    message: text,
   })
   .passthrough();
 
@@ -46,6 +50,11 @@ export interface HookInput {
   toolResponse?: unknown;
   prompt?: string;
   source?: string;
+  /** PermissionDenied: why. */
+  reason?: string;
+  /** Notification: its kind (`permission_prompt`: the agent asks the person about a tool call) and text. */
+  notificationType?: string;
+  message?: string;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -88,8 +97,12 @@ export function readHookInput(raw: string): HookInput | string {
     toolInput: input ?? {},
     toolInputWasString: wasString,
     toolUseId: i.tool_use_id ?? i.toolUseId,
-    toolResponse: i.tool_response ?? i.toolResponse ?? i.toolResult,
+    // Copilot CLI: `toolResult` (camelCase events) or `tool_result` (PascalCase), `{resultType, textResultForLlm}`.
+    toolResponse: i.tool_response ?? i.toolResponse ?? i.toolResult ?? i.tool_result,
     prompt: i.prompt,
     source: i.source,
+    reason: i.reason,
+    notificationType: i.notification_type,
+    message: i.message,
   };
 }

@@ -22,12 +22,18 @@ import type { HookAgent } from './names';
 
 export type HookScope = 'user' | 'workspace';
 
-/** The events each agent's entry names, as that agent spells them. */
+/**
+ * The events each agent's entry names, as that agent spells them. The permission events give zut's
+ * `tool_confirmation_requested` and zot's `permission_decision` (permissions.ts); VS Code's agent has none.
+ */
 export const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
   vscode: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'],
-  'copilot-cli': ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse'],
-  claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'],
+  'copilot-cli': ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'permissionRequest', 'notification'],
+  claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStop'],
 };
+
+/** Claude Code's events about one tool call: their entries match every tool (`matcher: "*"`). */
+const CLAUDE_TOOL_EVENTS: ReadonlySet<string> = new Set(['PreToolUse', 'PostToolUse', 'PermissionRequest', 'PermissionDenied']);
 
 /**
  * Where this installation lives: the Node binary and the CLI script (absolute), or the stable launcher that runs them
@@ -112,8 +118,11 @@ export function planInstall(inst: Installation, agent: HookAgent, scope: HookSco
     if (agent === 'copilot-cli') {
       entries[event] = { type: 'command', ...(inst.platform === 'win32' ? { powershell: command } : { bash: command }), timeoutSec: HOOK_TIMEOUT_SECONDS };
     } else if (agent === 'claude') {
-      const tool = event === 'PreToolUse' || event === 'PostToolUse';
-      entries[event] = { ...(tool ? { matcher: '*' } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] };
+      // PreToolUse fails closed even when our command cannot: `"onFailure": "block"` (Claude Code 2.1.328: a hook
+      // that cannot start, times out or exits other than 0 or 2 then blocks the call; test/agents/onFailure.test.mjs).
+      // Only that value: Claude Code drops every hook of a settings file whose onFailure it does not know.
+      const handler = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS, ...(event === 'PreToolUse' && { onFailure: 'block' }) };
+      entries[event] = { ...(CLAUDE_TOOL_EVENTS.has(event) ? { matcher: '*' } : {}), hooks: [handler] };
     } else {
       entries[event] = { type: 'command', command, ...(inst.platform === 'win32' ? { windows: command } : {}), timeout: HOOK_TIMEOUT_SECONDS };
     }

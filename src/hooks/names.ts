@@ -25,7 +25,17 @@ export type HookAgent = 'vscode' | 'copilot-cli' | 'claude';
 export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'copilot-cli', 'claude'];
 
 /** The lifecycle points we answer, in their canonical (PascalCase) names. */
-export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'PreToolUse' | 'PostToolUse' | 'Stop' | 'SubagentStop' | 'SessionEnd';
+export type HookEvent =
+  | 'SessionStart'
+  | 'UserPromptSubmit'
+  | 'PreToolUse'
+  | 'PostToolUse'
+  | 'PermissionRequest'
+  | 'PermissionDenied'
+  | 'Notification'
+  | 'Stop'
+  | 'SubagentStop'
+  | 'SessionEnd';
 
 /** Canonical name of an event as the agent spells it (PascalCase, Copilot CLI's camelCase `preToolUse`, …). */
 const EVENT_NAMES: Record<string, HookEvent> = {
@@ -34,6 +44,9 @@ const EVENT_NAMES: Record<string, HookEvent> = {
   userpromptsubmitted: 'UserPromptSubmit', // Copilot CLI
   pretooluse: 'PreToolUse',
   posttooluse: 'PostToolUse',
+  permissionrequest: 'PermissionRequest', // Claude Code; Copilot CLI's camelCase permissionRequest
+  permissiondenied: 'PermissionDenied', // Claude Code
+  notification: 'Notification',
   stop: 'Stop',
   agentstop: 'Stop', // Copilot CLI
   subagentstop: 'SubagentStop',
@@ -69,3 +82,6 @@ export interface HookAnswer {
  * global: the raw input, or null when it was over HOOK_INPUT_MAX_BYTES. Absent: the CLI reads stdin itself.
  */
 export const PRESET_STDIN = Symbol.for('zut-host.hook.stdin');
+
+/** Set by the light entry when it asked the running hosts already and none answered: the CLI does not ask again. */
+export const PRESET_ASKED = Symbol.for('zut-host.hook.asked');

@@ -2,14 +2,14 @@
  * The warm headless host, from the hook's side: with no window for its folder, a hook starts one host per folder and
  * options (`zut-host hook host`, detached; src/cli/hookHost.ts) that keeps the extensions running between calls and
  * answers over the same local socket as a window, then exits when idle. Here: the options that key it, and starting
- * it — once (an exclusive lock file beside its rendezvous; a start older than HOOK_HOST_START_MS is stale) — and
- * waiting, bounded, until it listens. `ZUT_HOOK_WARM=0` turns it off (each call then runs its own host, as before).
+ * it — once (an exclusive lock file beside its rendezvous; a start older than HOOK_HOST_START_MS is stale) — while
+ * the hook that found none answers by itself. `ZUT_HOOK_WARM=0` turns it off (each call then runs its own host).
  * Light: the entry an agent runs per tool call (src/hook.ts) uses it. VS Code-free.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { HOOK_HOST_START_MS } from '../protocol/limits';
-import { alive, ensurePrivateDir, hooksDir, readRendezvous, warmFile } from './rendezvous';
+import { ensurePrivateDir, hooksDir, warmFile } from './rendezvous';
 
 /** What keys a warm host besides its folder: the hook's options that change which extensions run. */
 export interface WarmOptions {
@@ -31,35 +31,22 @@ export function warmRendezvous(folder: string, o: WarmOptions, dir = hooksDir())
   return warmFile(dir, folder, warmFlags(o));
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
- * Starts the warm host for `folder` with `o` (running `cli`, dist/cli.js) unless one is starting already, and waits
- * until it listens or `deadline` (ms since epoch) passes. Resolves with its rendezvous file, or undefined when it did
- * not come up in time (the caller answers by itself).
+ * Starts the warm host for `folder` with `o` (running `cli`, dist/cli.js), detached, unless one is starting already
+ * (the lock), and returns at once: the hook answers this call itself, and the host starts its extensions once the
+ * hook (`after`, its pid) has exited — no two hosts compete for the machine — or at its first call, whichever is first.
+ * False when it could not be started (no private directory, the lock held by another start).
  */
-export async function startWarmHost(cli: string, folder: string, o: WarmOptions, deadline: number): Promise<string | undefined> {
+export function launchWarmHost(cli: string, folder: string, o: WarmOptions, after: number): boolean {
   const dir = hooksDir();
-  if (ensurePrivateDir(dir)) return undefined;
-  const file = warmRendezvous(folder, o, dir);
-  const lock = `${file}.lock`;
-  const until = Math.min(deadline, Date.now() + HOOK_HOST_START_MS);
-  let child: number | undefined;
-  if (takeLock(lock)) {
-    const p = spawn(process.execPath, [cli, 'hook', 'host', '--cwd', folder, ...warmFlags(o)], { cwd: folder, detached: true, stdio: 'ignore', windowsHide: true });
-    p.on('error', () => fs.rmSync(lock, { force: true }));
-    p.unref();
-    child = p.pid;
-  }
-  // Ours, or the one another hook is starting: up once its rendezvous names a live process (ours: that pid).
-  for (;;) {
-    const r = readRendezvous(file);
-    if (r && (child === undefined ? alive(r.pid) : r.pid === child)) return file;
-    if (Date.now() >= until) return undefined;
-    await sleep(20);
-  }
+  if (ensurePrivateDir(dir)) return false;
+  const lock = `${warmRendezvous(folder, o, dir)}.lock`;
+  if (!takeLock(lock)) return false;
+  const p = spawn(process.execPath, [cli, 'hook', 'host', '--cwd', folder, ...warmFlags(o), '--after-pid', String(after)], { cwd: folder, detached: true, stdio: 'ignore', windowsHide: true });
+  p.on('error', () => fs.rmSync(lock, { force: true }));
+  p.unref();
+  return true;
 }
-
 /** Creates the start lock exclusively; one older than HOOK_HOST_START_MS (its starter died) is taken over. */
 function takeLock(lock: string): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -6,7 +6,7 @@
 import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type { BeforeAgentStart } from './calls/intercept';
 import type { InvokeResult, InvokeToolOptions } from './calls/invoke';
-import type { GuardRequest, Guarded } from './calls/toolGuard';
+import type { GuardRequest, Guarded, PermissionEvent } from './calls/toolGuard';
 import type { CommandReply } from './protocols/types';
 import type { Event } from './events';
 import type { ManagerOptions } from './extensions/options';
@@ -75,6 +75,8 @@ export interface HostCalls {
   guardTool(request: GuardRequest): Promise<Guarded>;
   /** A call another program ran (an agent's PostToolUse hook): the `tool_result` event, as the door shows it. */
   toolRan(request: GuardRequest, result: Pick<ToolResult, 'content' | 'isError'>): void;
+  /** The agent asks the person about a call, or a decision about it is known: `tool_confirmation_requested`, `permission_decision`. */
+  toolPermission(request: GuardRequest, what: PermissionEvent): void;
   /**
    * The `turn_start` chain for model step `step`. `prompt`: the user's prompt that started the turn, sent to e
    * extensions' `hook.before_turn` (zut's and zot's `event_intercept` carry `step` alone, as their specs say).

@@ -28,7 +28,7 @@ import { ExtensionSet } from './extensions/extensionSet';
 import { Gatekeeper } from './extensions/gates';
 import type { BeforeAgentStart } from './calls/intercept';
 import { GuardedPath, type InvokeResult, type InvokeToolOptions } from './calls/invoke';
-import { ToolGuard, type GuardRequest, type Guarded } from './calls/toolGuard';
+import { ToolGuard, type GuardRequest, type Guarded, type PermissionEvent } from './calls/toolGuard';
 import { Disposable, Emitter } from './events';
 import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
 import { Loader, type HostFacts } from './extensions/loader';
@@ -266,6 +266,10 @@ export class Manager extends Disposable implements ExtensionHost {
 
   toolRan(request: GuardRequest, result: Pick<ToolResult, 'content' | 'isError'>): void {
     this.guards.observed(request, result);
+  }
+
+  toolPermission(request: GuardRequest, what: PermissionEvent): void {
+    this.guards.permission(request, what);
   }
 
   interceptTurnStart(step: number, prompt?: string): Promise<TurnStartDecision> {

@@ -342,9 +342,9 @@ export const HOOK_ANSWER_MARGIN_MS = 1_000;
  */
 export const HOOK_DOOR_MARGIN_MS = 300;
 /**
- * How long a hook waits for the warm host it started (src/hooks/warmHost.ts) to listen. Ours: the host listens
- * before it starts any extension (Node's start and the CLI bundle: ~0.3 s here); ten times that for a loaded machine,
- * well within HOOK_BUDGET_MS.
+ * A warm host's start lock (src/hooks/warmHost.ts) older than this is a start that died: another hook may start one.
+ * Ours: the host removes it once it listens (Node's start and the CLI bundle: ~0.3 s here); ten times that for a
+ * loaded machine.
  */
 export const HOOK_HOST_START_MS = 5_000;
 /**
@@ -355,5 +355,12 @@ export const HOOK_HOST_START_MS = 5_000;
 export const HOOK_HOST_IDLE_MS = 10 * 60_000;
 /** How often a warm hook host checks that its executable (dist/cli.js) is still the one it runs. Ours. */
 export const HOOK_HOST_CHECK_MS = 10_000;
+/**
+ * What a host answering hooks remembers of each agent session's recent tool calls, to tie a later permission event
+ * (an agent's PermissionRequest, Notification, PostToolUse) to its call: this many sessions, the latest calls of each.
+ * Ours: an agent asks about the call it is making now; a few dozen cover parallel calls and subagents.
+ */
+export const HOOK_MEMORY_SESSIONS = 64;
+export const HOOK_MEMORY_CALLS = 32;
 /** While a PreToolUse waits for extensions that are still starting, how often it looks again. Ours. */
 export const HOOK_START_POLL_MS = 25;

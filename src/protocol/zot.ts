@@ -56,6 +56,11 @@ export const ZotEventFromHost = EventFromHost.extend({
   origin_extension: z.string().optional(),
   status: z.string().optional(),
   executed: z.boolean().optional(),
+  /** `permission_decision`: approved, denied or cancelled; by whom; at which stage; why. */
+  decision: z.string().optional(),
+  source: z.string().optional(),
+  stage: z.string().optional(),
+  reason: z.string().optional(),
   result: z.object({ content: z.array(JsonValue), is_error: z.boolean(), truncated: z.boolean().optional() }).optional(),
 });
 export type ZotEventFromHost = z.infer<typeof ZotEventFromHost>;

@@ -86,7 +86,7 @@ describe('zut-host hook install / uninstall', () => {
     await zutHost('hook', 'install', '--agent', 'copilot-cli', '--scope', 'user');
     const written = JSON.parse(await fs.readFile(file, 'utf8')) as { version: number; hooks: Record<string, { bash: string; timeoutSec: number }[]> };
     expect(written.version).toBe(1);
-    expect(Object.keys(written.hooks).sort()).toEqual(['postToolUse', 'preToolUse', 'sessionStart', 'userPromptSubmitted']);
+    expect(Object.keys(written.hooks).sort()).toEqual(['notification', 'permissionRequest', 'postToolUse', 'preToolUse', 'sessionStart', 'userPromptSubmitted']);
     const cmd = written.hooks.preToolUse[0].bash;
     expect(cmd).toMatch(/hook --agent copilot-cli preToolUse$/);
     const run = await shell(cmd, JSON.stringify({ timestamp: 1, cwd: workspace, toolName: 'bash', toolArgs: JSON.stringify({ command: 'rm -rf /' }) }));
@@ -170,10 +170,16 @@ describe("what the installer does with the user's file (careful writer)", () => 
     const text = await fs.readFile(file, 'utf8');
     expect(text.startsWith('{\n    "apiKeyHelper": "secret",\n    "hooks": {\n        "PreToolUse": [ {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}, {"matcher":"*"')).toBe(true);
     expect(text.endsWith('\n    },\n    "model": "x"\n}\n')).toBe(true);
-    expect((JSON.parse(text) as { hooks: Record<string, unknown[]> }).hooks.Stop).toHaveLength(1);
+    const hooks = (JSON.parse(text) as { hooks: Record<string, { matcher?: string; hooks: Record<string, unknown>[] }[]> }).hooks;
+    expect(hooks.Stop).toHaveLength(1);
+    // PreToolUse fails closed even when the command cannot run ("onFailure": "block"); the permission events come too.
+    expect(hooks.PreToolUse[1]).toMatchObject({ matcher: '*', hooks: [{ type: 'command', timeout: 30, onFailure: 'block' }] });
+    expect(hooks.PostToolUse[0].hooks[0]).not.toHaveProperty('onFailure');
+    expect(hooks.PermissionRequest[0]).toMatchObject({ matcher: '*' });
+    expect(hooks.PermissionDenied[0]).toMatchObject({ matcher: '*' });
     expect((await installIn(base, 'install', 'claude', 'user')).code).toBe(0);
     expect(await fs.readFile(file, 'utf8')).toBe(text); // nothing to change: not rewritten
-    expect((await installIn(base, 'uninstall', 'claude', 'user')).stdout).toContain('Removed 6 entries.');
+    expect((await installIn(base, 'uninstall', 'claude', 'user')).stdout).toContain('Removed 8 entries.');
     expect(await fs.readFile(file, 'utf8')).toBe(SETTINGS);
   }, 60_000);
 

@@ -84,20 +84,23 @@ const workspace = (name: string) => {
   return dir;
 };
 const hosts = async (): Promise<{ pid: number; folder: string }[]> => JSON.parse((await zutHost(['hook', 'host', 'status', '--json'])).stdout) as { pid: number; folder: string }[];
+/** The warm host of `ws`, once it listens. */
+const hostOf = async (ws: string) => (await hosts()).find((h) => h.folder === ws);
 const DENY_RM = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'blocked by hook-guard: no rm -rf here' } };
 
 describe('the warm hook host', () => {
-  it('the first call starts it; later calls are answered by the same guard process; status lists it; stop ends it and its extensions', async () => {
+  it('the first call answers itself and starts it; later calls are answered by the same guard process; status lists it; stop ends it and its extensions', async () => {
     const ws = workspace('warm-a');
     expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'w1'))).stdout)).toEqual(DENY_RM);
-    const first = guardPid('w1')!;
-    for (const id of ['w2', 'w3']) {
-      expect(JSON.parse((await hook(bash(ws, 'rm -rf /', id))).stdout)).toEqual(DENY_RM);
-      expect(guardPid(id)).toBe(first);
-    }
+    const own = guardPid('w1')!;
+    const host = await until(() => hostOf(ws), 10_000, 'the warm host');
+    expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'w2'))).stdout)).toEqual(DENY_RM);
+    const first = guardPid('w2')!;
+    expect(first).not.toBe(own); // the first call's own host, stopped after it
+    expect(alive(own)).toBe(false);
+    expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'w3'))).stdout)).toEqual(DENY_RM);
+    expect(guardPid('w3')).toBe(first);
     expect(await hook(bash(ws, 'ls', 'w4'))).toMatchObject({ code: 0, stdout: '' });
-    const [host] = (await hosts()).filter((h) => h.folder === ws);
-    expect(host).toBeDefined();
     expect(alive(first)).toBe(true);
     expect((await zutHost(['hook', 'host', 'stop', '--cwd', ws])).stdout).toContain('Stopped 1 warm hook host');
     expect(alive(host.pid)).toBe(false);
@@ -108,7 +111,9 @@ describe('the warm hook host', () => {
 
   it('doctor names a running warm host; it exits by itself after its idle time, its extensions with it', async () => {
     const ws = workspace('warm-idle');
-    expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'i1'), { ZUT_HOOK_HOST_IDLE_SECONDS: '2' })).stdout)).toEqual(DENY_RM);
+    expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'i0'), { ZUT_HOOK_HOST_IDLE_SECONDS: '2' })).stdout)).toEqual(DENY_RM);
+    await until(async () => (await hosts()).some((h) => h.folder === ws), 10_000, 'the warm host');
+    expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'i1'))).stdout)).toEqual(DENY_RM);
     const guard = guardPid('i1')!;
     expect((await zutHost(['doctor'])).stdout).toMatch(new RegExp(`warm hook host: pid \\d+ for ${ws.replace(/[/.]/g, '\\$&')}`));
     await until(() => !alive(guard), 15_000, 'the idle host stopping its guard');
@@ -122,15 +127,17 @@ describe('the warm hook host', () => {
     const pidFile = path.join(tmp, 'stubborn.pid');
     fs.writeFileSync(
       path.join(stubborn, 'run.sh'),
-      `#!/bin/sh\ntrap '' TERM\necho $$ > ${pidFile}\nprintf '%s\\n' '{"type":"hello","protocol_version":2,"name":"stubborn","version":"1"}' '{"type":"ready"}'\nwhile true; do sleep 1; done\n`,
+      `#!/bin/sh\ntrap '' TERM\necho $$ >> ${pidFile}\nprintf '%s\\n' '{"type":"hello","protocol_version":2,"name":"stubborn","version":"1"}' '{"type":"ready"}'\nwhile true; do sleep 1; done\n`,
       { mode: 0o755 },
     );
     fs.writeFileSync(path.join(stubborn, 'extension.json'), JSON.stringify({ name: 'stubborn', exec: './run.sh' }));
     try {
+      expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'k0'))).stdout)).toEqual(DENY_RM);
+      const host = await until(() => hostOf(ws), 10_000, 'the warm host');
+      // The first call's own host stopped its copy; the warm host's starts once that hook has exited.
       expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'k1'))).stdout)).toEqual(DENY_RM);
-      const [host] = (await hosts()).filter((h) => h.folder === ws);
-      await until(() => fs.existsSync(pidFile), 10_000, 'the stubborn extension');
-      const ext = Number(fs.readFileSync(pidFile, 'utf8'));
+      const running = () => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') : '').split('\n').filter(Boolean).map(Number).filter(alive);
+      const [ext] = await until(() => (running().length === 1 ? running() : undefined), 10_000, 'the warm host\'s stubborn extension alone');
       const guard = guardPid('k1')!;
       process.kill(host.pid, 'SIGKILL');
       await until(() => !alive(ext) && !alive(guard), 15_000, 'the watchdog ending the extensions');
@@ -142,13 +149,13 @@ describe('the warm hook host', () => {
   it('a replaced dist/cli.js (an update) makes the host exit; the next call starts the new one', async () => {
     const ws = workspace('warm-update');
     expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'u1'))).stdout)).toEqual(DENY_RM);
-    const [before] = (await hosts()).filter((h) => h.folder === ws);
+    const before = await until(() => hostOf(ws), 10_000, 'the warm host');
     const cli = path.join(bin, 'cli.js');
     fs.copyFileSync(cli, `${cli}.new`);
     fs.renameSync(`${cli}.new`, cli);
     await until(() => !alive(before.pid), 20_000, 'the host noticing its update');
     expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'u2'))).stdout)).toEqual(DENY_RM);
-    const [after] = (await hosts()).filter((h) => h.folder === ws);
+    const after = await until(() => hostOf(ws), 10_000, 'the new warm host');
     expect(after.pid).not.toBe(before.pid);
   }, 60_000);
 
@@ -160,7 +167,10 @@ describe('the warm hook host', () => {
     const empty = path.join(tmp, 'empty-home');
     expect(await hook(bash(ws, 'rm -rf /', 'p1'), { ZUT_HOME: empty })).toMatchObject({ code: 0, stdout: '' });
     expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'p2'), { ZUT_HOME: empty, ZUT_ALLOW_PROJECT: '1' })).stdout)).toEqual(DENY_RM);
-    expect((await hosts()).filter((h) => h.folder === ws)).toHaveLength(2);
+    await until(async () => (await hosts()).filter((h) => h.folder === ws).length === 2, 10_000, 'two warm hosts');
+    // …and each keeps to its option once warm.
+    expect(await hook(bash(ws, 'rm -rf /', 'p3'), { ZUT_HOME: empty })).toMatchObject({ code: 0, stdout: '' });
+    expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'p4'), { ZUT_HOME: empty, ZUT_ALLOW_PROJECT: '1' })).stdout)).toEqual(DENY_RM);
     await zutHost(['hook', 'host', 'stop', '--cwd', ws]);
   }, 60_000);
 });
@@ -172,17 +182,20 @@ describe('every wait has a deadline: a PreToolUse that could not be judged in ti
     fs.mkdirSync(slow, { recursive: true });
     fs.writeFileSync(path.join(slow, 'run.sh'), `#!/bin/sh\nsleep 45\nprintf '%s\\n' '{"type":"hello","protocol_version":2,"name":"slowpoke","version":"1"}' '{"type":"ready"}'\nwhile read l; do :; done\n`, { mode: 0o755 });
     fs.writeFileSync(path.join(slow, 'extension.json'), JSON.stringify({ name: 'slowpoke', exec: './run.sh' }));
+    const budget = { ZUT_HOOK_BUDGET_SECONDS: '5' };
     try {
-      const t0 = Date.now();
-      const blocked = await hook(bash(ws, 'rm -rf /', 's1'), { ZUT_HOOK_BUDGET_SECONDS: '5' });
-      expect(JSON.parse(blocked.stdout)).toEqual(DENY_RM);
-      const t1 = Date.now();
-      const held = await hook(bash(ws, 'ls', 's2'), { ZUT_HOOK_BUDGET_SECONDS: '5' });
-      const took = Date.now() - t1;
-      expect(held.code).toBe(0);
-      expect(JSON.parse(held.stdout), held.stdout).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'blocked by zut: slowpoke is still starting: its guards could not be asked in time' } });
-      expect(took).toBeLessThan(5_000 + 3_000);
-      expect(t1 - t0).toBeLessThan(5_000 + 3_000);
+      // The first call (its own host) and the warm host's: both answer within the budget, naming the slow starter
+      // when no running guard blocked the call.
+      for (const id of ['s1', 's3']) {
+        const t0 = Date.now();
+        const held = await hook(bash(ws, 'ls', id), budget);
+        expect(held.code).toBe(0);
+        expect(JSON.parse(held.stdout), held.stdout).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'blocked by zut: slowpoke is still starting: its guards could not be asked in time' } });
+        expect(Date.now() - t0).toBeLessThan(5_000 + 3_000); // the deadline: before the agent's own timeout
+        await until(async () => (await hosts()).some((h) => h.folder === ws), 10_000, 'the warm host');
+      }
+      // A running guard's block is the answer: not held until the slow one's deadline, not in its name.
+      expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 's2'), budget)).stdout)).toEqual(DENY_RM);
     } finally {
       await zutHost(['hook', 'host', 'stop', '--cwd', ws]);
       fs.rmSync(slow, { recursive: true, force: true });

@@ -148,7 +148,7 @@ describe.skipIf(process.platform === 'win32')('the POSIX launcher', () => {
     const written = JSON.parse(await fs.readFile(file, 'utf8')) as { hooks: Record<string, { hooks: { command: string }[] }[]> };
     expect(written.hooks.PreToolUse[0].hooks[0].command).toBe(`${shQuote(l)} hook --agent claude PreToolUse`);
     const uninstall = await runProcess(l, ['hook', 'uninstall', '--agent', 'claude', '--scope', 'workspace', '--cwd', ws], { env });
-    expect(uninstall.stdout).toContain('Removed 6 entries.');
+    expect(uninstall.stdout).toContain('Removed 8 entries.');
     // Without the launcher, the CLI verb writes its own Node and hook entry, as before.
     const direct = await runProcess(process.execPath, [builtCli(), 'hook', 'install', '--agent', 'claude', '--scope', 'workspace', '--cwd', ws], { env });
     expect(direct.code).toBe(0);

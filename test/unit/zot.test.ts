@@ -50,8 +50,8 @@ describe('zot v1 through the Manager', () => {
     expect(infos['zot-node']).toMatchObject({ protocol: 'zot', state: 'running', readyMode: 'ready', capabilities: ['commands', 'tools', 'call_tool', 'tool_cancel'] });
     expect(infos['zot-py']).toMatchObject({ protocol: 'zot', state: 'running', readyMode: 'ready' });
     expect(infos['zot-node']!.interceptions).toEqual(['before_agent_start']);
-    // What @zut has no moment for is accepted and named, never silently dropped.
-    expect(infos['zot-node']!.diagnostics).toEqual(["subscribe: permission_decision never happen in VS Code's @zut: not sent"]);
+    // permission_decision is sent (guards' refusals, agents' permission hooks): no diagnostic for it any more.
+    expect(infos['zot-node']!.diagnostics).toEqual([]);
     expect(m.tools().map((t) => t.name).sort()).toEqual(['py_big', 'py_chain', 'py_chain2', 'py_slow', 'py_upper', 'zchain', 'zchain2', 'zforecast', 'zloop', 'ztwice']);
     const seen = await display(m, 'zseen');
     expect(seen.ack).toEqual({

@@ -10,7 +10,7 @@
  * each view. VS Code-free.
  */
 import { randomUUID } from 'node:crypto';
-import { HOOK_START_POLL_MS, TOOL_ARGS_MAX_BYTES, TOOL_ARGS_MAX_DEPTH } from '../../protocol/limits';
+import { HOOK_START_POLL_MS, TOOL_ARGS_MAX_BYTES, TOOL_ARGS_MAX_DEPTH, TOOL_SUMMARY_MAX_CHARS } from '../../protocol/limits';
 import type { Blocked, LifecycleEvent, ToolResult } from '../types';
 import { boundContent } from './boundContent';
 import { CALL_TOOL_RESULT_MAX_BYTES } from '../../protocol/limits';
@@ -160,6 +160,22 @@ export class ToolGuard {
     }
   }
 
+  /**
+   * What the agent (or a guard) decided about the call, for zot's subscribers: `tool_confirmation_requested` (the
+   * agent is about to ask the person; spec: with a short `tool_preview`) or `permission_decision` (zot-extensions.md:
+   * approved/denied/cancelled by the user, a remembered approval, a policy). One event for the call, under the name
+   * guards see (its first view).
+   */
+  permission(req: GuardRequest, what: PermissionEvent): void {
+    const event = what.kind === 'confirmation' ? 'tool_confirmation_requested' : 'permission_decision';
+    if (!this.port.hasSubscribers(event)) return;
+    const call = req.source ? foreignCall(req.source, req.name, req.input) : undefined;
+    const [v] = viewsOf(req, req.toolId ?? randomUUID(), call?.views);
+    const frame = frameOf(v, req);
+    if (what.kind === 'confirmation') this.port.emit({ event, tool_id: frame.tool_id, tool_name: frame.tool_name, tool_preview: previewOf(v), ...extrasOf(frame) });
+    else this.port.emit({ event, tool_id: frame.tool_id, tool_name: frame.tool_name, decision: what.decision, source: what.source, stage: 'pre_execution', ...(what.reason !== undefined && { reason: what.reason }), ...extrasOf(frame) });
+  }
+
   /** A call another agent already ran (its PostToolUse hook): the `tool_result` event for each view. */
   observed(req: GuardRequest, result: Pick<ToolResult, 'content' | 'isError'>): void {
     if (!this.port.hasSubscribers('tool_result')) return;
@@ -168,6 +184,8 @@ export class ToolGuard {
   }
 
   private judged(req: GuardRequest, toolId: string, views: FramedView[] | undefined, verdict: GuardVerdict): Guarded {
+    // A guard's refusal (or zut's) is a policy decision (zot-extensions.md: "Guard refusals … use policy").
+    if (verdict.blocked) this.permission({ ...req, toolId }, { kind: 'decision', decision: 'denied', source: 'policy', reason: `blocked by ${verdict.blocked.ext}: ${verdict.blocked.reason}` });
     return {
       verdict,
       finished: (status, result, executed) => {
@@ -189,6 +207,28 @@ export class ToolGuard {
       this.port.emit({ event: 'tool_result', ...frameOf(v, req), status, executed, result: bounded });
     }
   }
+}
+
+/** An agent's permission step for a call (Manager.permission). */
+export type PermissionEvent =
+  | { kind: 'confirmation' }
+  | { kind: 'decision'; decision: 'approved' | 'denied' | 'cancelled'; source: 'user' | 'remembered' | 'policy' | 'yolo'; reason?: string };
+
+/** The spec's short `tool_preview` of a view (what the agent's dialog shows): its command, path, URL or pattern. */
+function previewOf(v: GuardView): string {
+  const a = v.args;
+  const key = ['command', 'path', 'url', 'pattern', 'file_path', 'filePath'].find((k) => typeof a[k] === 'string');
+  const text = key ? (a[key] as string) : JSON.stringify(a);
+  return text.length > TOOL_SUMMARY_MAX_CHARS ? text.slice(0, TOOL_SUMMARY_MAX_CHARS - 1) + '…' : text;
+}
+
+/** A frame's additive fields (`origin_extension`, `editor_tool`, `effect`), for events that carry them too. */
+function extrasOf(f: ReturnType<typeof frameOf>): { origin_extension?: string; editor_tool?: string; effect?: string } {
+  const x: { origin_extension?: string; editor_tool?: string; effect?: string } = {};
+  if (f.origin_extension !== undefined) x.origin_extension = f.origin_extension;
+  if (f.editor_tool !== undefined) x.editor_tool = f.editor_tool;
+  if (f.effect !== undefined) x.effect = f.effect;
+  return x;
 }
 
 /** The views of a call with their ids: a zut tool's own, or a foreign call's (the first keeps the call's id). */

@@ -18,12 +18,11 @@ import { FrameProtocol, decodeFrameValue, parseJsonLine } from './v2';
 const ZOT_HOST_CAPABILITIES = ['call_tool'];
 
 /**
- * zot lifecycle events that have no moment in VS Code's `@zut` (no confirmation dialog, no compaction, no swarm, no
- * session end): a subscription to them is accepted and named in a diagnostic; they are never sent.
+ * zot lifecycle events that have no moment in this host (no compaction, no swarm, no session end): a subscription to
+ * them is accepted and named in a diagnostic; they are never sent. (`tool_confirmation_requested` and
+ * `permission_decision` are: from agents' permission hooks and the guards' refusals, src/hooks/permissions.ts.)
  */
-export const ZOT_EVENTS_NEVER_SENT: ReadonlySet<string> = new Set([
-  'session_end', 'tool_confirmation_requested', 'permission_decision', 'pre_compact', 'post_compact', 'subagent_start', 'subagent_stop',
-]);
+export const ZOT_EVENTS_NEVER_SENT: ReadonlySet<string> = new Set(['session_end', 'pre_compact', 'post_compact', 'subagent_start', 'subagent_stop']);
 
 /** Events a zot extension may intercept (zot-extensions.md: Interceptable events). */
 const ZOT_INTERCEPTABLE: ReadonlySet<string> = new Set([...INTERCEPTABLE_EVENTS, 'before_agent_start']);

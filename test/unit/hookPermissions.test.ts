@@ -1,0 +1,112 @@
+/**
+ * An agent's permission steps as zut's `tool_confirmation_requested` and zot's `permission_decision` (src/hooks/
+ * permissions.ts), on the payloads the real agents sent (test/agents/fixtures: Claude Code 2.1.328, Copilot CLI
+ * 1.0.102, captured by `npm run test:agents`), answered by one host as a window or the warm host answers them:
+ * the events reach a subscriber with the call's id, zut's name for the tool and its preview, in the spec's order.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { answerHook } from '../../src/hooks/answer';
+import { readHookInput } from '../../src/hooks/input';
+import { hookEventOf, isCamelEvent, type HookAgent } from '../../src/hooks/names';
+import { Manager } from '../../src/host/manager';
+import { RecordingUi, cleanupTemps, keepManager, nodeExt, stopManagers, zutHome } from '../helpers/hostFixtures';
+
+const FIXTURES = path.resolve(__dirname, '../agents/fixtures');
+const fixture = (agent: string, event: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, agent, `${event}.json`), 'utf8')) as Record<string, unknown> & { tool_use_id?: string };
+
+afterEach(async () => {
+  await stopManagers();
+  cleanupTemps();
+});
+
+/** A host with a subscriber of every tool event (its `events` tool returns what it got) and, optionally, a guard. */
+async function host(guard = false): Promise<Manager> {
+  const z = zutHome();
+  nodeExt(z.exts, { name: 'watcher', tools: [{ name: 'seen', mode: 'events' }], subscribe: { events: ['tool_call', 'tool_confirmation_requested', 'permission_decision', 'tool_result'] } });
+  if (guard) nodeExt(z.exts, { name: 'stopper', subscribe: { intercept: ['tool_call'] }, intercept: { tool_call: { block: true, reason: 'not today' } } });
+  const m = new Manager({ folders: [], zutHome: z.home, ui: new RecordingUi(), hostVersion: 't' });
+  keepManager(m);
+  await m.start();
+  return m;
+}
+
+/** The agent's hook call with `payload` (an event name as the agent spells it). */
+async function hook(m: Manager, agent: HookAgent, eventName: string, payload: Record<string, unknown>) {
+  const input = readHookInput(JSON.stringify(payload));
+  if (typeof input === 'string') throw new Error(input);
+  return answerHook(m, { agent, event: hookEventOf(eventName)!, camel: isCamelEvent(eventName) }, input, Date.now() + 10_000);
+}
+
+/** The events the watcher got, without their frame type. */
+async function seen(m: Manager): Promise<Record<string, unknown>[]> {
+  const r = await m.callTool('seen', {});
+  return (JSON.parse(r.content[0].text!) as Record<string, unknown>[]).filter((e) => e.type === 'event');
+}
+
+describe('agent permission events', () => {
+  it('Claude Code: PreToolUse → PermissionRequest → PostToolUse is tool_call, tool_confirmation_requested, permission_decision approved by the user, tool_result — one tool id', async () => {
+    const m = await host();
+    const session = { session_id: 'claude-s1' };
+    const pre = { ...fixture('claude', 'PreToolUse'), ...session };
+    expect(await hook(m, 'claude', 'PreToolUse', pre)).toEqual({ stdout: '', exitCode: 0 });
+    expect(await hook(m, 'claude', 'PermissionRequest', { ...fixture('claude', 'PermissionRequest'), ...session })).toEqual({ stdout: '', exitCode: 0 });
+    await hook(m, 'claude', 'PostToolUse', { ...fixture('claude', 'PostToolUse'), ...session, tool_use_id: pre.tool_use_id });
+    const events = await seen(m);
+    const id = pre.tool_use_id;
+    expect(events.map((e) => [e.event, e.tool_id])).toEqual([
+      ['tool_call', id],
+      ['tool_confirmation_requested', id],
+      ['permission_decision', id],
+      ['tool_result', id],
+    ]);
+    expect(events[1]).toMatchObject({ tool_name: 'bash', tool_preview: 'touch /tmp/zut-agents-sandbox/ws/made', editor_tool: 'Bash', effect: 'exec' });
+    expect(events[2]).toMatchObject({ tool_name: 'bash', decision: 'approved', source: 'user', stage: 'pre_execution' });
+  });
+
+  it('Claude Code: PermissionDenied after the prompt is denied by the user; without a prompt, by its policy', async () => {
+    const m = await host();
+    const pre = { ...fixture('claude', 'PreToolUse'), session_id: 'claude-s2' };
+    await hook(m, 'claude', 'PreToolUse', pre);
+    await hook(m, 'claude', 'PermissionRequest', { ...fixture('claude', 'PermissionRequest'), session_id: 'claude-s2' });
+    await hook(m, 'claude', 'PermissionDenied', { ...pre, hook_event_name: 'PermissionDenied', reason: 'the user said no' });
+    const pre2 = { ...pre, tool_use_id: 'toolu_other', session_id: 'claude-s3' };
+    await hook(m, 'claude', 'PreToolUse', pre2);
+    await hook(m, 'claude', 'PermissionDenied', { ...pre2, hook_event_name: 'PermissionDenied', reason: 'auto mode' });
+    const decisions = (await seen(m)).filter((e) => e.event === 'permission_decision');
+    expect(decisions).toEqual([
+      expect.objectContaining({ tool_id: pre.tool_use_id, decision: 'denied', source: 'user', reason: 'the user said no' }),
+      expect.objectContaining({ tool_id: 'toolu_other', decision: 'denied', source: 'policy', reason: 'auto mode' }),
+    ]);
+  });
+
+  it('Copilot CLI: preToolUse → permissionRequest → notification (permission_prompt) → postToolUse; permissionRequest alone asks nobody', async () => {
+    const m = await host();
+    const s = { sessionId: 'copilot-s1' };
+    await hook(m, 'copilot-cli', 'preToolUse', { ...fixture('copilot-cli', 'preToolUse'), ...s });
+    await hook(m, 'copilot-cli', 'permissionRequest', { ...fixture('copilot-cli', 'permissionRequest'), ...s });
+    expect((await seen(m)).map((e) => e.event)).toEqual(['tool_call']); // fires before its permission service decides
+    expect(await hook(m, 'copilot-cli', 'notification', { ...fixture('copilot-cli', 'notification'), ...s })).toEqual({ stdout: '', exitCode: 0 });
+    await hook(m, 'copilot-cli', 'postToolUse', { ...fixture('copilot-cli', 'postToolUse'), ...s });
+    const events = await seen(m);
+    expect(events.map((e) => e.event)).toEqual(['tool_call', 'tool_confirmation_requested', 'permission_decision', 'tool_result']);
+    expect(new Set(events.map((e) => e.tool_id)).size).toBe(1); // Copilot CLI gives no ids: the PreToolUse's, made here
+    expect(events[1]).toMatchObject({ tool_name: 'bash', tool_preview: 'touch /tmp/zut-agents-sandbox/ws/made', editor_tool: 'bash' });
+    // Its result is the text the model got (textResultForLlm), not the whole object.
+    expect(events[3]).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: '\n<shellId: 0 completed with exit code 0>' }], is_error: false } });
+  });
+
+  it("Copilot CLI's PascalCase PostToolUse result (tool_result: {result_type, text_result_for_llm}) is read too", async () => {
+    const m = await host();
+    await hook(m, 'copilot-cli', 'PostToolUse', { ...fixture('copilot-cli', 'PostToolUse'), tool_result: { result_type: 'failure', text_result_for_llm: 'it broke' } });
+    expect((await seen(m)).find((e) => e.event === 'tool_result')).toMatchObject({ status: 'failed', result: { content: [{ type: 'text', text: 'it broke' }], is_error: true } });
+  });
+
+  it("a guard's block is a permission_decision denied by policy (zot-extensions.md: guard refusals use policy)", async () => {
+    const m = await host(true);
+    const pre = { ...fixture('claude', 'PreToolUse'), session_id: 'claude-s4' };
+    expect(JSON.parse((await hook(m, 'claude', 'PreToolUse', pre)).stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
+    expect((await seen(m)).find((e) => e.event === 'permission_decision')).toMatchObject({ tool_id: pre.tool_use_id, decision: 'denied', source: 'policy', reason: 'blocked by stopper: not today' });
+  });
+});
