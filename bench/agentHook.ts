@@ -15,7 +15,8 @@ import { NullHostUi } from '../src/host/hostUi';
 import { Manager } from '../src/host/manager';
 import { fmt, ratios, summarize, type BenchRow } from './stats';
 
-function runShell(command: string, stdin: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string }> {
+/** Spawns `command` through a shell as an agent spawns a hook, `stdin` written; how long until it closed, and its stdout. */
+export function runShell(command: string, stdin: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string }> {
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(command, [], { shell: true, env, stdio: 'pipe' });

@@ -5,23 +5,12 @@
  * starts it for the next calls and answers this one with a host of its own) against the per-call headless host every
  * hook ran before (`ZUT_HOOK_WARM=0`: the hook's own host, started and stopped per call), alternating: goal ≤ 1.0×.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runShell } from './agentHook';
 import { fmt, ratios, summarize, type BenchRow } from './stats';
-
-function runShell(command: string, stdin: string, env: NodeJS.ProcessEnv): Promise<{ ms: number; stdout: string }> {
-  const t0 = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [], { shell: true, env, stdio: 'pipe' });
-    let stdout = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.on('error', reject);
-    child.on('close', () => resolve({ ms: performance.now() - t0, stdout }));
-    child.stdin.end(stdin);
-  });
-}
 
 export async function benchAgentHookWarm(quick: boolean): Promise<BenchRow[]> {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zut-bench-warm-')));

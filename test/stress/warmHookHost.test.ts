@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { askHost } from '../../src/hooks/client';
 import { readRendezvous, warmFile } from '../../src/hooks/rendezvous';
 import { builtCli } from '../helpers/built';
-import { until } from '../helpers/until';
+import { alive, until } from '../helpers/until';
 
 const SCALE = Number(process.env.ZUT_STRESS_SCALE ?? 1);
 const CALLS = Math.max(1000, Math.round(10_000 * SCALE));
@@ -66,14 +66,6 @@ describe.runIf(process.platform === 'linux')('the warm hook host over 10,000 cal
     expect(late - early).toBeLessThan(RSS_SLACK_KB);
     const guardPids = spawnSync('pgrep', ['-f', 'hooks/guard.mjs'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
     expect(cli('hook', 'host', 'stop').stdout).toContain('Stopped 1 warm hook host');
-    const alive = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
     expect(alive(r.pid)).toBe(false);
     await until(() => guardPids.every((p) => !alive(p) || !fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(tmp)), 10_000, 'the guard gone');
   }, 600_000);

@@ -16,7 +16,7 @@ import { NullHostUi } from '../../src/host/hostUi';
 import { Manager } from '../../src/host/manager';
 import { builtCli, builtHook } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
-import { until } from '../helpers/until';
+import { alive, until } from '../helpers/until';
 
 let tmp: string;
 let bin: string;
@@ -70,14 +70,6 @@ const bash = (cwd: string, command: string, id = `id-${Math.random()}`) => ({ se
 const seen = (): { kind: string; pid: number; tool_id?: string }[] =>
   (fs.existsSync(guardLog) ? fs.readFileSync(guardLog, 'utf8') : '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; pid: number; tool_id?: string });
 const guardPid = (id: string) => seen().find((l) => l.kind === 'intercept' && l.tool_id === id)?.pid;
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const workspace = (name: string) => {
   const dir = path.join(tmp, name);
   fs.mkdirSync(dir, { recursive: true });

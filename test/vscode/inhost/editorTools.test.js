@@ -117,21 +117,20 @@ suite('@zut with VS Code tools (run_in_terminal under zut guards)', function () 
   test("Stop while run_in_terminal runs cancels it in VS Code's tool: the response ends promptly, the tool call is cancelled", async function () {
     this.timeout(90000);
     const id = crypto.randomUUID();
-    const command = `sleep 30; echo zut-slept-${id}`;
+    // The command says it started (a file): what the test waits on, whether or not the terminal's shell integration
+    // reports the execution (onDidStartTerminalShellExecution did not fire under load, and the test waited for nothing).
+    const started = path.join(os.tmpdir(), `zut-started-${id}`);
+    const command = `touch '${started}'; sleep 30; echo zut-slept-${id}`;
     void vscode.commands.executeCommand('workbench.action.chat.open', { query: `@zut ${terminalCall(command)}`, modelSelector: { vendor: 'zut-test', id: 'scripted' } });
-    // Accept VS Code's confirmation (it may show a moment after the guard passed the call) until the terminal runs
-    // the command, then Stop.
-    let running = false;
-    const started = vscode.window.onDidStartTerminalShellExecution((e) => { if (e.execution.commandLine.value.includes(id)) running = true; });
-    try {
-      await eventually(async () => (await guardSaw(host)).some((s) => s.kind === 'intercept' && s.tool_args.command === command), 'bash-guard asked', 30000);
-      await eventually(async () => {
-        if (!running) await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
-        return running;
-      }, 'the terminal running the command', 30000, 500);
-    } finally {
-      started.dispose();
-    }
+    // Accept VS Code's confirmation (it may show a moment after the guard passed the call) until the command runs,
+    // then Stop.
+    await eventually(async () => (await guardSaw(host)).some((s) => s.kind === 'intercept' && s.tool_args.command === command), 'bash-guard asked', 30000);
+    await eventually(async () => {
+      if (fs.existsSync(started)) return true;
+      await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
+      return fs.existsSync(started);
+    }, 'the terminal running the command', 30000, 500);
+    fs.rmSync(started, { force: true });
     await new Promise((r) => setTimeout(r, 1000));
     const stopped = Date.now();
     await vscode.commands.executeCommand('workbench.action.chat.cancel');
