@@ -112,3 +112,38 @@ describe('Copilot CLI: permissionRequest and notification in -p', function () {
     for (const e of ['postToolUse', 'PostToolUse']) contractFixture('copilot-cli', e, p[e], sb.root);
   });
 });
+
+describe("zut's installed hooks: an agent's permission prompt reaches extensions", function () {
+  const box = sandboxEach('permissions');
+  /** The guard's log of the permission events, with the call they are about. */
+  const permissionEvents = (sb) =>
+    sb.guardSaw().filter((l) => l.kind === 'event' && ['tool_call', 'tool_confirmation_requested', 'permission_decision'].includes(l.event)).map((l) => ({ event: l.event, tool_id: l.tool_id, tool_name: l.tool_name, tool_preview: l.tool_preview, decision: l.decision, source: l.source }));
+
+  it('Claude Code (default mode, the command not allowed): PermissionRequest → tool_confirmation_requested for the call the guard saw', async function () {
+    const sb = box();
+    sb.cli(['hook', 'install', '--agent', 'claude', '--scope', 'workspace', '--cwd', sb.ws]);
+    const made = path.join(sb.ws, 'made');
+    await runClaude(sb, [touch('Bash', made), { text: 'done' }]);
+    assert.ok(!fs.existsSync(made), 'the call ran without permission');
+    const events = permissionEvents(sb);
+    const call = events.find((e) => e.event === 'tool_call');
+    const asked = events.find((e) => e.event === 'tool_confirmation_requested');
+    assert.ok(call && asked, JSON.stringify(events));
+    assert.deepEqual(asked, { event: 'tool_confirmation_requested', tool_id: call.tool_id, tool_name: 'bash', tool_preview: `touch ${made}`, decision: undefined, source: undefined });
+  });
+
+  it('Copilot CLI (no --allow-all-tools): its permission_prompt notification → tool_confirmation_requested for the call the guard saw', async function () {
+    const sb = box();
+    sb.cli(['hook', 'install', '--agent', 'copilot-cli', '--scope', 'workspace', '--cwd', sb.ws]);
+    const made = path.join(sb.ws, 'made');
+    await runCopilot(sb, [touch('bash', made), { text: 'done', delayMs: NOTIFICATION_WAIT_MS }], { args: ['--trust-folder'] });
+    assert.ok(!fs.existsSync(made), 'the call ran without permission');
+    const events = permissionEvents(sb);
+    const call = events.find((e) => e.event === 'tool_call');
+    const asked = events.find((e) => e.event === 'tool_confirmation_requested');
+    assert.ok(call && asked, JSON.stringify(events));
+    assert.equal(asked.tool_id, call.tool_id);
+    assert.equal(asked.tool_name, 'bash');
+    assert.equal(asked.tool_preview, `touch ${made}`);
+  });
+});

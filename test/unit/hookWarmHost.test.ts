@@ -268,9 +268,12 @@ describe('the way to a window', () => {
   it('a squatted <tmpdir>/zut-hooks-<uid> switches nothing off: the per-user directory is under the home', async () => {
     const uid = process.getuid?.() ?? 0;
     const squat = path.join(os.tmpdir(), `zut-hooks-${uid}`);
+    // Squatted by "another user" only when it is not there: a real one of this machine's is left as it is.
     const made = !fs.existsSync(squat);
-    if (made) fs.mkdirSync(squat, { mode: 0o755 });
-    if (uid === 0) fs.chownSync(squat, 65534, 65534); // another user's
+    if (made) {
+      fs.mkdirSync(squat, { mode: 0o755 });
+      if (uid === 0) fs.chownSync(squat, 65534, 65534);
+    }
     const home = process.env.HOME;
     const hooksEnv = process.env.ZUT_HOOKS_DIR;
     process.env.HOME = tmp;

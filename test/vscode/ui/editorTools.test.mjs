@@ -59,11 +59,15 @@ describe("editor tools: @zut runs VS Code's run_in_terminal with its confirmatio
 
   it("Skip in VS Code's confirmation: nothing runs and the model reads VS Code's own words for it", async () => {
     const token = `zut-skipped-${crypto.randomUUID().slice(0, 8)}`;
+    const responses = page.locator('.interactive-item-container.interactive-response');
+    const before = await responses.count();
     await send(terminalCall(`echo ${token}`));
     const skip = chatView().locator('.monaco-button:visible', { hasText: /^\s*Skip\b/ }).first();
     await skip.waitFor({ timeout: 60_000 });
     await skip.click();
-    const response = page.locator('.interactive-item-container.interactive-response', { hasText: /model got:/ }).last();
+    // This test's response, the one after those already shown, once the model answered: `.last()` of any "model got:"
+    // could be the previous test's, still the last one until this response appears.
+    const response = responses.nth(before).filter({ hasText: /model got:/ });
     await response.waitFor({ timeout: 30_000 });
     await screenshot(page, 'editor-tools-skipped');
     const text = (await response.innerText()).replace(/[\s\u00a0]+/g, ' ');
