@@ -164,6 +164,10 @@ export class Manager extends Disposable implements ExtensionHost {
     return this.loader.serial(() => this.gates.revokeConsent(name));
   }
 
+  allowOwnContent(staging: string, dest: string): Promise<void> {
+    return this.gates.allowOwnContent(staging, dest);
+  }
+
   setDisabledInWorkspace(name: string, disabled: boolean): Promise<void> {
     return this.loader.serial(() => this.gates.setDisabledInWorkspace(name, disabled));
   }

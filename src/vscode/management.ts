@@ -58,7 +58,11 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
         return { plan };
       }
       const ready = staged;
-      const installed = await control.exclusive(() => ready.commit());
+      // What the user installs into a project is theirs: consent for exactly the staged copy they confirmed.
+      const installed = await control.exclusive(async () => {
+        await host.allowOwnContent(ready.staging, ready.plan.dest);
+        return ready.commit();
+      });
       void vscode.window.showInformationMessage(`Installed zut extension "${installed.name}" into ${installed.dir}.`);
       await control.reload(`installed ${installed.name}`);
       return { installed, plan };

@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createNewExtension, isNewExtensionLang, LANG_LABELS, NEW_EXTENSION_LANGS, newExtensionNameProblem, type NewExtension, type NewExtensionLang } from '../host/authoring/newExtension';
+import type { HostConsent } from '../host/api';
 import type { HostControl } from './host';
 import { destinationRoot, pickDestination, type DestinationWords } from './pickExtension';
 
@@ -17,7 +18,7 @@ interface NewExtensionArgs {
   where?: string;
 }
 
-export function registerNewExtension(context: vscode.ExtensionContext, control: HostControl): void {
+export function registerNewExtension(context: vscode.ExtensionContext, host: Pick<HostConsent, 'allowOwnContent'>, control: HostControl): void {
   const sdkDir = path.join(context.extensionPath, 'dist', 'sdk');
   context.subscriptions.push(
     vscode.commands.registerCommand('zut.newExtension', async (arg?: unknown): Promise<NewExtension | undefined> => {
@@ -29,7 +30,9 @@ export function registerNewExtension(context: vscode.ExtensionContext, control: 
       const root = a.where !== undefined ? destinationRoot(a.where, control.zutHome()) : await pickDestination(control.zutHome(), NEW_WORDS);
       if (!root) return undefined;
       try {
-        const made = await control.exclusive(() => createNewExtension({ lang, name, root, sdkDir }));
+        // What the user creates here is theirs: consent is recorded for exactly the files written (gates.ts).
+        const dest = path.join(root, name);
+        const made = await control.exclusive(() => createNewExtension({ lang, name, root, sdkDir, beforeCommit: (staging) => host.allowOwnContent(staging, dest) }));
         await control.reload(`created ${made.name}`);
         await vscode.window.showTextDocument(vscode.Uri.file(made.mainFile), { preview: false });
         void vscode.window.showInformationMessage(

@@ -3,15 +3,17 @@
  * project extension's `hello_ack.data_dir` lies outside the repository (`<zut home>/project-data/<name>-<hash>`),
  * so the todo example, which keeps its todos.json in its data_dir, never asks again however often it is used; its
  * folder is still all code: a file it writes there, a link from it into the data_dir, ask again like any change.
- * A global extension keeps zut's default data_dir, its own directory.
+ * A global extension keeps zut's default data_dir, its own directory. And what the user installs into a project
+ * through us (point 2) is theirs: allowed for exactly the staged copy they confirmed.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stageInstall } from '../../src/host/disk/install';
 import { projectDataDir } from '../../src/host/disk/paths';
 import { EXAMPLES_DIR } from '../helpers/stdioDriver';
 import { consentSetup, shBody } from '../helpers/consentFixture';
-import { cleanupTemps, stopManagers, until, writeExt } from '../helpers/hostFixtures';
+import { cleanupTemps, stopManagers, tempDir, until, writeExt } from '../helpers/hostFixtures';
 
 afterEach(async () => {
   await stopManagers();
@@ -104,3 +106,33 @@ describe('point 1: the folder is still all code (red team)', () => {
   });
 });
 
+describe('point 2: what the user installs into a project through us is theirs', () => {
+  it('Install: allowed for exactly the staged copy, so it runs at once; a file slipped in before the rename asks', async () => {
+    const s = consentSetup();
+    const src = writeExt(tempDir('zut-src-'), 'inst', { name: 'inst', exec: './run.sh' }, { 'run.sh': `#!/bin/sh\n${shBody('inst', `echo v1 >> '${s.marker}'`)}` });
+    const src2 = writeExt(tempDir('zut-src-'), 'inst2', { name: 'inst2', exec: './run.sh' }, { 'run.sh': `#!/bin/sh\n${shBody('inst2', `echo w1 >> '${s.marker}'`)}` });
+    const asked: string[] = [];
+    s.m.onDidRequestConsent((infos) => asked.push(...infos.map((i) => i.name)));
+    await s.m.start();
+    const staged = await stageInstall(src, s.projectExts);
+    await s.m.allowOwnContent(staged.staging, staged.plan.dest);
+    await staged.commit();
+    await s.m.reload();
+    expect(s.info('inst').state).toBe('running');
+    expect(s.ran()).toBe('v1\n');
+    // Exactly what was confirmed: a file added after the answer was recorded is not covered.
+    const sneaky = await stageInstall(src2, s.projectExts);
+    await s.m.allowOwnContent(sneaky.staging, sneaky.plan.dest);
+    fs.writeFileSync(path.join(sneaky.staging, 'lib.sh'), 'echo extra\n');
+    await sneaky.commit();
+    await s.m.reload();
+    expect(s.info('inst2').state).toBe('consent');
+    expect(asked).toEqual(['inst2']);
+    expect(s.ran()).toBe('v1\nv1\n'); // inst ran again on the reload; inst2 never
+    // A global destination is never asked for: nothing is recorded for it.
+    const globalCopy = await stageInstall(src2, s.exts);
+    await s.m.allowOwnContent(globalCopy.staging, globalCopy.plan.dest);
+    await globalCopy.discard();
+    expect([...s.choices.values.keys()].filter((k) => k.includes(s.exts))).toEqual([]);
+  });
+});

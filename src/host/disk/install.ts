@@ -34,6 +34,8 @@ export interface InstallPlan {
 /** A copy in its staging directory, validated, not yet an installed extension. */
 export interface StagedInstall {
   plan: InstallPlan;
+  /** The staged copy's directory (`<root>/.staging-<random>`), exactly what `commit` renames into place. */
+  staging: string;
   /** Renames the staged copy into place; refuses if the destination appeared meanwhile (and discards). */
   commit(): Promise<InstalledExtension>;
   /** Removes the staged copy. Idempotent. */
@@ -53,7 +55,8 @@ export interface StageOptions {
   build?: Builder;
 }
 
-async function exists(p: string): Promise<boolean> {
+/** Whether anything (a link included) is at `p`. */
+export async function exists(p: string): Promise<boolean> {
   try {
     await fs.lstat(p);
     return true;
@@ -121,6 +124,7 @@ export async function stageInstall(src: string, destRoot: string, opts: StageOpt
     const plan: InstallPlan = { source: what, dest, manifest: staged, files, ...(built !== undefined && { built }) };
     return {
       plan,
+      staging,
       discard,
       async commit() {
         try {

@@ -5,10 +5,12 @@
  * work. Choices are keyed by the extension's `identity` (its directory; an e extension's entry file, as top-level
  * e files share a directory). No `vscode`.
  */
+import * as path from 'node:path';
 import type { ManagerOptions } from './options';
+import { MANIFEST_FILE, readManifest } from '../disk/manifest';
 import { identity } from '../disk/discovery';
 import { logPathFor } from '../disk/paths';
-import { decideGate, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
+import { decideGate, isRepositoryCode, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
 import { contentFingerprint, type FingerprintResult } from './fingerprint';
 import type { ExtensionSupervisor } from './supervisor';
 import type { ExtensionInfo } from '../types';
@@ -110,6 +112,30 @@ export class Gatekeeper {
     }
     this.requestConsent(changed);
     await Promise.all(sups.filter((s) => s.spawnable && !s.conn).map((s) => s.start()));
+  }
+
+  /**
+   * "New Extension…" and "Install Extension…" into a project: the user wrote `staging` (complete, not yet renamed
+   * to `dest`) through us, so it is theirs. Records Allow for exactly that content under `dest`: the extension runs
+   * at once when its content is still what was written, and any other change asks as usual. Not serialised (called
+   * from inside `exclusive`); a destination outside every workspace folder needs no answer.
+   */
+  async allowOwnContent(staging: string, dest: string): Promise<void> {
+    const { consent, folders, zutHome } = this.host.options();
+    if (!consent || !isRepositoryCode({ dir: dest, scope: 'global' }, folders)) return;
+    const m = await readManifest(staging);
+    if (!m.ok) throw new Error(`${dest}: ${m.error}`);
+    const fp = await contentFingerprint({
+      name: m.manifest.name,
+      dir: staging,
+      manifestPath: path.join(staging, MANIFEST_FILE),
+      exec: m.manifest.exec,
+      args: m.manifest.args,
+      folders,
+      logPath: logPathFor(zutHome, m.manifest.name),
+    });
+    if (!fp.ok) throw new Error(fp.error);
+    await rememberConsent(consent.choices, dest, { answer: 'allow', fingerprint: fp.fingerprint, own: true });
   }
 
   /** Forgets the answer for this extension: it stops and waits for consent again. */
