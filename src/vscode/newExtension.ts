@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { createNewExtension, isNewExtensionLang, LANG_LABELS, NEW_EXTENSION_LANGS, newExtensionNameProblem, type NewExtension, type NewExtensionLang } from '../host/authoring/newExtension';
 import type { HostConsent } from '../host/api';
 import type { HostControl } from './host';
-import { destinationRoot, pickDestination, type DestinationWords } from './pickExtension';
+import { destinationRoot, pickDestination } from './pickExtension';
 
 interface NewExtensionArgs {
   lang?: string;
@@ -27,7 +27,7 @@ export function registerNewExtension(context: vscode.ExtensionContext, host: Pic
       if (!lang) return undefined;
       const name = a.name ?? (await askName());
       if (!name) return undefined;
-      const root = a.where !== undefined ? destinationRoot(a.where, control.zutHome()) : await pickDestination(control.zutHome(), NEW_WORDS);
+      const root = a.where !== undefined ? destinationRoot(a.where, control.zutHome()) : await pickDestination(control.zutHome(), 'Zut: New Extension (3/3)');
       if (!root) return undefined;
       try {
         // What the user creates here is theirs: consent is recorded for exactly the files written (gates.ts).
@@ -49,22 +49,15 @@ export function registerNewExtension(context: vscode.ExtensionContext, host: Pic
 
 async function pickLang(): Promise<NewExtensionLang | undefined> {
   const items = NEW_EXTENSION_LANGS.map((l) => ({ label: LANG_LABELS[l].split(' (')[0]!, description: LANG_LABELS[l].slice(LANG_LABELS[l].indexOf('(')), lang: l }));
-  return (await vscode.window.showQuickPick(items, { title: 'New zut extension (1/3)', placeHolder: 'Language' }))?.lang;
+  return (await vscode.window.showQuickPick(items, { title: 'Zut: New Extension (1/3)', placeHolder: 'Language', ignoreFocusOut: true }))?.lang;
 }
 
 function askName(): Thenable<string | undefined> {
   return vscode.window.showInputBox({
-    title: 'New zut extension (2/3)',
+    title: 'Zut: New Extension (2/3)',
+    ignoreFocusOut: true,
     prompt: 'Name (lower-case letters, digits and dashes): also its command /name',
     placeHolder: 'my-extension',
     validateInput: (v) => (v === '' ? undefined : newExtensionNameProblem(v)),
   });
 }
-
-const NEW_WORDS: DestinationWords = {
-  title: 'New zut extension (3/3)',
-  placeHolder: 'Where',
-  globalFirst: false,
-  globalDetail: 'Every workspace ($ZUT_HOME/extensions)',
-  projectDetail: 'This project only (.zut/extensions); runs in a trusted workspace',
-};

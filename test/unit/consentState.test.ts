@@ -81,10 +81,12 @@ describe('point 1: the folder is still all code (red team)', () => {
     const s = consentSetup();
     writeExt(s.projectExts, 'own', { name: 'own', exec: './run.sh' }, { 'run.sh': `#!/bin/sh\n${shBody('own', `echo run >> '${s.marker}'; echo state >> ./state`)}` });
     await s.m.start();
+    expect(s.m.pendingConsent()[0]!.allowedBefore).toBeUndefined(); // never answered: the first question (a modal)
     await s.m.answerConsent(['own'], 'allow');
     expect(s.ran()).toBe('run\n');
     await s.m.restart('own');
     expect(s.info('own').state).toBe('consent');
+    expect(s.m.pendingConsent()[0]!.allowedBefore).toBe(true); // changed since allowed: a notification
     expect(s.ran()).toBe('run\n');
   });
 

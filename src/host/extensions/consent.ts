@@ -100,9 +100,3 @@ export function decideGate(
   if (!r || r.fingerprint !== fingerprint) return 'consent';
   return r.answer === 'allow' ? undefined : 'denied';
 }
-
-/** The notification's sentence: "This workspace wants to run 3 zut extensions: a, b, c". */
-export function consentPrompt(names: readonly string[]): string {
-  const n = names.length;
-  return `This workspace wants to run ${n} zut extension${n === 1 ? '' : 's'}: ${names.join(', ')}`;
-}

@@ -10,7 +10,7 @@ import type { ManagerOptions } from './options';
 import { MANIFEST_FILE, readManifest } from '../disk/manifest';
 import { identity } from '../disk/discovery';
 import { logPathFor } from '../disk/paths';
-import { decideGate, isRepositoryCode, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
+import { consentRecord, decideGate, isRepositoryCode, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
 import { contentFingerprint, type FingerprintResult } from './fingerprint';
 import type { ExtensionSupervisor } from './supervisor';
 import type { ExtensionInfo } from '../types';
@@ -75,9 +75,17 @@ export class Gatekeeper {
     if (pending.length > 0) this.host.requestConsent(pending);
   }
 
-  /** Extensions waiting for consent. */
+  /** Extensions waiting for consent, each with `allowedBefore` when an earlier content of it was allowed here. */
   pendingConsent(): ExtensionInfo[] {
-    return this.host.extensions().filter((e) => e.state === 'consent');
+    const choices = this.host.options().consent?.choices;
+    return this.host
+      .extensions()
+      .filter((e) => e.state === 'consent')
+      .map((e) => {
+        const s = this.host.find(e.name);
+        const r = choices && s ? consentRecord(choices, identity(s.disc)) : undefined;
+        return r?.answer === 'allow' ? { ...e, allowedBefore: true as const } : e;
+      });
   }
 
   /**

@@ -57,10 +57,10 @@ describe('authoring: New Extension, edit and save, Problems', () => {
     await runCommand(page, 'Zut: New Extension…');
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await paletteRow(page, 'TypeScript').click();
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'New zut extension (2/3)' }).waitFor();
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Zut: New Extension (2/3)' }).waitFor();
     await input.fill('hello-ui');
     await input.press('Enter');
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'New zut extension (3/3)' }).waitFor();
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Zut: New Extension (3/3)' }).waitFor();
     await paletteRow(page, `Project: ${path.basename(folder)}`).click();
     // Its main file opens in the editor.
     await page.locator('.tabs-container .tab', { hasText: 'main.ts' }).waitFor();
