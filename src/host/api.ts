@@ -128,6 +128,11 @@ export interface HostConsent {
    * content, so it runs at once. Not serialised: call it inside `exclusive`, before the rename.
    */
   allowOwnContent(staging: string, dest: string): Promise<void>;
+  /**
+   * `file` was saved in the editor with `bytes`: when it belongs to one of the user's own extensions and is the only
+   * change since that extension was allowed, its new content is allowed too (gates.ts). Resolves whether it was.
+   */
+  allowOwnEdit(file: string, bytes: Uint8Array): Promise<boolean>;
   /** "Disable (Workspace)": a workspace-local choice; the manifest is not touched. */
   setDisabledInWorkspace(name: string, disabled: boolean): Promise<void>;
   /** Stop until Start, a restart or a reload (no automatic restart). */

@@ -68,6 +68,7 @@ export class Manager extends Disposable implements ExtensionHost {
   private readonly gates = new Gatekeeper({
     options: () => this.options,
     find: (name) => this.set.find(name),
+    all: () => this.set.all,
     extensions: () => this.extensions(),
     requestConsent: (pending) => this.consentEmitter.fire(pending),
   });
@@ -166,6 +167,10 @@ export class Manager extends Disposable implements ExtensionHost {
 
   allowOwnContent(staging: string, dest: string): Promise<void> {
     return this.gates.allowOwnContent(staging, dest);
+  }
+
+  allowOwnEdit(file: string, bytes: Uint8Array): Promise<boolean> {
+    return this.loader.serial(() => this.gates.allowOwnEdit(file, bytes));
   }
 
   setDisabledInWorkspace(name: string, disabled: boolean): Promise<void> {

@@ -90,6 +90,19 @@ describe('point 1: the folder is still all code (red team)', () => {
     expect(s.ran()).toBe('run\n');
   });
 
+  it('a repository extension\'s file saved in the editor is not the user\'s own edit: it asks again', async () => {
+    const s = consentSetup();
+    const dir = writeExt(s.projectExts, 'repo', { name: 'repo', exec: './run.sh' }, { 'run.sh': `#!/bin/sh\n${shBody('repo', `echo v1 >> '${s.marker}'`)}` });
+    await s.m.start();
+    await s.m.answerConsent(['repo'], 'allow');
+    const v2 = `#!/bin/sh\n${shBody('repo', `echo v2 >> '${s.marker}'`)}`;
+    fs.writeFileSync(path.join(dir, 'run.sh'), v2);
+    expect(await s.m.allowOwnEdit(path.join(dir, 'run.sh'), Buffer.from(v2))).toBe(false);
+    await s.m.restart('repo');
+    expect(s.info('repo').state).toBe('consent');
+    expect(s.ran()).toBe('v1\n');
+  });
+
   it('a link from the extension\'s directory into its data_dir: a change written there asks again', async () => {
     const s = consentSetup();
     const dir = path.join(s.projectExts, 'linked');

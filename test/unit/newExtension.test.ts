@@ -74,7 +74,7 @@ describe.each(NEW_EXTENSION_LANGS)('new %s extension', (lang) => {
 });
 
 describe.each(NEW_EXTENSION_LANGS)('new %s extension in a project with consent "ask" (issue 32, points 1 and 2)', (lang) => {
-  it('is allowed for exactly the files written: runs at once, never asks again across restarts and windows, asks after an edit', async () => {
+  it('is allowed for exactly the files written: runs at once, never asks again across restarts and windows; its own saved edit is allowed, any other change asks', async () => {
     const project = tempDir('zut-new-');
     const root = path.join(project, '.zut', 'extensions');
     const choices = new MemoryChoices();
@@ -100,8 +100,19 @@ describe.each(NEW_EXTENSION_LANGS)('new %s extension in a project with consent "
     await again.start();
     expect(state(again)).toBe('running');
     expect(asked).toEqual([]);
-    // A change it was not allowed for (an edit outside VS Code, a git pull) asks.
-    fs.appendFileSync(made.mainFile, '\n');
+    // An edit saved in the editor, the only change: the user's own, allowed; it restarts with no question.
+    const edited = `${fs.readFileSync(made.mainFile, 'utf8')}\n`; // a blank line: valid in every language
+    fs.writeFileSync(made.mainFile, edited);
+    expect(await again.allowOwnEdit(made.mainFile, Buffer.from(edited))).toBe(true);
+    await again.restart(name);
+    expect(state(again)).toBe('running');
+    expect(asked).toEqual([]);
+    // Other bytes on disk than the editor saved: not that edit.
+    fs.writeFileSync(made.mainFile, `${edited}\n`);
+    expect(await again.allowOwnEdit(made.mainFile, Buffer.from(`${edited}\n\n`))).toBe(false);
+    // The save plus another file changed (a git pull, a tool): not the user's edit alone; it asks.
+    fs.writeFileSync(path.join(made.dir, 'extra.txt'), 'x');
+    expect(await again.allowOwnEdit(made.mainFile, Buffer.from(`${edited}\n`))).toBe(false);
     await again.restart(name);
     expect(state(again)).toBe('consent');
     expect(asked).toEqual([name]);

@@ -11,7 +11,7 @@ import { MANIFEST_FILE, readManifest } from '../disk/manifest';
 import { identity } from '../disk/discovery';
 import { logPathFor } from '../disk/paths';
 import { consentRecord, decideGate, isRepositoryCode, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
-import { contentFingerprint, type FingerprintResult } from './fingerprint';
+import { contentFingerprint, filePart, type FingerprintResult } from './fingerprint';
 import type { ExtensionSupervisor } from './supervisor';
 import type { ExtensionInfo } from '../types';
 
@@ -19,12 +19,20 @@ import type { ExtensionInfo } from '../types';
 export interface GateHost {
   options(): ManagerOptions;
   find(name: string): ExtensionSupervisor | undefined;
+  /** Every supervisor, shadowed copies included. */
+  all(): readonly ExtensionSupervisor[];
   extensions(): ExtensionInfo[];
   /** Tell listeners that these extensions wait for consent. */
   requestConsent(pending: ExtensionInfo[]): void;
 }
 
 export class Gatekeeper {
+  /**
+   * What the user's own extensions (New Extension, Install) last passed the gate with, by identity: an editor save
+   * is compared against it (`allowOwnEdit`). Only those, so memory follows what the user made.
+   */
+  private readonly ownAdmitted = new Map<string, { fingerprint: string; parts: ReadonlyMap<string, string> }>();
+
   constructor(private readonly host: GateHost) {}
 
   /**
@@ -41,7 +49,38 @@ export class Gatekeeper {
     }
     const fp = await this.fingerprint(s);
     if (!fp.ok) return s.refuse(fp.error);
-    s.setGate(decideGate(ext, fp.fingerprint, consent, folders), { fingerprint: fp.fingerprint });
+    const gate = decideGate(ext, fp.fingerprint, consent, folders);
+    if (gate === undefined && consentRecord(consent.choices, ext.dir)?.own) this.ownAdmitted.set(ext.dir, { fingerprint: fp.fingerprint, parts: fp.parts });
+    s.setGate(gate, { fingerprint: fp.fingerprint });
+  }
+
+  /**
+   * A file of the user's own extension (created or installed through us: `allowOwnContent`) saved in the editor
+   * with `bytes`: when that file, with exactly those bytes, is the only difference from the content the extension
+   * last passed the gate with, the new content is the user's too and is allowed (no question for their own edit).
+   * Anything else changed as well (a `git pull`, another file, other bytes on disk) asks as usual. Resolves whether
+   * it allowed the new content; an extension waiting for consent with it starts.
+   */
+  async allowOwnEdit(file: string, bytes: Uint8Array): Promise<boolean> {
+    const consent = this.host.options().consent;
+    const s = consent && this.host.all().find((x) => x.disc.ecosystem !== 'e' && isInside(file, x.disc.dir));
+    if (!consent || !s) return false;
+    const dir = identity(s.disc);
+    const record = consentRecord(consent.choices, dir);
+    const before = this.ownAdmitted.get(dir);
+    if (!record?.own || record.answer !== 'allow' || before?.fingerprint !== record.fingerprint) return false;
+    const fp = await this.fingerprint(s);
+    if (!fp.ok) return false;
+    const key = path.relative(s.disc.dir, file).split(path.sep).join('/');
+    const changed = new Set([...before.parts.keys(), ...fp.parts.keys()].filter((k) => before.parts.get(k) !== fp.parts.get(k)));
+    if (fp.fingerprint !== record.fingerprint && (changed.size !== 1 || !changed.has(key) || fp.parts.get(key) !== filePart(bytes))) return false;
+    await rememberConsent(consent.choices, dir, { answer: 'allow', fingerprint: fp.fingerprint, own: true });
+    this.ownAdmitted.set(dir, { fingerprint: fp.fingerprint, parts: fp.parts });
+    if (s.gate === 'consent') {
+      await this.applyGate(s);
+      if (s.spawnable && !s.conn) await s.start();
+    }
+    return true;
   }
 
   /**
@@ -190,4 +229,9 @@ export class Gatekeeper {
 /** A top-level e file (discovery read a file, not a directory): its directory is shared with its siblings. */
 function isTopLevelE(s: ExtensionSupervisor): boolean {
   return s.disc.ecosystem === 'e' && s.disc.eTarget !== undefined && s.disc.eTarget !== s.disc.dir;
+}
+
+function isInside(p: string, dir: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }

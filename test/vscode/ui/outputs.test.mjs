@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, retry, runCommand, screenshot, startServer, tempDir, webview, workspaceCopy, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, runCommand, runWhenListed, screenshot, startServer, tempDir, webview, workspaceCopy, zutCommand } from './harness.mjs';
 
 /**
  * Writes a global extension `slow` (Node) into `home`: `/slow` answers only once the file `gate` exists, with a
@@ -34,18 +34,6 @@ function writeSlowExtension(home, gate) {
 
 /** The editor tab whose label matches `label`. */
 const tab = (page, label) => page.locator('.tabs-container .tab', { hasText: label });
-
-/**
- * Runs a palette command, retrying while the palette does not list it yet: right after the workbench is restored
- * the extension's contributions may still be on their way, and an open palette does not pick them up.
- */
-async function runWhenListed(page, title) {
-  await retry(async () => {
-    await openPalette(page, `>${title}`);
-    await paletteRow(page, title).waitFor({ timeout: 3000 });
-  }, { timeout: 60_000, interval: 200 });
-  await paletteRow(page, title).click();
-}
 
 describe('outputs: read-only documents and progress', () => {
   let server;
