@@ -10,7 +10,7 @@ import type { LoadReport } from '../host/types';
 import { buildDoctorReport, doctorMarkdown } from '../host/disk/doctor';
 import type { InstalledExtension, StagedInstall } from '../host/disk/install';
 import { planText, shadowWarning } from '../host/disk/installPlan';
-import { globalExtensionsDir } from '../host/disk/paths';
+import { globalExtensionsDir, projectDataDir } from '../host/disk/paths';
 import { setManifestEnabled } from '../host/disk/manifest';
 import { registerCallTool } from './callTool';
 import { zutDocuments } from './documents';
@@ -138,7 +138,13 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
     if (!skipConfirm) {
       const answer = await vscode.window.showWarningMessage(
         `Remove the zut extension "${info.name}"?`,
-        { modal: true, detail: `This moves ${info.dir} to the trash, including any state the extension keeps there.` },
+        {
+          modal: true,
+          detail:
+            info.scope === 'project'
+              ? `This moves ${info.dir} to the trash. Its data_dir, ${projectDataDir(control.zutHome(), info.dir, info.name)}, stays.`
+              : `This moves ${info.dir} to the trash, including any state the extension keeps there.`,
+        },
         'Remove',
       );
       if (answer !== 'Remove') return false;
