@@ -29,6 +29,17 @@ function writeShExtension(folder, name) {
 /** The consent modal whose title line contains `text`. */
 const question = (page, text) => page.locator('.monaco-dialog-box', { hasText: text });
 
+/** Two new project extensions arrive; their question is put off (Cancel): both rows wait. */
+async function twoPutOff(page, folder, a, b) {
+  writeShExtension(folder, a);
+  writeShExtension(folder, b);
+  const ask = question(page, 'Allow 2 zut extensions from this workspace to run?');
+  await ask.waitFor({ timeout: 60_000 });
+  await ask.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
+  await rowState(page, a, 'waiting for consent');
+  await rowState(page, b, 'waiting for consent');
+}
+
 describe('consent: project extensions wait for the user', () => {
   let server;
   let page;
@@ -71,13 +82,7 @@ describe('consent: project extensions wait for the user', () => {
   });
 
   it('new extensions ask again; Cancel leaves them waiting (not asked again by a reload); a multi-select Allow allows each', async () => {
-    writeShExtension(folder, 'alpha');
-    writeShExtension(folder, 'beta');
-    const ask = question(page, 'Allow 2 zut extensions from this workspace to run?');
-    await ask.waitFor({ timeout: 60_000 });
-    await ask.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
-    await rowState(page, 'alpha', 'waiting for consent');
-    await rowState(page, 'beta', 'waiting for consent');
+    await twoPutOff(page, folder, 'alpha', 'beta');
     await runCommand(page, 'Zut: Reload Extensions');
     await rowState(page, 'alpha', 'waiting for consent');
     await page.waitForTimeout(2000);
@@ -93,13 +98,7 @@ describe('consent: project extensions wait for the user', () => {
   });
 
   it('"Allow All" on the Extensions view\'s title allows every waiting extension', async () => {
-    writeShExtension(folder, 'gamma');
-    writeShExtension(folder, 'delta');
-    const ask = question(page, 'Allow 2 zut extensions from this workspace to run?');
-    await ask.waitFor({ timeout: 60_000 });
-    await ask.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
-    await rowState(page, 'gamma', 'waiting for consent');
-    await rowState(page, 'delta', 'waiting for consent');
+    await twoPutOff(page, folder, 'gamma', 'delta');
     const allowAll = page.locator('.pane-header[aria-label^="Extensions"] .action-item a[aria-label^="Allow All"]');
     await allowAll.waitFor();
     await screenshot(page, 'consent-allow-all');
