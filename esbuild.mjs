@@ -12,6 +12,45 @@ import { buildSdk, writeManifestSchema } from './scripts/sdk.mjs';
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
 /**
+ * Modules dist/extension.js loads at their first use from a bundle of their own, beside it in dist/ (ARCHITECTURE.md,
+ * "Lazy bundles": what, and why). Only functions are exported through the stand-in.
+ * @type {{ module: string, bundle: string, exports: string[] }[]}
+ */
+export const LAZY_BUNDLES = [
+  // The foreign-tool table: needed only when a guard judges a call of another agent's or VS Code's tool.
+  { module: 'src/host/calls/foreignTools/index.ts', bundle: 'foreign-tools', exports: ['foreignCall'] },
+];
+
+/**
+ * The esbuild plugin that replaces each of LAZY_BUNDLES in the bundle it builds by a stand-in whose functions load
+ * the module's own bundle (`require(<this bundle's folder>/<bundle>.js)`) on their first call. The module's own files
+ * import each other as usual (its bundle is built whole, `lazyBundleEntries`).
+ * @returns {esbuild.Plugin}
+ */
+function lazyBundle() {
+  const byPath = new Map(LAZY_BUNDLES.map((l) => [path.join(ROOT, l.module), l]));
+  return {
+    name: 'lazy-bundle',
+    setup(b) {
+      b.onResolve({ filter: /foreignTools(\/index)?(\.ts)?$/ }, (args) => {
+        const base = path.resolve(args.resolveDir, args.path);
+        const abs = [base, `${base}.ts`, path.join(base, 'index.ts')].find((c) => byPath.has(c));
+        return abs && !args.importer.startsWith(path.dirname(abs) + path.sep) ? { path: abs, namespace: 'lazy-bundle' } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: 'lazy-bundle' }, (args) => {
+        const l = byPath.get(args.path);
+        const lines = [`let m; const load = () => (m ??= require(require('node:path').join(__dirname, ${JSON.stringify(l.bundle + '.js')})));`];
+        for (const name of l.exports) lines.push(`exports.${name} = (...a) => load().${name}(...a);`);
+        return { contents: lines.join('\n'), loader: 'js' };
+      });
+    },
+  };
+}
+
+/** Each lazy bundle's own entry. */
+const lazyBundleEntries = () => Object.fromEntries(LAZY_BUNDLES.map((l) => [l.bundle, path.join(ROOT, l.module)]));
+
+/**
  * The esbuild options of every entry. zod is imported as a namespace (`import * as z from 'zod'`, enforced by the
  * lint config) so esbuild tree-shakes it: `import { z }` would bundle all of zod's locales (~264 KB).
  * @param {{ production?: boolean, outdir?: string }} [o]
@@ -20,13 +59,26 @@ const ROOT = path.dirname(fileURLToPath(import.meta.url));
 export function buildOptions({ production = false, outdir = path.join(ROOT, 'dist') } = {}) {
   return [
     {
-      entryPoints: { extension: path.join(ROOT, 'src/extension.ts'), cli: path.join(ROOT, 'src/cli.ts') },
+      // The extension: what it needs only now and then comes from the lazy bundles beside it (LAZY_BUNDLES).
+      entryPoints: { extension: path.join(ROOT, 'src/extension.ts') },
       outdir,
       bundle: true,
       platform: 'node',
       format: 'cjs',
       target: 'node20',
       external: ['vscode'],
+      sourcemap: !production,
+      minify: production,
+      logLevel: 'warning',
+      plugins: [lazyBundle()],
+    },
+    {
+      entryPoints: { cli: path.join(ROOT, 'src/cli.ts') },
+      outdir,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
       sourcemap: !production,
       minify: production,
       logLevel: 'warning',
@@ -43,6 +95,7 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
         'hook-server': path.join(ROOT, 'src/hooks/server.ts'),
         'agent-setup': path.join(ROOT, 'src/vscode/agentSetupCommands.ts'),
         hook: path.join(ROOT, 'src/hook.ts'),
+        ...lazyBundleEntries(),
       },
       outdir,
       bundle: true,

@@ -8,7 +8,6 @@
  * for a fresh AbortController and UUID per call, ~2 µs on Node 20).
  */
 import { RawClient } from '../test/fixtures/bench/home';
-import { invokeForeign } from '../src/host/calls/invokeForeign';
 import type { ToolResult } from '../src/host/types';
 import { startHost } from './host';
 import { pinToOneCpu } from './roundtrip';
@@ -40,7 +39,7 @@ export async function benchEditorTool(quick: boolean): Promise<BenchRow> {
       }
       return summarize(lat).median;
     };
-    const ours = () => timed(() => invokeForeign(host.manager, 'vscode', 'run_in_terminal', INPUT, editorTool, options()));
+    const ours = () => timed(() => host.manager.invokeTool('run_in_terminal', INPUT, Object.assign(options(), { foreign: { source: 'vscode' as const, run: editorTool } })));
     const direct = () => timed(() => editorTool(INPUT));
     // The guarded path alone (no mapping: the tool under its own name), to split what each part adds.
     const plain = () => timed(() => host.manager.invokeTool('run_in_terminal', INPUT, Object.assign(options(), { run: (a: unknown) => editorTool(a) })));

@@ -18,6 +18,7 @@ import { mcp } from './cli/mcp';
 import { newExtension } from './cli/new';
 import { trace } from './cli/trace';
 import { takeLauncherEnv } from './hooks/launcher';
+import { quietBrokenPipes } from './hooks/brokenPipe';
 import { sanitizeText } from './host/disk/doctor';
 import { RequestError } from './host/types';
 
@@ -33,6 +34,7 @@ const SUBCOMMANDS: Record<string, (p: ReturnType<typeof parse>) => Promise<numbe
 
 async function main(argv: string[]): Promise<number> {
   takeLauncherEnv(); // before any child is spawned: none inherits the launcher's variable
+  quietBrokenPipes(); // `zut-host … | head -1`: the rest of the output goes nowhere, the command still finishes
   try {
     // `ext` has its own verbs and options (src/cli/ext.ts).
     if (argv[0] === 'ext') return await ext(argv.slice(1));

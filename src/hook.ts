@@ -12,12 +12,13 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { askRunningHost } from './hooks/client';
+import { quietBrokenPipes } from './hooks/brokenPipe';
 import { HOOK_AGENTS, hookEventOf, isCamelEvent, PRESET_STDIN, type HookAgent, type HookCall } from './hooks/names';
 import { readStdin } from './hooks/stdin';
 import { HOOK_INPUT_MAX_BYTES } from './protocol/limits';
 
 /** The options `zut-host hook EVENT` takes; any other argument goes to the CLI as it is. */
-const OPTIONS = { agent: { type: 'string' }, 'allow-project': { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, cwd: { type: 'string' } } as const;
+const OPTIONS = { agent: { type: 'string' }, 'allow-project': { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, cwd: { type: 'string' }, 'no-zot': { type: 'boolean' }, 'no-e': { type: 'boolean' } } as const;
 
 /** The call named by `argv`, when it is a plain `hook [options] EVENT` the fast path can answer. */
 function callOf(argv: string[]): { call: HookCall; cwd?: string } | undefined {
@@ -59,6 +60,7 @@ function fallBack(stdin?: string | null): void {
 }
 
 async function main(): Promise<void> {
+  quietBrokenPipes();
   const parsed = callOf(process.argv.slice(2));
   if (!parsed) return fallBack();
   const raw = await readStdin(HOOK_INPUT_MAX_BYTES);

@@ -94,8 +94,8 @@ const ONLY: Record<string, readonly string[]> = {
   dir: ['new'],
   agent: ['hook'],
   scope: ['hook'],
-  'no-zot': ['doctor', 'command', 'tool', 'mcp'],
-  'no-e': ['doctor', 'command', 'tool', 'mcp'],
+  'no-zot': ['doctor', 'command', 'tool', 'mcp', 'hook'],
+  'no-e': ['doctor', 'command', 'tool', 'mcp', 'hook'],
   'allow-project': ['doctor', 'command', 'tool', 'mcp', 'hook'],
 };
 
@@ -163,7 +163,7 @@ export function cwdOf(p: Parsed): string {
 }
 
 /**
- * The Manager options of a headless run (every verb that starts extensions: doctor, command, tool, mcp): the
+ * The Manager options of a headless run (every verb that starts extensions: doctor, command, tool, mcp, hook): the
  * project's own extensions only with `--allow-project` (else no folder at all: project.ts), `$ZUT_HOME`, `--ext`,
  * zot and e unless `--no-zot` / `--no-e`, the reply timeout.
  */

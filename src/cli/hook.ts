@@ -2,16 +2,16 @@
  * `zut-host hook [--agent vscode|copilot-cli|claude] EVENT`: an agent's hook command (VS Code's agent, Copilot
  * CLI, Claude Code). Reads the event JSON on stdin, answers through zut's guards and events (src/hooks/answer.ts)
  * in the agent's format on stdout. When a zut-vscode window runs for the input's `cwd`, the guards running there
- * answer (src/hooks/client.ts, server.ts). With no window to ask, it runs a headless host for the input's `cwd`: global
- * extensions always, project extensions only with `--allow-project` or `ZUT_ALLOW_PROJECT=1` (a hook runs on
- * whatever folder the agent works in), and says so on stderr when `--verbose`.
- * A malformed input or an internal failure never crashes: it fails the way the agent treats a failing hook — open for
- * VS Code and Claude Code (exit 1, a warning on stderr), closed for Copilot CLI's preToolUse (a deny, exit 0).
+ * answer (src/hooks/client.ts, server.ts). With no window to ask, it runs a headless host for the input's `cwd` with
+ * the extensions of every headless verb (zut's, zot's and e's, unless `--no-zot` / `--no-e`): global extensions
+ * always, project extensions only with `--allow-project` or `ZUT_ALLOW_PROJECT=1` (a hook runs on whatever folder
+ * the agent works in), and says so on stderr when `--verbose`.
+ * A malformed input or an internal failure never crashes: a PreToolUse is denied (fail closed), any other event fails
+ * the way the agent treats a failing hook (exit 1, a warning on stderr): src/hooks/failure.ts.
  */
 import * as path from 'node:path';
 import { Manager } from '../host/manager';
 import { NullHostUi } from '../host/hostUi';
-import { resolveZutHome } from '../host/disk/paths';
 import { sanitizeText } from '../host/disk/doctor';
 import { HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
 import { answerHook } from '../hooks/answer';
@@ -20,7 +20,7 @@ import { hookFailure as failure } from '../hooks/failure';
 import { readHookInput } from '../hooks/input';
 import { HOOK_AGENTS, hookEventOf, isCamelEvent, type HookAgent, type HookAnswer, type HookCall } from '../hooks/names';
 import { presetStdin, readStdin } from '../hooks/stdin';
-import { UsageError, VERSION, write, type Parsed } from './common';
+import { hostOptions, UsageError, write, type Parsed } from './common';
 import { hookInstall } from './hookInstall';
 
 /** Whether project extensions of the hook's folder may run (an explicit opt-in). */
@@ -54,16 +54,9 @@ async function answer_(p: Parsed, call: HookCall): Promise<HookAnswer> {
   const running = await askRunningHost(cwd, call, raw);
   if (running) return running;
   const trusted = allowProject(p);
-  const manager = new Manager({
-    folders: [cwd],
-    zutHome: resolveZutHome(),
-    ui: new NullHostUi(),
-    hostVersion: VERSION,
-    provider: call.agent,
-    model: 'unknown',
-    autoRestart: false,
-    isTrusted: () => trusted,
-  });
+  // Every headless verb's extensions (zut, zot, e: hostOptions), for the input's folder; its own extensions are
+  // listed but blocked (not spawned) unless the call opted in.
+  const manager = new Manager({ ...hostOptions(p), folders: [cwd], ui: new NullHostUi(), provider: call.agent, model: 'unknown', isTrusted: () => trusted });
   try {
     if (p.values.verbose) process.stderr.write(sanitizeText(`zut-host hook: no window for ${cwd}: a headless host (global extensions${trusted ? ' and the project\'s' : ''})`) + '\n');
     await manager.start();

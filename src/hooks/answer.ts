@@ -1,30 +1,32 @@
 /**
- * One agent hook call answered through a zut host: PreToolUse → the `tool_call` event and interception chain
- * (deny with `blocked by <guard>: <reason>`, a rewrite as `updatedInput` / `modifiedArgs`, no opinion → nothing);
- * PostToolUse → the `tool_result` event; UserPromptSubmit → `user_prompt_submit`, the `turn_start` chain (a block
- * stops the prompt) and event; SessionStart → `session_start`/`session_opened` and the `before_agent_start` system
- * text as `additionalContext`; Stop/SubagentStop → `turn_end`. The agent's session id is the zut session.
- * Output formats per agent (VS Code, Copilot CLI camelCase and PascalCase, Claude Code) are documented in README.
- * VS Code-free: the host is anything with the guarded path's event and interception calls (the Manager).
+ * One agent hook call answered through a zut host. PreToolUse → the guard door (the host's `guardTool`: the
+ * `tool_call` event and interception, the agent's tool seen as zut's, strict: a silent guard blocks): a block is a
+ * deny `blocked by <guard>: <reason>`, a rewrite the agent's own field for a changed input (never a permission
+ * decision: the agent's own confirmation rules stay in charge), no opinion nothing; PostToolUse → the `tool_result`
+ * event; UserPromptSubmit → `user_prompt_submit`, the `turn_start` chain (a block stops the prompt) and event;
+ * SessionStart → `session_start`/`session_opened` and the `before_agent_start` system text as `additionalContext`;
+ * Stop/SubagentStop → `turn_end`. The agent's session id is the zut session. Output formats per agent (VS Code,
+ * Copilot CLI camelCase and PascalCase, Claude Code) are documented in README. VS Code-free: the host is anything
+ * with those calls (the Manager).
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';
 import type { ExtensionHost } from '../host/api';
-import { boundContent } from '../host/calls/boundContent';
-import { CALL_TOOL_RESULT_MAX_BYTES } from '../protocol/limits';
+import type { ForeignSource } from '../host/calls/foreignTools';
+import type { GuardRequest } from '../host/calls/toolGuard';
 import { deny } from './failure';
 import type { HookInput } from './input';
-import type { HookAnswer, HookCall } from './names';
-import { guardView, isOwnTool } from './tools';
+import type { HookAgent, HookAnswer, HookCall } from './names';
+import { isOwnTool } from './tools';
 
 /** What a hook answer needs of a host. */
-export type HookHost = Pick<
-  ExtensionHost,
-  'emit' | 'emitSessionEvent' | 'interceptToolCall' | 'interceptTurnStart' | 'interceptBeforeAgentStart' | 'setSession'
->;
+export type HookHost = Pick<ExtensionHost, 'allTools' | 'emit' | 'emitSessionEvent' | 'guardTool' | 'toolRan' | 'interceptTurnStart' | 'interceptBeforeAgentStart' | 'setSession'>;
 
 const NOTHING: HookAnswer = { stdout: '', exitCode: 0 };
 const json = (o: unknown): HookAnswer => ({ stdout: JSON.stringify(o) + '\n', exitCode: 0 });
+
+/** Whose tools an agent's hook input names (the foreign-tool table's source). */
+const SOURCES: Record<HookAgent, ForeignSource> = { vscode: 'vscode', claude: 'claude', 'copilot-cli': 'copilot-cli' };
 
 /** The zut session of the agent's session (the session id; one per call when the agent sends none). */
 function sessionOf(input: HookInput): SessionContext {
@@ -54,42 +56,36 @@ export async function answerHook(host: HookHost, call: HookCall, input: HookInpu
   }
 }
 
-async function preToolUse(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {
+/** The door's request for the agent's tool call in `input`; undefined for none, or for one of our own MCP tools. */
+function guardRequest(host: HookHost, call: HookCall, input: HookInput): GuardRequest | undefined {
   const name = input.toolName;
-  if (!name || isOwnTool(call.agent, name)) return NOTHING; // ours: already guarded on the MCP path
-  const view = guardView(call.agent, name, input.toolInput);
-  const toolId = input.toolUseId ?? randomUUID();
-  host.emit({ event: 'tool_call', tool_id: toolId, tool_name: view.name, tool_args: view.args });
-  const decision = await host.interceptToolCall({ tool_id: toolId, tool_name: view.name, tool_args: view.args });
-  if (decision.blocked) return deny(call, `blocked by ${decision.blocked.ext}: ${decision.blocked.reason}`);
-  if (decision.args === view.args) return NOTHING; // no guard rewrote it: no opinion, never `allow`
-  const back = view.back(decision.args);
-  if ('error' in back) return deny(call, `blocked by zut: a guard's rewrite of ${name} cannot be applied (${back.error})`);
-  const updated = input.toolInputWasString ? JSON.stringify(back.input) : back.input;
+  if (!name || isOwnTool(call.agent, name, host.allTools())) return undefined; // ours: guarded on the MCP path
+  return { name, input: input.toolInput, source: SOURCES[call.agent], toolId: input.toolUseId, strict: true };
+}
+
+async function preToolUse(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {
+  const request = guardRequest(host, call, input);
+  if (!request) return NOTHING;
+  const { verdict } = await host.guardTool(request);
+  if (verdict.blocked) return deny(call, `blocked by ${verdict.blocked.ext}: ${verdict.blocked.reason}`);
+  if (verdict.rewrittenBy.length === 0) return NOTHING; // no guard rewrote it: no opinion, never `allow`
+  const updated = input.toolInputWasString ? JSON.stringify(verdict.input) : verdict.input;
   if (call.agent === 'copilot-cli' && call.camel) return json({ modifiedArgs: updated });
-  // Claude Code applies `updatedInput` with a decision; `ask` shows the rewritten call to the person (never `allow`).
-  const decisionField = call.agent === 'claude' ? { permissionDecision: 'ask', permissionDecisionReason: 'arguments rewritten by a zut guard' } : {};
-  return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...decisionField, updatedInput: updated } });
+  // VS Code and Claude Code apply `updatedInput` without a decision, their own permission rules still in charge (a
+  // decision `ask` is a denial where nobody can be asked: `claude -p`). The model is told whose rewrite ran, so the
+  // result does not read as the original call's.
+  const note = `zut: the input of this ${input.toolName} call was rewritten by the guard ${verdict.rewrittenBy.join(', ')} before it ran; the result is that of the rewritten call.`;
+  return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: updated, additionalContext: note } });
 }
 
 /** The `tool_result` event: the agent's response as text (bounded as zot's observation budget says). */
 function postToolUse(host: HookHost, call: HookCall, input: HookInput): void {
-  const name = input.toolName;
-  if (!name || isOwnTool(call.agent, name)) return;
-  const view = guardView(call.agent, name, input.toolInput);
+  const request = guardRequest(host, call, input);
+  if (!request) return;
   const r = input.toolResponse;
   const isError = r !== null && typeof r === 'object' && ((r as Record<string, unknown>).resultType === 'failure' || (r as Record<string, unknown>).is_error === true);
   const text = typeof r === 'string' ? r : r === undefined ? '' : JSON.stringify(r);
-  const { content, truncated } = boundContent([{ type: 'text', text }], CALL_TOOL_RESULT_MAX_BYTES);
-  host.emit({
-    event: 'tool_result',
-    tool_id: input.toolUseId ?? randomUUID(),
-    tool_name: view.name,
-    tool_args: view.args,
-    status: isError ? 'failed' : 'completed',
-    executed: true,
-    result: { content, is_error: isError, ...(truncated ? { truncated } : {}) },
-  });
+  host.toolRan(request, { content: [{ type: 'text', text }], isError });
 }
 
 async function userPromptSubmit(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {

@@ -1,9 +1,10 @@
 /**
- * A denial in the agent's format, and the agent's documented behaviour for a hook that fails (malformed input, our
- * own failure): open for VS Code and Claude Code (exit 1, a warning on stderr), closed for Copilot CLI's preToolUse:
- * a deny on stdout with exit 0, since GitHub's hooks reference says a failing hook (non-zero exit, timeout) is
- * logged and skipped, while a deny with exit 0 blocks under every reading; the reason also goes to stderr. Shared
- * by the CLI, the light entry (src/hook.ts) and the answers. VS Code-free.
+ * A denial in the agent's format, and what a hook that failed (malformed or oversized input, our own failure)
+ * answers. A PreToolUse the guards could not judge is **denied** for every agent — a deny on stdout with exit 0, the
+ * reason also on stderr — since each agent treats a failing hook (a non-zero exit other than 2, a timeout) as
+ * "continue": VS Code a warning, Claude Code a non-blocking error, Copilot CLI "logged and skipped" (GitHub's hooks
+ * reference). Other events fail the agent's way: exit 1 with a warning on stderr. Shared by the CLI, the light entry
+ * (src/hook.ts) and the answers. VS Code-free.
  */
 import { sanitizeText } from '../host/disk/doctor';
 import type { HookAnswer, HookCall } from './names';
@@ -16,9 +17,9 @@ export function deny(call: HookCall, reason: string): HookAnswer {
   return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
 }
 
-/** The answer of a hook that failed, saying why on stderr. */
+/** The answer of a hook that failed, saying why on stderr: PreToolUse denies (fail closed). */
 export function hookFailure(call: HookCall, why: string): HookAnswer {
   const text = sanitizeText(`zut-host hook: ${why}`);
-  if (call.agent === 'copilot-cli' && call.event === 'PreToolUse') return { ...deny(call, text), stderr: text + '\n', exitCode: 0 };
+  if (call.event === 'PreToolUse') return { ...deny(call, `blocked by zut: ${text}`), stderr: text + '\n', exitCode: 0 };
   return { stdout: '', stderr: text + '\n', exitCode: 1 };
 }

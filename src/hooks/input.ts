@@ -50,6 +50,13 @@ export interface HookInput {
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
+/**
+ * Copilot CLI's freeform tools: their `toolArgs` is the text itself, not JSON (its `apply_patch` takes the patch;
+ * Copilot CLI 1.0.102's tool descriptions: "This is a FREEFORM tool"). Read as `{input: <text>}`, the shape its own
+ * reader also accepts.
+ */
+const FREEFORM_TOOLS: ReadonlySet<string> = new Set(['apply_patch']);
+
 /** Reads the agent's JSON; a string says why it is malformed. */
 export function readHookInput(raw: string): HookInput | string {
   let json: unknown;
@@ -64,11 +71,13 @@ export function readHookInput(raw: string): HookInput | string {
   let input = i.tool_input ?? i.toolInput ?? i.toolArgs;
   let wasString = false;
   if (typeof input === 'string') {
-    wasString = true;
+    const text = input;
     try {
-      input = JSON.parse(input);
+      input = JSON.parse(text);
+      wasString = true;
     } catch {
-      return 'toolArgs is a string that is not JSON';
+      if (!FREEFORM_TOOLS.has(i.tool_name ?? i.toolName ?? '')) return 'toolArgs is a string that is not JSON';
+      input = { input: text };
     }
   }
   if (input !== undefined && !isObject(input)) return 'the tool input is not a JSON object';

@@ -4,8 +4,8 @@
  * Cursor's `mcp.json` (`{"mcpServers": …}`), or a plain command line for any other stdio client. What each is, where
  * it goes and what `--allow-project` means are said with it. VS Code-free.
  */
-import * as path from 'node:path';
 import { shQuote } from './launcher';
+import { MCP_SERVER_NAME } from './names';
 
 export type McpClient = 'vscode' | 'claude-desktop' | 'cursor' | 'generic';
 export const MCP_CLIENTS: readonly McpClient[] = ['vscode', 'claude-desktop', 'cursor', 'generic'];
@@ -40,11 +40,6 @@ const LABELS: Record<McpClient, { label: string; where: string }> = {
   generic: { label: 'Command line (any stdio MCP client)', where: 'the command of any MCP client that starts a stdio server' },
 };
 
-/** The server's name in a configuration: `zut-<folder name>` (letters, digits, `-`, `_`). */
-export function serverName(folder: string): string {
-  const base = path.basename(folder).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '');
-  return base ? `zut-${base}`.slice(0, 64) : 'zut';
-}
 
 /** The arguments after the launcher. */
 export function mcpArgs(o: McpSnippetOptions): string[] {
@@ -56,7 +51,9 @@ const cmdWord = (s: string) => (/^[\w\-.:\\/]+$/.test(s) ? s : `"${s.replaceAll(
 /** The snippet for `client`. */
 export function mcpSnippet(client: McpClient, o: McpSnippetOptions): McpSnippet {
   const args = mcpArgs(o);
-  const name = serverName(o.folder);
+  // Always `zut`, as VS Code's agent mode names it: an agent's hook then knows these tools for ours (tools.ts) and
+  // does not judge a call twice.
+  const name = MCP_SERVER_NAME;
   let text: string;
   if (client === 'generic') {
     const q = (o.platform ?? process.platform) === 'win32' ? cmdWord : shQuote;

@@ -3,6 +3,12 @@
  * this and nothing heavy): the agents, the events as each agent spells them, a call and its answer. VS Code-free.
  */
 
+/**
+ * The name of zut's MCP server in every configuration we write (VS Code's agent mode names it so too): an agent
+ * names its tools `mcp__zut__<tool>` (Claude Code), `zut-<tool>` (Copilot CLI), `mcp_zut_<tool>` (VS Code).
+ */
+export const MCP_SERVER_NAME = 'zut';
+
 /** Whose hook this is: decides the output format and the tool names (tools.ts). */
 export type HookAgent = 'vscode' | 'copilot-cli' | 'claude';
 export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'copilot-cli', 'claude'];

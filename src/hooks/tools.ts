@@ -1,42 +1,28 @@
 /**
- * The agent's tool as zut's guards see it, and back. Tools the shared foreign-tool table maps (src/host/calls: rows
- * for VS Code, Copilot CLI and Claude Code) appear under zut's name and argument shape; others pass with their own
- * name and input. A guard's `modified_args` go back onto the whole original input (unknown fields kept), or are refused (the call is then denied). Our own
- * MCP tools (VS Code `mcp_zut_*`, Claude Code `mcp__zut__*`, Copilot CLI `zut-*`) are guarded on the MCP path
- * already and are skipped. VS Code-free.
+ * Which of an agent's tool calls are our own: tools this installation serves over MCP, already judged by the guard
+ * door on the MCP path, so the hook skips them (each call guarded exactly once). Ours means both: the MCP server's
+ * name as our own snippets and VS Code's agent mode write it (`zut`, names.ts MCP_SERVER_NAME), in the agent's spelling of
+ * an MCP tool (VS Code `mcp_zut_<tool>`, Claude Code `mcp__zut__<tool>`, Copilot CLI `zut-<tool>`), and a tool name
+ * this host serves (its MCP name). Another server called `zut…`, or one of ours renamed in a client's
+ * configuration, is guarded like any other tool. VS Code-free.
  */
-import { foreignCall, mappingOf } from '../host/calls/foreignTools';
-import type { HookAgent } from './names';
+import { assignModelNames } from '../host/calls/toolNames';
+import type { ToolInfo } from '../host/types';
+import { MCP_SERVER_NAME, type HookAgent } from './names';
 
-type JsonObject = Record<string, unknown>;
-
-/** A tool call as guards see it. */
-export interface GuardView {
-  name: string;
-  args: JsonObject;
-  /** A guard's `modified_args` → the agent's whole input, or why it cannot be applied. */
-  back(modified: unknown): { input: JsonObject } | { error: string };
-}
-
-/** Prefixes of our own MCP server's tools per agent (zut's agent-mode server is named `zut`). */
-const OWN_PREFIXES: Record<HookAgent, readonly string[]> = {
-  vscode: ['mcp_zut_'],
-  claude: ['mcp__zut__'],
-  'copilot-cli': ['zut-', 'mcp__zut__'],
+/** How each agent names an MCP server's tool in its hook input. */
+const MCP_TOOL_PREFIXES: Record<HookAgent, readonly string[]> = {
+  vscode: [`mcp_${MCP_SERVER_NAME}_`],
+  claude: [`mcp__${MCP_SERVER_NAME}__`],
+  // Copilot CLI: `<server>-<tool>` in its hook payloads; its PascalCase events are said to use Claude Code's form.
+  'copilot-cli': [`${MCP_SERVER_NAME}-`, `mcp__${MCP_SERVER_NAME}__`],
 };
 
-/** Whether `name` is one of our own MCP tools (already guarded on the MCP path). */
-export function isOwnTool(agent: HookAgent, name: string): boolean {
-  return OWN_PREFIXES[agent].some((p) => name.startsWith(p));
-}
-
-/**
- * The guards' view of `agent`'s tool `name` called with `input`, through the shared table (VS Code's
- * `run_in_terminal`, Copilot CLI's `bash`, Claude Code's `Bash` → `bash`, …). Copilot CLI's PascalCase events are
- * said (issue 22's notes; GitHub's docs do not say) to name tools as Claude Code does: a name Copilot CLI's rows do
- * not have is looked up among Claude Code's (the two never share a name: Copilot CLI's are lower case).
- */
-export function guardView(agent: HookAgent, name: string, input: JsonObject): GuardView {
-  const source = agent === 'copilot-cli' && !mappingOf('copilot-cli', name) && mappingOf('claude', name) ? 'claude' : agent;
-  return foreignCall(source, name, input);
+/** Whether `name` is one of `tools` as this installation's MCP server offers it to `agent`. */
+export function isOwnTool(agent: HookAgent, name: string, tools: readonly ToolInfo[]): boolean {
+  const prefix = MCP_TOOL_PREFIXES[agent].find((p) => name.startsWith(p));
+  if (!prefix) return false;
+  const rest = name.slice(prefix.length);
+  // The names the MCP server gives them (src/mcp/tools.ts: the same rule, toolNames.ts).
+  return assignModelNames(tools.map((t) => t.name)).toZut(rest) !== undefined;
 }

@@ -6,6 +6,7 @@
 import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type { BeforeAgentStart } from './calls/intercept';
 import type { InvokeResult, InvokeToolOptions } from './calls/invoke';
+import type { GuardRequest, Guarded } from './calls/toolGuard';
 import type { CommandReply } from './protocols/types';
 import type { Event } from './events';
 import type { ManagerOptions } from './extensions/options';
@@ -18,10 +19,8 @@ import type {
   ExtensionLogLine,
   LifecycleEvent,
   LoadReport,
-  AcceptArgs,
-  ToolCallDecision,
-  ToolCallIntercept,
   ToolInfo,
+  ToolResult,
   TraceLevel,
   TurnStartDecision,
 } from './types';
@@ -69,11 +68,13 @@ export interface HostCalls {
   /** Fan a lifecycle event out to its subscribers (in order per extension). */
   emit(event: LifecycleEvent): void;
   /**
-   * `origin_extension`: the zot extension whose `call_tool` this is (zot's guards see who asked); `editor_tool`: the
-   * editor's real tool behind a mapped name (foreignTools.ts). `accept` refuses a `modified_args` (the call is then
-   * blocked by that guard, fail closed).
+   * The guard door alone (toolGuard.ts), for a call another program runs (an agent's PreToolUse hook): the
+   * `tool_call` event, the interception chain, another agent's tool seen as zut's. Never rejects: what it cannot
+   * judge is blocked. `finished` on the result sends the `tool_result` event.
    */
-  interceptToolCall(e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision>;
+  guardTool(request: GuardRequest): Promise<Guarded>;
+  /** A call another program ran (an agent's PostToolUse hook): the `tool_result` event, as the door shows it. */
+  toolRan(request: GuardRequest, result: Pick<ToolResult, 'content' | 'isError'>): void;
   interceptTurnStart(step: number): Promise<TurnStartDecision>;
   interceptAssistantMessage(text: string): Promise<AssistantMessageDecision>;
   /**

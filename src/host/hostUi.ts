@@ -3,7 +3,7 @@
  * (`src/vscode/*`); tests and the CLI use recording or no-op implementations. Every call names the
  * extension (its manifest name). Text is data: implementations never render it as HTML, markdown links or codicons.
  */
-import type { ContentBlock, PanelSpec } from '../protocol';
+import type { PanelSpec } from '../protocol';
 
 export type NoteLevel = 'info' | 'success' | 'warn' | 'error';
 
@@ -20,18 +20,6 @@ export interface WidgetSpec {
   position?: string;
   title?: string;
   lines?: string[];
-}
-
-/** One of the editor's own language-model tools (VS Code: `vscode.lm.tools`). */
-export interface EditorTool {
-  name: string;
-  description?: string;
-}
-
-/** What one of the editor's own tools returned. */
-export interface EditorToolResult {
-  content: ContentBlock[];
-  isError: boolean;
 }
 
 /** One choice of a `select` question. `value` is handed back as given (any JSON value). */
@@ -95,13 +83,6 @@ export interface HostUi {
   panelClose(ext: string, panelId: string): void;
   /** Its process ended (crash, stop, reload): drop its status items, widgets and panels (a host may keep its notes). */
   clearExtension(ext: string): void;
-  /**
-   * The editor's own tools a zot extension's `call_tool` may name (VS Code: `vscode.lm.tools`, without this
-   * extension's own zut tools); none where there is no editor (CLI, MCP server).
-   */
-  editorTools(): readonly EditorTool[];
-  /** Runs one of `editorTools()` (VS Code: `vscode.lm.invokeTool`). Rejects when it fails or `signal` aborts. */
-  invokeEditorTool(name: string, args: unknown, signal: AbortSignal): Promise<EditorToolResult>;
 }
 
 /** A HostUi that ignores everything (CLI, benchmarks). Subclasses override what they observe. */
@@ -123,11 +104,4 @@ export class NullHostUi implements HostUi {
   panelRender(_ext: string, _render: PanelRender): void {}
   panelClose(_ext: string, _panelId: string): void {}
   clearExtension(_ext: string): void {}
-  /** No editor here: no editor tools. */
-  editorTools(): readonly EditorTool[] {
-    return [];
-  }
-  invokeEditorTool(name: string, _args: unknown, _signal: AbortSignal): Promise<EditorToolResult> {
-    return Promise.reject(new Error(`no editor tool ${name} here`));
-  }
 }

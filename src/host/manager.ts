@@ -16,9 +16,6 @@ import type {
   ExtensionLogLine,
   LifecycleEvent,
   LoadReport,
-  AcceptArgs,
-  ToolCallDecision,
-  ToolCallIntercept,
   ToolInfo,
   ToolResult,
   TraceLevel,
@@ -30,6 +27,7 @@ import { ExtensionSet } from './extensions/extensionSet';
 import { Gatekeeper } from './extensions/gates';
 import type { BeforeAgentStart } from './calls/intercept';
 import { GuardedPath, type InvokeResult, type InvokeToolOptions } from './calls/invoke';
+import { ToolGuard, type GuardRequest, type Guarded } from './calls/toolGuard';
 import { Disposable, Emitter } from './events';
 import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
 import { Loader, type HostFacts } from './extensions/loader';
@@ -61,6 +59,7 @@ export class Manager extends Disposable implements ExtensionHost {
   /** zot's `call_tool` and its chains (extRequests.ts). */
   private readonly requests = new ExtensionRequests({
     ui: () => this.options.ui,
+    editorTools: () => this.options.editorTools,
     allTools: () => this.allTools(),
     invokeTool: (name, args, o) => this.calls.invoke(name, args, o),
     session: () => this.facts.session ?? { id: NO_BRANCH },
@@ -73,7 +72,9 @@ export class Manager extends Disposable implements ExtensionHost {
     requestConsent: (pending) => this.consentEmitter.fire(pending),
   });
   private readonly dispatch: Dispatcher;
-  /** The one guarded tool path (invoke.ts), over the dispatcher. */
+  /** The one guard door (toolGuard.ts): every tool call's event, interception and mapping. */
+  private readonly guards: ToolGuard;
+  /** The one guarded tool path (invoke.ts): the door, then the call. */
   private readonly calls: GuardedPath;
   private readonly loader: Loader;
 
@@ -84,7 +85,14 @@ export class Manager extends Disposable implements ExtensionHost {
     super();
     this.facts = { provider: options.provider ?? '', model: options.model ?? '', session: undefined, trace: options.trace ?? 'off' };
     this.dispatch = new Dispatcher(this.set, this.store, this.requests, options);
-    this.calls = new GuardedPath(this.dispatch, this.set);
+    const dispatch = this.dispatch;
+    this.guards = new ToolGuard({
+      hasSubscribers: (event) => this.set.hasSubscribers(event),
+      hasInterceptors: (event) => this.set.hasInterceptors(event),
+      emit: (event) => dispatch.emit(event),
+      toolCallInterceptors: () => dispatch.toolCallInterceptors(),
+    });
+    this.calls = new GuardedPath(this.dispatch, this.set, this.guards);
     this.loader = new Loader({
       options,
       restartPolicy,
@@ -233,8 +241,12 @@ export class Manager extends Disposable implements ExtensionHost {
     this.dispatch.emitSessionEvent(event, session);
   }
 
-  interceptToolCall(e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision> {
-    return this.dispatch.interceptToolCall(e, accept);
+  guardTool(request: GuardRequest): Promise<Guarded> {
+    return this.guards.guard(request);
+  }
+
+  toolRan(request: GuardRequest, result: Pick<ToolResult, 'content' | 'isError'>): void {
+    this.guards.observed(request, result);
   }
 
   interceptTurnStart(step: number): Promise<TurnStartDecision> {

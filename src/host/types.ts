@@ -166,7 +166,7 @@ export interface ToolResult {
 }
 
 /** Why a request did not get a reply. */
-export type RequestFailure = 'timeout' | 'cancelled' | 'crashed' | 'stopped' | 'unknown' | 'overflow' | 'busy';
+export type RequestFailure = 'timeout' | 'cancelled' | 'crashed' | 'stopped' | 'unknown' | 'overflow' | 'busy' | 'invalid';
 
 /**
  * The error of a request whose `signal` aborted: the signal's reason when that is a `RequestError` (a caller's own
@@ -224,7 +224,8 @@ export interface Blocked {
 
 /**
  * A `tool_call` put to the interception chain. `origin_extension`: the zot extension whose `call_tool` this is;
- * `editor_tool`: the editor's real tool when guards see it under zut's name (foreignTools.ts; additive frame field).
+ * `editor_tool`: the real tool of another agent or the editor behind the name guards see (foreignTools/; an additive
+ * frame field); `effect`: what that tool does (`exec`, `write`, `read`, `network`; additive).
  */
 export interface ToolCallIntercept {
   tool_id: string;
@@ -232,6 +233,7 @@ export interface ToolCallIntercept {
   tool_args: unknown;
   origin_extension?: string;
   editor_tool?: string;
+  effect?: string;
 }
 
 /**
@@ -239,12 +241,6 @@ export interface ToolCallIntercept {
  * tool's input cannot express them), and the call is blocked by that guard (fail closed).
  */
 export type AcceptArgs = (args: unknown) => string | undefined;
-
-/** Outcome of the `tool_call` interception chain. `args` are the (possibly rewritten) arguments. */
-export interface ToolCallDecision {
-  blocked?: Blocked;
-  args: unknown;
-}
 
 /** Outcome of the `turn_start` chain. `context`: the joined hidden context (`[ext]\n<text>` blocks, capped 16 KiB). */
 export interface TurnStartDecision {

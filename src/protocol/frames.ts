@@ -221,8 +221,10 @@ export const EventFromHost = z.object({
   tool_name: z.string().optional(),
   tool_args: JsonValue.optional(),
   tool_preview: z.string().optional(),
-  /** Ours (additive): the editor's real tool behind a zut tool name (`run_in_terminal` seen as `bash`). */
+  /** Ours (additive): the real tool of the editor or another agent behind the name guards see (`run_in_terminal` seen as `bash`). */
   editor_tool: z.string().optional(),
+  /** Ours (additive): what that tool does — `exec`, `write`, `read`, `network` (absent: not known). */
+  effect: z.string().optional(),
   text: z.string().optional(),
   session: SessionContext.optional(),
   state: JsonValue.optional(),
@@ -234,8 +236,10 @@ export const EventInterceptFromHost = z.object({
   tool_id: z.string().optional(),
   tool_name: z.string().optional(),
   tool_args: JsonValue.optional(),
-  /** Ours (additive): the editor's real tool behind a zut tool name (`run_in_terminal` seen as `bash`). */
+  /** Ours (additive): the real tool of the editor or another agent behind the name guards see (`run_in_terminal` seen as `bash`). */
   editor_tool: z.string().optional(),
+  /** Ours (additive): what that tool does — `exec`, `write`, `read`, `network` (absent: not known). */
+  effect: z.string().optional(),
   step: z.number().int().optional(),
   text: z.string().optional(),
 });

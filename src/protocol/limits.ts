@@ -92,6 +92,20 @@ export const COMMAND_TIMEOUT_MS = 30_000;
 export const TOOL_TIMEOUT_MS = 60_000;
 /** `event_intercept` → `event_intercept_response`; a miss allows. Spec ("within 5s"). */
 export const INTERCEPT_TIMEOUT_MS = 5_000;
+/**
+ * The deepest nesting of a tool call's arguments the host hands to guards (the `tool_call` event and interception).
+ * Ours: the shallowest JSON reader among the languages extensions are written in, Python's `json` module, fails past
+ * ~990 levels (its default recursion limit is 1000), and V8's own JSON.stringify overflows the stack a few thousand
+ * levels deep; no real tool input comes near 512. A deeper call that a guard would have to judge is blocked in zut's
+ * name (toolGuard.ts), never passed unjudged.
+ */
+export const TOOL_ARGS_MAX_DEPTH = 512;
+/**
+ * The largest tool arguments, encoded, the host hands to guards. Ours: a frame may not exceed MAX_FRAME_BYTES (the
+ * spec's 4 MiB line buffer); 64 KiB are left for the rest of the frame. A larger call that a guard would have to
+ * judge is blocked in zut's name.
+ */
+export const TOOL_ARGS_MAX_BYTES = MAX_FRAME_BYTES - 64 * 1024;
 /** Joined `turn_start` contexts are cut at this many bytes. Spec (16 KiB). */
 export const CONTEXT_CAP_BYTES = 16 * 1024;
 /** One extension's opaque session state snapshot. Spec ("persisted snapshots at 256 KiB"). */

@@ -1,13 +1,13 @@
 /**
- * VS Code's own language-model tools (`vscode.lm.tools`) for zut: the port `@zut` offers and runs them through
- * (`chatEditorTools`: selected by `zut.chat.editorTools`, run with the chat request's `toolInvocationToken` so VS Code
- * shows its confirmation in that chat), and zot's `call_tool` of them (the HostUi port's `editorTools` /
- * `invokeEditorTool`: outside a chat request there is no token, and VS Code runs the tool without a chat to show it
- * in). Our own agent-mode tools (`mcp_zut_<tool>`, which would come back to this host) and VS Code's internal ones
- * are never offered (host/chat/editorTools.ts). Results: text parts → text blocks, image data parts → image blocks.
+ * VS Code's own language-model tools (`vscode.lm.tools`) as the host's one EditorToolPort (host/editorToolPort.ts):
+ * for `@zut`, one per chat request (selected by `zut.chat.editorTools`, run with the request's
+ * `toolInvocationToken` so VS Code shows its confirmation in that chat), and one for zot's `call_tool` of them
+ * (outside a chat request there is no token: VS Code runs the tool without a chat to show it in). Our own agent-mode
+ * tools (`mcp_zut_<tool>`, which would come back to this host) and VS Code's internal ones are never offered
+ * (host/chat/editorTools.ts). Results: text parts → text blocks, image data parts → image blocks; a failure is an
+ * error result, a cancellation a rejection.
  */
 import * as vscode from 'vscode';
-import type { EditorTool, EditorToolResult } from '../host/hostUi';
 import type { ContentBlock } from '../protocol';
 import { abortError, type ToolResult } from '../host/types';
 import { selectEditorTools, type EditorToolInfo, type EditorToolPort, type EditorToolsSetting, type OwnTools } from '../host/chat/editorTools';
@@ -32,25 +32,17 @@ function listed(): EditorToolInfo[] {
   });
 }
 
-/** `vscode.lm.tools` a zot extension may call (everything but ours and the internal ones). */
-export function editorTools(): readonly EditorTool[] {
-  return selectEditorTools(listed(), 'all', OWN).map((t) => ({ name: t.name, description: t.description }));
-}
-
-/** Runs a VS Code tool for zot's `call_tool` (no chat request: no invocation token). */
-export async function invokeEditorTool(name: string, args: unknown, signal: AbortSignal): Promise<EditorToolResult> {
-  if (!editorTools().some((t) => t.name === name)) throw new Error(`${name} is not one of VS Code's tools zut may call`);
-  const input = args !== null && typeof args === 'object' && !Array.isArray(args) ? (args as JsonObject) : {};
-  const r = await run(name, input, undefined, signal);
-  return { content: r.content, isError: false };
-}
-
-/** The `@zut` port for one chat request: its tools as the setting selects them, run with its token. */
-export function chatEditorTools(token: vscode.ChatParticipantToolToken | undefined, setting: EditorToolsSetting): EditorToolPort {
+/**
+ * The port over VS Code's tools: `setting` selects them, `token` is the chat request's (none for zot's `call_tool`).
+ * Only the tools it lists can be run.
+ */
+export function editorToolPort(token: vscode.ChatParticipantToolToken | undefined, setting: EditorToolsSetting): EditorToolPort {
+  const tools = () => selectEditorTools(listed(), setting, OWN);
   return {
-    tools: () => selectEditorTools(listed(), setting, OWN),
+    tools,
     invoke: async (name, input, signal): Promise<ToolResult> => {
       try {
+        if (!tools().some((t) => t.name === name)) throw new Error(`${name} is not one of VS Code's tools zut may call`);
         const r = await run(name, input, token, signal);
         return { ext: 'vscode', content: r.content, isError: false };
       } catch (e) {

@@ -16,6 +16,7 @@ import { globalExtensionsDir, resolveEHome, resolveZotHome, resolveZutHome } fro
 import { ExtensionOutput } from './output';
 import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, userScopedGetter, type ZutSettings } from '../ui-model/settings';
 import { isWorkspaceTrusted, registerTrust } from './trust';
+import { editorToolPort } from './editorTools';
 
 /** What the management commands need beyond the Manager's API. */
 export interface HostControl {
@@ -75,6 +76,8 @@ class HostRuntime extends Disposable implements HostControl {
       ui,
       hostVersion: String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
       isTrusted: isWorkspaceTrusted,
+      // zot's `call_tool` of VS Code's own tools: every one but ours and the internal ones, no chat token.
+      editorTools: editorToolPort(undefined, 'all'),
       // Consent answers and "Disable (Workspace)" live in workspace state: local to this machine, never in the repository.
       consent: {
         mode: () => this.settings.consentMode,

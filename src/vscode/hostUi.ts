@@ -6,8 +6,7 @@
 import * as vscode from 'vscode';
 import * as z from 'zod';
 import type { HostCatalog, HostPanels } from '../host/api';
-import type { Answer, EditorTool, EditorToolResult, HostUi, NoteLevel, PanelRender, Question, WidgetSpec } from '../host/hostUi';
-import { editorTools, invokeEditorTool } from './editorTools';
+import type { Answer, HostUi, NoteLevel, PanelRender, Question, WidgetSpec } from '../host/hostUi';
 import { Disposable, Emitter, type Event } from '../host/events';
 import type { PanelSpec } from '../protocol/frames';
 import { NotesSurface, type NoteEvent } from './notes';
@@ -163,14 +162,6 @@ export class VsCodeHostUi extends Disposable implements HostUi {
 
   panelClose(ext: string, panelId: string): void {
     this.panels.close(ext, panelId);
-  }
-
-  editorTools(): readonly EditorTool[] {
-    return editorTools();
-  }
-
-  invokeEditorTool(name: string, args: unknown, signal: AbortSignal): Promise<EditorToolResult> {
-    return invokeEditorTool(name, args, signal);
   }
 
   /**

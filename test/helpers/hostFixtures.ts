@@ -3,7 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ManagerOptions } from '../../src/host/api';
 import type { WorkspaceChoices } from '../../src/host/extensions/consent';
-import { NoUiError, type Answer, type EditorTool, type EditorToolResult, type HostUi, type NoteLevel, type PanelRender, type Question, type WidgetSpec } from '../../src/host/hostUi';
+import type { EditorToolInfo, EditorToolPort } from '../../src/host/editorToolPort';
+import type { ToolResult } from '../../src/host/types';
+import { NoUiError, type Answer, type HostUi, type NoteLevel, type PanelRender, type Question, type WidgetSpec } from '../../src/host/hostUi';
 import { Manager } from '../../src/host/manager';
 import { tempDir } from './temp';
 import type { PanelSpec } from '../../src/protocol';
@@ -123,14 +125,20 @@ export class RecordingUi implements HostUi {
   panelRender(ext: string, r: PanelRender): void { this.rec('panelRender', ext, r); }
   panelClose(ext: string, id: string): void { this.rec('panelClose', ext, id); }
   clearExtension(ext: string): void { this.rec('clearExtension', ext); }
-  /** The editor's tools this UI pretends to have (VS Code's `vscode.lm.tools`), and how they answer. */
-  editor: { tools: EditorTool[]; run(name: string, args: unknown): EditorToolResult } = {
-    tools: [],
-    run: (name) => ({ content: [{ type: 'text', text: `no editor tool ${name}` }], isError: true }),
-  };
-  editorTools(): readonly EditorTool[] { return this.editor.tools; }
-  invokeEditorTool(name: string, args: unknown, _signal: AbortSignal): Promise<EditorToolResult> {
-    this.rec('invokeEditorTool', 'editor', name, args);
-    return Promise.resolve(this.editor.run(name, args));
+}
+
+/** An editor's tools for the host (ManagerOptions `editorTools`: VS Code's `vscode.lm.tools`), recording what ran. */
+export class FakeEditorTools implements EditorToolPort {
+  readonly ran: { name: string; input: Record<string, unknown> }[] = [];
+  constructor(
+    private readonly list: { name: string; description?: string }[],
+    private readonly answer: (name: string, input: Record<string, unknown>) => ToolResult['content'] = (name) => [{ type: 'text', text: `no editor tool ${name}` }],
+  ) {}
+  tools(): readonly EditorToolInfo[] {
+    return this.list.map((t) => ({ name: t.name, description: t.description ?? '' }));
+  }
+  invoke(name: string, input: Record<string, unknown>, _signal: AbortSignal): Promise<ToolResult> {
+    this.ran.push({ name, input });
+    return Promise.resolve({ ext: 'vscode', content: this.answer(name, input), isError: false });
   }
 }

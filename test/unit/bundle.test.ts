@@ -2,6 +2,7 @@
 // English messages and none of its other locales; a build empties its output dir first; .vscodeignore packages no
 // source map; the package-time check refuses an oversized bundle or a source map.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTemps, tempDir } from '../helpers/temp';
@@ -47,9 +48,17 @@ describe('release bundle', () => {
     expect(js).not.toContain('hello_ack');
   });
 
+  it('the foreign-tool table is a lazy bundle: extension.js loads dist/foreign-tools.js at its first call, which maps as the source does', () => {
+    const js = fs.readFileSync(path.join(out, 'extension.js'), 'utf8');
+    expect(js).toContain('"foreign-tools.js"');
+    expect(js).not.toContain('str_replace_editor'); // a row of the table: not in the extension's own bundle
+    const table = createRequire(__filename)(path.join(out, 'foreign-tools.js')) as typeof import('../../src/host/calls/foreignTools');
+    expect(table.foreignCall('vscode', 'run_in_terminal', { command: 'ls' }).views).toEqual([{ name: 'bash', args: { command: 'ls' }, effect: 'exec' }]);
+  });
+
   it('a build empties its output dir first (nothing stale, no source map of a release build)', () => {
     const files = fs.readdirSync(out, { recursive: true }).map(String).sort();
-    expect(files).toEqual(['agent-setup.js', 'cli.js', 'extension.js', 'hook-server.js', 'hook.js', 'mcp-relay.js', 'media', path.join('media', 'panel.js')]);
+    expect(files).toEqual(['agent-setup.js', 'cli.js', 'extension.js', 'foreign-tools.js', 'hook-server.js', 'hook.js', 'mcp-relay.js', 'media', path.join('media', 'panel.js')]);
   });
 });
 
@@ -62,13 +71,13 @@ describe('package-time check', () => {
     }
     const sdk = pkg.REQUIRED_FILES.filter((f) => f.startsWith('dist/sdk/'));
     expect(sdk).toContain('dist/sdk/sucrase.js');
-    const built = ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/hook-server.js', 'dist/agent-setup.js', 'dist/hook.js', 'dist/media/panel.js', 'dist/media/panel.js.map', ...sdk];
+    const built = ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/hook-server.js', 'dist/agent-setup.js', 'dist/foreign-tools.js', 'dist/hook.js', 'dist/media/panel.js', 'dist/media/panel.js.map', ...sdk];
     for (const f of built) {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       fs.writeFileSync(path.join(dir, f), '//');
     }
     const files = pkg.packagedFiles(dir);
-    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/agent-setup.js', 'dist/cli.js', 'dist/extension.js', 'dist/hook-server.js', 'dist/hook.js', 'dist/mcp-relay.js', 'dist/media/panel.js', ...sdk].sort());
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/agent-setup.js', 'dist/cli.js', 'dist/extension.js', 'dist/foreign-tools.js', 'dist/hook-server.js', 'dist/hook.js', 'dist/mcp-relay.js', 'dist/media/panel.js', ...sdk].sort());
     expect(() => pkg.checkPackageFiles({ files, bundle: path.join(out, 'extension.js') })).not.toThrow();
   }, 30_000);
 

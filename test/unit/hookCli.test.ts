@@ -65,6 +65,7 @@ async function guardSaw(): Promise<Record<string, unknown>[]> {
 
 const common = () => ({ timestamp: new Date().toISOString(), cwd: workspace, session_id: 'sess-1', transcript_path: '/tmp/t.json' });
 const terminal = (command: string) => ({ command, explanation: 'run it', isBackground: false, goal: 'test' });
+const rewriteNote = (tool: string) => `zut: the input of this ${tool} call was rewritten by the guard hook-guard before it ran; the result is that of the rewritten call.`;
 
 describe.each(['cli.js', 'hook.js'])('%s', (file) => {
   beforeAll(() => {
@@ -89,7 +90,9 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
       const input = { timestamp: 1, cwd: workspace, sessionId: 'sess-2', hookEventName: 'PreToolUse', toolName: 'run_in_terminal', toolInput: terminal('echo ZUT_REWRITE'), toolUseId: 'c2' };
       const r = await runHook('PreToolUse', JSON.stringify(input));
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: terminal('echo rewritten') } });
+      expect(JSON.parse(r.stdout)).toEqual({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: terminal('echo rewritten'), additionalContext: rewriteNote('run_in_terminal') },
+      });
     }, 60_000);
 
     it('prints nothing when no guard has an opinion (never allow)', async () => {
@@ -98,18 +101,26 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
       expect(r).toMatchObject({ code: 0, stdout: '' });
     }, 60_000);
 
-    it('skips our own MCP tools (already guarded on the MCP path): the guard never hears of them', async () => {
-      const input = { ...common(), hook_event_name: 'PreToolUse', tool_name: 'mcp_zut_extension_run', tool_input: { command: 'rm -rf /' }, tool_use_id: 'own-1' };
+    it('skips only our own MCP tools (server `zut`, a tool this host serves): the guard never hears of them', async () => {
+      const input = { ...common(), hook_event_name: 'PreToolUse', tool_name: 'mcp_zut_guard_status', tool_input: { command: 'rm -rf /' }, tool_use_id: 'own-1' };
       const r = await runHook('--agent vscode PreToolUse', JSON.stringify(input));
       expect(r).toMatchObject({ code: 0, stdout: '' });
       expect((await guardSaw()).some((l) => l.tool_id === 'own-1')).toBe(false);
     }, 60_000);
 
-    it('malformed input never crashes: VS Code fails open (exit 1 = a warning, the tool runs), the reason on stderr', async () => {
+    it('another server named zut…, or a tool zut does not serve, is guarded like any tool (no free pass)', async () => {
+      for (const [tool_name, id] of [['mcp_zut_not_ours', 'other-1'], ['mcp_zutx_guard_status', 'other-2'], ['mcp_zut-evil_guard_status', 'other-3']]) {
+        const input = { ...common(), hook_event_name: 'PreToolUse', tool_name, tool_input: { command: 'x' }, tool_use_id: id };
+        expect(await runHook('--agent vscode PreToolUse', JSON.stringify(input))).toMatchObject({ code: 0 });
+        expect((await guardSaw()).some((l) => l.kind === 'intercept' && l.tool_id === id && l.tool_name === tool_name)).toBe(true);
+      }
+    }, 60_000);
+
+    it('malformed input never crashes and fails closed: a deny naming zut (exit 0), the reason on stderr', async () => {
       for (const bad of ['not json', '[]', JSON.stringify({ ...common(), tool_name: 'x', tool_input: 'not an object' })]) {
         const r = await runHook('--agent vscode PreToolUse', bad);
-        expect(r.code).toBe(1);
-        expect(r.stdout).toBe('');
+        expect(r.code).toBe(0);
+        expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^blocked by zut: zut-host hook: /) } });
         expect(r.stderr).toMatch(/^zut-host hook: /);
       }
     }, 60_000);
@@ -147,13 +158,20 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
       expect(saw.find((l) => l.kind === 'intercept' && l.tool_name === 'write')).toMatchObject({ tool_args: { path: '/w/ZUT_MOVE/a.txt', content: 'hi' } });
     }, 60_000);
 
-    it('a rewrite the agent\'s tool cannot take (bash.cwd) is denied, naming why (fail closed)', async () => {
+    it('a rewrite the agent\'s tool cannot take (bash.cwd) is denied in the guard\'s name, naming why (fail closed)', async () => {
       const input = { timestamp: 1, cwd: workspace, toolName: 'bash', toolArgs: { command: 'echo ZUT_CWD', description: 'x' } };
       const r = await runHook('--agent copilot-cli preToolUse', JSON.stringify(input));
       expect(JSON.parse(r.stdout)).toEqual({
         permissionDecision: 'deny',
-        permissionDecisionReason: "blocked by zut: a guard's rewrite of bash cannot be applied (bash.cwd has no counterpart in bash)",
+        permissionDecisionReason: 'blocked by hook-guard: modified_args cannot be applied to bash: bash.cwd has no counterpart in bash',
       });
+    }, 60_000);
+
+    it('apply_patch (a freeform tool: toolArgs is the patch text itself): each file is judged; a secret one denies the patch', async () => {
+      const patch = (file: string) => `*** Begin Patch\n*** Add File: /w/readme.md\n+hi\n*** Update File: ${file}\n@@\n-a\n+b\n*** End Patch`;
+      const pre = (text: string) => runHook('--agent copilot-cli preToolUse', JSON.stringify({ timestamp: 1, cwd: workspace, toolName: 'apply_patch', toolArgs: text }));
+      expect(JSON.parse((await pre(patch('/w/secret.env'))).stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: 'blocked by hook-guard: no secrets' });
+      expect(await pre(patch('/w/src/a.ts'))).toMatchObject({ code: 0, stdout: '' });
     }, 60_000);
 
     it('malformed preToolUse fails closed (a deny on stdout with exit 0, which Copilot CLI never skips; the reason on stderr)', async () => {
@@ -165,18 +183,13 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
   });
 
   describe('zut-host hook --agent claude', () => {
-    it('PreToolUse Bash: deny; a rewrite is updatedInput with ask (never allow)', async () => {
+    it('PreToolUse Bash: deny; a rewrite is updatedInput with no decision (Claude Code\'s own rules stay in charge) and says so to the model', async () => {
       const base = { ...common(), hook_event_name: 'PreToolUse', tool_name: 'Bash', permission_mode: 'default' };
       const denied = await runHook('--agent claude PreToolUse', JSON.stringify({ ...base, tool_input: { command: 'rm -rf /', description: 'd' } }));
       expect(JSON.parse(denied.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'blocked by hook-guard: no rm -rf here' } });
       const rewritten = await runHook('--agent claude PreToolUse', JSON.stringify({ ...base, tool_input: { command: 'echo ZUT_REWRITE', description: 'd', timeout: 5000 } }));
       expect(JSON.parse(rewritten.stdout)).toEqual({
-        hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          permissionDecision: 'ask',
-          permissionDecisionReason: 'arguments rewritten by a zut guard',
-          updatedInput: { command: 'echo rewritten', description: 'd', timeout: 5000 },
-        },
+        hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { command: 'echo rewritten', description: 'd', timeout: 5000 }, additionalContext: rewriteNote('Bash') },
       });
     }, 60_000);
 
@@ -195,16 +208,11 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
       }
     }, 60_000);
 
-    it('a Write rewrite is updatedInput: file_path rewritten, content and unknown fields kept, with ask', async () => {
+    it('a Write rewrite is updatedInput: file_path rewritten, content and unknown fields kept, no decision', async () => {
       const input = { ...common(), hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/w/ZUT_MOVE/a.txt', content: 'c', future_field: { x: 1 } } };
       const r = await runHook('--agent claude PreToolUse', JSON.stringify(input));
       expect(JSON.parse(r.stdout)).toEqual({
-        hookSpecificOutput: {
-          hookEventName: 'PreToolUse',
-          permissionDecision: 'ask',
-          permissionDecisionReason: 'arguments rewritten by a zut guard',
-          updatedInput: { file_path: '/w/moved/a.txt', content: 'c', future_field: { x: 1 } },
-        },
+        hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { file_path: '/w/moved/a.txt', content: 'c', future_field: { x: 1 } }, additionalContext: rewriteNote('Write') },
       });
     }, 60_000);
 
@@ -213,6 +221,49 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
       expect(JSON.parse(blocked.stdout)).toEqual({ decision: 'block', reason: 'blocked by hook-guard: no forbidden prompts' });
       const ok = await runHook('--agent claude UserPromptSubmit', JSON.stringify({ ...common(), hook_event_name: 'UserPromptSubmit', prompt: 'hello' }));
       expect(JSON.parse(ok.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: '[hook-guard]\nguard context' } });
+    }, 60_000);
+  });
+
+  describe('zut-host hook with no window: the extensions of every headless verb, failing closed', () => {
+    it('an e guard in ~/.e/extensions denies rm -rf, and a zot extension\'s before_agent_start reaches SessionStart', async () => {
+      const home = path.join(tmp, `eco-home-${file}`);
+      await fs.mkdir(path.join(home, '.e', 'extensions'), { recursive: true });
+      await fs.symlink(path.resolve(__dirname, '../fixtures/e/enode'), path.join(home, '.e', 'extensions', 'enode'));
+      const zotHome = path.join(tmp, `zot-home-${file}`);
+      await fs.mkdir(path.join(zotHome, 'extensions'), { recursive: true });
+      await fs.symlink(path.resolve(__dirname, '../fixtures/zot/zot-node'), path.join(zotHome, 'extensions', 'zot-node'));
+      const env = { HOME: home, ZOT_HOME: zotHome, ZUT_HOME: path.join(tmp, 'empty-zut-home') };
+      const pre = { session_id: 's', cwd: workspace, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf /x' } };
+      const denied = await runHook('--agent claude PreToolUse', JSON.stringify(pre), { env });
+      expect(JSON.parse(denied.stdout)).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'blocked by enode: enode refuses bash' } });
+      const started = await runHook('--agent claude SessionStart', JSON.stringify({ ...common(), hook_event_name: 'SessionStart', source: 'startup' }), { env });
+      expect(JSON.parse(started.stdout)).toMatchObject({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: expect.stringContaining('[zot-node] Answer in English.') } });
+      // `--no-e` / `--no-zot` leave them out, as for every other verb.
+      expect(await runHook('--agent claude --no-e PreToolUse', JSON.stringify(pre), { env })).toMatchObject({ code: 0, stdout: '' });
+    }, 90_000);
+
+    it('a 6,000-deep tool input is denied in zut\'s name (no stack overflow); a 100 MB one too (over the input limit)', async () => {
+      let nested = '[]';
+      for (let i = 1; i < 6000; i++) nested = `[${nested}]`;
+      const input = `{"session_id":"s","cwd":${JSON.stringify(workspace)},"hook_event_name":"PreToolUse","tool_name":"mcp__x__y","tool_input":{"params":${nested}}}`;
+      const deepRun = await runHook('--agent claude PreToolUse', input);
+      expect(deepRun.code).toBe(0);
+      expect(JSON.parse(deepRun.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^blocked by zut: zut cannot hand this call to its guards: the arguments are nested more than 512 levels deep/) } });
+      const huge = JSON.stringify({ ...common(), hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: '/w/a', content: 'x'.repeat(100 * 1024 * 1024) } });
+      const hugeRun = await runHook('--agent claude PreToolUse', huge, { timeoutMs: 60_000 });
+      expect(hugeRun.code).toBe(0);
+      expect(JSON.parse(hugeRun.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^blocked by zut: .*input over \d+ bytes/) } });
+    }, 120_000);
+
+    it('install piped into a reader that is gone (| true): the file is written and the command ends quietly (exit 0, no EPIPE trace)', async () => {
+      const home = path.join(tmp, `epipe-home-${file}`);
+      await fs.mkdir(home, { recursive: true });
+      const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+      const line = `sleep 0.2 | true; "${process.execPath}" "${entry}" hook install --agent claude --scope user | true; echo "exit=\${PIPESTATUS[0]}" >&2`;
+      const r = await runProcess('bash', ['-c', line], { cwd: tmp, env, timeoutMs: 30_000 });
+      expect(r.stderr).not.toMatch(/EPIPE|Error/);
+      expect(r.stderr).toContain('exit=0');
+      expect(JSON.parse(await fs.readFile(path.join(home, '.claude', 'settings.json'), 'utf8'))).toHaveProperty('hooks.PreToolUse');
     }, 60_000);
   });
 

@@ -90,6 +90,22 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
       expect(fs.existsSync(rendezvousFile(hooksDir, workspace))).toBe(false);
     }, 60_000);
 
+    it('through the window: a 6,000-deep input is denied in zut\'s name, and the window\'s guard still answers after', async () => {
+      const server = await HookServer.listen(manager, [workspace], hooksDir);
+      if (typeof server === 'string') throw new Error(server);
+      try {
+        let nested = '[]';
+        for (let i = 1; i < 6000; i++) nested = `[${nested}]`;
+        const deep = `{"cwd":${JSON.stringify(workspace)},"session_id":"s","hook_event_name":"PreToolUse","tool_name":"mcp_other_y","tool_input":{"params":${nested}},"tool_use_id":"deep-${file}"}`;
+        const r = await runHook(deep);
+        expect(r.code).toBe(0);
+        expect(JSON.parse(r.stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringMatching(/^blocked by zut: zut cannot hand this call to its guards: the arguments are nested more than 512 levels deep/) } });
+        expect(JSON.parse((await runHook(input(`after-deep-${file}`))).stdout)).toEqual(DENY);
+      } finally {
+        server.dispose();
+      }
+    }, 60_000);
+
     it('no window: a headless host gives the same decision (another copy of the guard, stopped after)', async () => {
       const r = await runHook(input('headless-1'));
       expect(JSON.parse(r.stdout)).toEqual(DENY);

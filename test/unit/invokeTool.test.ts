@@ -3,6 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runLoop } from '../../src/host/chat/loop';
 import { Manager } from '../../src/host/manager';
 import { GuardedPath, type ToolDispatch } from '../../src/host/calls/invoke';
+import { ToolGuard } from '../../src/host/calls/toolGuard';
+import type { Interceptor } from '../../src/host/calls/intercept';
 import { RequestError, type ToolInfo } from '../../src/host/types';
 import { RecordingSink, ScriptedModel, call, text } from '../fixtures/chat/helpers';
 import { RecordingUi, cleanupTemps, nodeExt, until, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
@@ -139,11 +141,15 @@ describe('GuardedPath: built over the dispatcher and the extension set alone', (
   function path(block: boolean) {
     const seen: string[] = [];
     const dispatch: ToolDispatch = {
-      emit: (e) => void seen.push(`event ${e.event}`),
-      interceptToolCall: (e) => (seen.push(`guard ${e.tool_name}`), Promise.resolve(block ? { args: e.tool_args, blocked: { ext: 'g', reason: 'no' } } : { args: { x: 2 } })),
       callTool: (name, args) => (seen.push(`call ${name} ${JSON.stringify(args)}`), Promise.resolve({ ext: 'e', content: [{ type: 'text', text: 'ok' }], isError: false })),
     };
-    return { seen, guarded: new GuardedPath(dispatch, { index: { tools: [tool] }, hasSubscribers: () => true, hasInterceptors: () => true }) };
+    const guard: Interceptor = {
+      ext: 'g',
+      diagnostic: () => undefined,
+      ask: (p) => (seen.push(`guard ${String(p.tool_name)}`), Promise.resolve(block ? { block: true, reason: 'no' } : { modified_args: { x: 2 } })),
+    };
+    const guards = new ToolGuard({ hasSubscribers: () => true, hasInterceptors: () => true, emit: (e) => void seen.push(`event ${e.event}`), toolCallInterceptors: () => [guard] });
+    return { seen, guarded: new GuardedPath(dispatch, { index: { tools: [tool] } }, guards) };
   }
 
   it('event, guard, call with the arguments the guard gave, then the outcome event; a block never reaches the call', async () => {

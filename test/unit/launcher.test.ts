@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyInstall, applyUninstall, hookCommand, hookEntry, installedCount, planInstall } from '../../src/hooks/install';
 import { ensureLauncher, launcherPath, posixLauncher, shQuote, takeLauncherEnv, windowsLauncher, writeIfChanged, type LauncherTarget } from '../../src/hooks/launcher';
-import { mcpSnippet, serverName } from '../../src/hooks/mcpConfig';
+import { mcpSnippet } from '../../src/hooks/mcpConfig';
 import { builtCli } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 
@@ -201,15 +201,13 @@ describe('MCP client snippets', () => {
   const folder = "/home/me/my project's";
   const o = { launcher: '/home/me/.config/Code/User/globalStorage/zut.zut-vscode/bin/zut-host', folder, allowProject: true, platform: 'linux' as const };
 
-  it('VS Code: {"servers": {name: {type: "stdio", command: <launcher>, args}}}; Claude Desktop and Cursor: {"mcpServers": …}', () => {
-    expect(JSON.parse(mcpSnippet('vscode', o).text)).toEqual({ servers: { "zut-my-project-s": { type: 'stdio', command: o.launcher, args: ['mcp', '--cwd', folder, '--allow-project'] } } });
+  it('VS Code: {"servers": {zut: {type: "stdio", command: <launcher>, args}}}; Claude Desktop and Cursor: {"mcpServers": …}; the server is always `zut`', () => {
+    expect(JSON.parse(mcpSnippet('vscode', o).text)).toEqual({ servers: { zut: { type: 'stdio', command: o.launcher, args: ['mcp', '--cwd', folder, '--allow-project'] } } });
     for (const c of ['claude-desktop', 'cursor'] as const) {
-      expect(JSON.parse(mcpSnippet(c, o).text)).toEqual({ mcpServers: { "zut-my-project-s": { command: o.launcher, args: ['mcp', '--cwd', folder, '--allow-project'] } } });
+      expect(JSON.parse(mcpSnippet(c, o).text)).toEqual({ mcpServers: { zut: { command: o.launcher, args: ['mcp', '--cwd', folder, '--allow-project'] } } });
     }
-    expect(JSON.parse(mcpSnippet('cursor', { ...o, allowProject: false }).text).mcpServers['zut-my-project-s'].args).toEqual(['mcp', '--cwd', folder]);
+    expect(JSON.parse(mcpSnippet('cursor', { ...o, allowProject: false, folder: '/' }).text).mcpServers.zut.args).toEqual(['mcp', '--cwd', '/']);
     expect(mcpSnippet('claude-desktop', o).where).toMatch(/claude_desktop_config\.json/);
-    expect(serverName('/')).toBe('zut');
-    expect(serverName('/a/***')).toBe('zut');
   });
 
   it.skipIf(process.platform === 'win32')('the generic command line, run by a shell, gives the CLI exactly those arguments', async () => {

@@ -183,8 +183,8 @@ describe('Manager: events and interception', () => {
     nodeExt(s.exts, { name: 'b2', subscribe: { intercept: ['tool_call', 'turn_start'] }, intercept: { tool_call: { block: true, reason: 'refused by b2' }, turn_start: { context: big } }, tools: [{ name: 'b2_log', mode: 'events' }] });
     const m = s.make();
     await m.start();
-    const d = await m.interceptToolCall({ tool_id: 't1', tool_name: 'bash', tool_args: { command: 'rm -rf /' } });
-    expect(d).toEqual({ blocked: { ext: 'b2', reason: 'refused by b2' }, args: { command: 'echo first' } });
+    const d = (await m.guardTool({ toolId: 't1', name: 'bash', input: { command: 'rm -rf /' } })).verdict;
+    expect(d).toEqual({ blocked: { ext: 'b2', reason: 'refused by b2' } });
     const log = await received(m, 'b2_log');
     expect(log.filter((e) => e.type === 'event_intercept')).toHaveLength(1);
     const t = await m.interceptTurnStart(1);

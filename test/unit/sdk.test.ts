@@ -157,9 +157,10 @@ describe('SDK runtime with the real host: errors, one-way frames, events, interc
     expect(info.interceptions).toEqual(['tool_call', 'turn_start']);
     m.emit({ event: 'turn_start', step: 3 });
     await until(() => ui.of('notify').some((c) => c.args[1] === 'turn 3'), 5000, 'event handler');
-    expect(await m.interceptToolCall({ tool_id: '1', tool_name: 'danger', tool_args: {} })).toMatchObject({ blocked: { ext: 'sdkfix', reason: 'no danger' } });
-    expect(await m.interceptToolCall({ tool_id: '2', tool_name: 'rewrite', tool_args: { n: 1 } })).toEqual({ args: { n: 2 } });
-    expect(await m.interceptToolCall({ tool_id: '3', tool_name: 'fine', tool_args: { n: 1 } })).toEqual({ args: { n: 1 } });
+    const verdict = async (name: string, input: unknown) => (await m.guardTool({ name, input })).verdict;
+    expect(await verdict('danger', {})).toMatchObject({ blocked: { ext: 'sdkfix', reason: 'no danger' } });
+    expect(await verdict('rewrite', { n: 1 })).toEqual({ input: { n: 2 }, rewrittenBy: ['sdkfix'] });
+    expect(await verdict('fine', { n: 1 })).toEqual({ input: { n: 1 }, rewrittenBy: [] });
     expect((await m.interceptTurnStart(1)).context).toContain('extra context');
   });
 

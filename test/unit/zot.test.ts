@@ -9,7 +9,7 @@ import { Manager } from '../../src/host/manager';
 import { runLoop } from '../../src/host/chat/loop';
 import { systemPreamble } from '../../src/host/chat/systemPrompt';
 import { RecordingSink, ScriptedModel, text } from '../fixtures/chat/helpers';
-import { RecordingUi, cleanupTemps, nodeExt, tempDir, until, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
+import { FakeEditorTools, RecordingUi, cleanupTemps, nodeExt, tempDir, until, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
 
 const ZOT = path.resolve(__dirname, '../fixtures/zot');
 const ZOT_NODE = path.join(ZOT, 'zot-node');
@@ -85,15 +85,15 @@ describe('zot v1 through the Manager', () => {
     expect(await display(m, 'zrelay', 'py_upper {"text":"x"}')).toMatchObject({ is_error: true, text: 'blocked by guard: no shouting' });
   });
 
-  it('call_tool reaches the editor\'s own tools (VS Code lm tools through the HostUi port)', async () => {
+  it('call_tool reaches the editor\'s own tools (VS Code lm tools through the EditorToolPort)', async () => {
     const z = zutHome();
     const ui = new RecordingUi();
-    ui.editor = { tools: [{ name: 'vscode_search', description: 'search the workspace' }], run: (_n, args) => ({ content: [{ type: 'text', text: `found ${JSON.stringify(args)}` }], isError: false }) };
-    const m = new Manager({ folders: [], zutHome: z.home, ui, hostVersion: '9.9.9', extensionPaths: [ZOT_NODE], globalExtensions: false });
+    const editorTools = new FakeEditorTools([{ name: 'vscode_search', description: 'search the workspace' }], (_n, args) => [{ type: 'text', text: `found ${JSON.stringify(args)}` }]);
+    const m = new Manager({ folders: [], zutHome: z.home, ui, hostVersion: '9.9.9', extensionPaths: [ZOT_NODE], globalExtensions: false, editorTools });
     keepManager(m);
     await m.start();
     expect(await display(m, 'zrelay', 'vscode_search {"q":"x"}')).toEqual({ name: 'vscode_search', is_error: false, text: 'found {"q":"x"}', truncated: false });
-    expect(ui.of('invokeEditorTool')).toEqual([{ method: 'invokeEditorTool', ext: 'editor', args: ['vscode_search', { q: 'x' }] }]);
+    expect(editorTools.ran).toEqual([{ name: 'vscode_search', input: { q: 'x' } }]);
   });
 
   it('chains: parent_id nests a call; a repeated name and a call without parent_id during a tool are refused', async () => {

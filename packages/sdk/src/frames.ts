@@ -263,6 +263,7 @@ export interface EventFromHost {
   tool_args?: unknown;
   tool_preview?: string;
   editor_tool?: string;
+  effect?: string;
   text?: string;
   session?: {
     id: string;
@@ -283,6 +284,7 @@ export interface EventInterceptFromHost {
   tool_name?: string;
   tool_args?: unknown;
   editor_tool?: string;
+  effect?: string;
   step?: number;
   text?: string;
 }

@@ -12,15 +12,12 @@ import {
   type CallToolOptions,
   type LifecycleEvent,
   RequestError,
-  type AcceptArgs,
-  type ToolCallDecision,
-  type ToolCallIntercept,
   type ToolResult,
   type TurnStartDecision,
 } from '../types';
 import type { ExtensionRequests } from './extRequests';
 import type { ExtensionSet } from '../extensions/extensionSet';
-import { SystemPrompts, chainAssistantMessage, chainToolCall, chainTurnStart, interceptorsOf, type BeforeAgentStart, type Interceptor } from './intercept';
+import { SystemPrompts, chainAssistantMessage, chainTurnStart, interceptorsOf, type BeforeAgentStart, type Interceptor } from './intercept';
 import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../../protocol/limits';
 import type { CommandReply, ToolReply } from '../protocols';
 import { NO_BRANCH, type SessionStateStore } from './state';
@@ -109,9 +106,9 @@ export class Dispatcher {
     return interceptorsOf(this.set.all, event, this.timeouts.interceptTimeoutMs ?? INTERCEPT_TIMEOUT_MS);
   }
 
-  /** The `tool_call` chain: first block wins; `modified_args` chain. */
-  interceptToolCall(e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision> {
-    return chainToolCall(this.chain('tool_call'), e, accept);
+  /** The `tool_call` interceptors, for the guard door (toolGuard.ts: it runs the chain). */
+  toolCallInterceptors(): Interceptor[] {
+    return this.chain('tool_call');
   }
 
   /** The `turn_start` chain. */

@@ -2,7 +2,7 @@
  * Requests an extension makes of the host (protocols/types.ts, ExtMessage `request`). zot's `call_tool` runs a
  * tool through the one guarded tool path (`invokeTool`: event, guards, call) with zot's rules
  * (zot-extensions.md, `call_tool`): other extensions' zut/zot tools by name, else one of the editor's own tools
- * (HostUi `editorTools`, VS Code's `vscode.lm.tools`; guards see zut's counterpart, invokeForeign.ts), else an
+ * (the EditorToolPort, VS Code's `vscode.lm.tools`; guards see zut's counterpart, foreignTools/), else an
  * error result; a 60 s deadline; `call_tool_cancel`;
  * results bounded to 256 KiB; chains through `parent_id` (the host's `tool_call` id) of at most four calls without
  * a repeated name; no call without `parent_id` while a host-invoked tool of that extension runs. Every request
@@ -14,15 +14,17 @@ import { CallToolParams } from '../../protocol/zot';
 import type { SessionContext } from '../../protocol';
 import { boundContent } from './boundContent';
 import type { HostUi, Question } from '../hostUi';
+import type { EditorToolPort } from '../editorToolPort';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
-import { invokeForeign } from './invokeForeign';
 import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from '../../protocol/limits';
 import type { ExtRequestId, Responder } from '../protocols/types';
-import { abortError, RequestError, type ToolInfo } from '../types';
+import { RequestError, type ToolInfo } from '../types';
 
 /** What the request handlers need of the host (the Manager). */
 export interface ExtRequestHost {
   ui(): HostUi;
+  /** The editor's own tools (none outside an editor). */
+  editorTools(): EditorToolPort | undefined;
   allTools(): ToolInfo[];
   invokeTool(name: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult>;
   /** The session branch a call from an extension files its `details` under. */
@@ -137,7 +139,8 @@ export class ExtensionRequests {
     if (chain.length + 1 > CALL_TOOL_MAX_CHAIN) return fail(`at most ${CALL_TOOL_MAX_CHAIN} tool calls in one chain (${[...chain, name].join(' → ')})`);
 
     const zut = this.host.allTools().find((t) => t.name.toLowerCase() === name.toLowerCase());
-    const editor = zut ? undefined : this.host.ui().editorTools().find((t) => t.name === name);
+    const port = zut ? undefined : this.host.editorTools();
+    const editor = port?.tools().find((t) => t.name === name);
     if (!zut && !editor) return fail(`unknown tool ${name}`);
 
     const abort = new AbortController();
@@ -148,11 +151,9 @@ export class ExtensionRequests {
     const onParentAbort = () => abort.abort();
     parent?.signal?.addEventListener('abort', onParentAbort, { once: true });
     try {
-      const options = { session: this.host.session(), origin: 'extension' as const, signal: abort.signal, chain, originExtension: ext };
       // An editor tool: guards see zut's counterpart when there is one (`run_in_terminal` as `bash`).
-      const result = editor
-        ? await invokeForeign(this.host, 'vscode', name, args, (input, signal) => this.runEditorTool(name, input, signal), options)
-        : await this.host.invokeTool(name, args, options);
+      const foreign = editor && port ? { source: 'vscode' as const, run: (input: Record<string, unknown>, signal: AbortSignal) => port.invoke(name, input, signal) } : undefined;
+      const result = await this.host.invokeTool(name, args, { session: this.host.session(), origin: 'extension', signal: abort.signal, chain, originExtension: ext, foreign });
       const bounded = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
       to.respond(id, { kind: 'tool', name: zut?.name ?? name, content: bounded.content, isError: result.isError, truncated: bounded.truncated });
     } catch (e) {
@@ -161,17 +162,6 @@ export class ExtensionRequests {
       clearTimeout(timer);
       parent?.signal?.removeEventListener('abort', onParentAbort);
       this.forget(ext, id, mine);
-    }
-  }
-
-  /** One of the editor's own tools, as a host-implemented tool of the guarded path. */
-  private async runEditorTool(name: string, args: unknown, signal: AbortSignal) {
-    try {
-      const r = await this.host.ui().invokeEditorTool(name, args, signal);
-      return { ext: 'vscode', content: r.content, isError: r.isError };
-    } catch (e) {
-      if (signal.aborted) throw abortError(signal, `tool ${name}: cancelled`);
-      return { ext: 'vscode', content: [{ type: 'text', text: `tool ${name} failed: ${(e as Error).message}` }], isError: true };
     }
   }
 }

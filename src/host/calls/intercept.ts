@@ -2,11 +2,14 @@
  * The interception chain: extensions are consulted serially in load order; the first `block` wins; rewrites
  * (`modified_args`, `replace_text`) chain; `turn_start` contexts are joined and capped. The interceptors of one
  * event are the live extensions that intercept it, each asked through its connection with the interception
- * deadline (a timeout, crash or stop allows); `before_agent_start` results are kept per request until extensions
- * are (re)loaded (zot: "stable across normal user messages").
+ * deadline. A guard that does not answer in time allows (zut-extensions.md: "an unresponsive extension never stalls
+ * the agent"), unless the caller is strict (agent hooks); for `tool_call`, a guard that could not judge the call at
+ * all (it exited meanwhile, the request could not be written) blocks it: fail closed. For the other events any
+ * failure allows. `before_agent_start` results are kept per request until extensions are (re)loaded (zot: "stable
+ * across normal user messages").
  */
 import { randomUUID } from 'node:crypto';
-import { type AcceptArgs, type AssistantMessageDecision, RequestError, type ToolCallDecision, type ToolCallIntercept, type TurnStartDecision } from '../types';
+import { type AcceptArgs, type AssistantMessageDecision, RequestError, type RequestFailure, type ToolCallIntercept, type TurnStartDecision, type Blocked } from '../types';
 import type { InterceptPayload, InterceptReply } from '../protocols/types';
 
 import { CONTEXT_CAP_BYTES, SYSTEM_PROMPT_MAX_BYTES } from '../../protocol/limits';
@@ -16,10 +19,16 @@ import type { ExtensionSupervisor } from '../extensions/supervisor';
 export { CONTEXT_CAP_BYTES };
 export const CONTEXT_TRUNCATED_MARKER = '[extension context truncated]';
 
-/** One interceptor: asks its extension and resolves with the response, or undefined for "allow" (timeout, crash). */
+/** Why an interceptor gave no response: the request's failure (a timeout, the extension gone, …). */
+export interface InterceptFailure {
+  failure: RequestFailure;
+  message: string;
+}
+
+/** One interceptor: asks its extension and resolves with the response, or why there is none. */
 export interface Interceptor {
   ext: string;
-  ask(payload: InterceptPayload): Promise<InterceptReply | undefined>;
+  ask(payload: InterceptPayload): Promise<InterceptReply | InterceptFailure>;
   /** Reports a problem with a response (e.g. `modified_args` not an object). */
   diagnostic(message: string): void;
 }
@@ -28,20 +37,43 @@ function isJsonObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+const failed = (r: InterceptReply | InterceptFailure): r is InterceptFailure => 'failure' in r;
+
+/** Asks `i`; a failure is "no response" (allow), said on the extension when it was the deadline. */
+async function askAllowing(i: Interceptor, payload: InterceptPayload): Promise<InterceptReply | undefined> {
+  const r = await i.ask(payload);
+  if (!failed(r)) return r;
+  if (r.failure === 'timeout') i.diagnostic(`${payload.event} interception timed out: allowed`);
+  return undefined;
+}
+
+/** The outcome of the `tool_call` chain: a block, or the (possibly rewritten) arguments and who rewrote them. */
+export interface ToolCallChainResult {
+  blocked?: Blocked;
+  args: unknown;
+  rewrittenBy: string[];
+}
+
 /**
- * The `tool_call` chain. `accept` (a foreign tool's, foreignTools.ts) checks each `modified_args`: one it refuses
- * blocks the call in that guard's name, with a diagnostic on the guard (fail closed).
+ * The `tool_call` chain. `accept` (a foreign tool's, foreignTools/) checks each `modified_args`: one it refuses
+ * blocks the call in that guard's name, with a diagnostic on the guard (fail closed). A guard that could not judge
+ * blocks the call in zut's name; one that timed out allows it unless `strict`.
  */
-export async function chainToolCall(chain: Interceptor[], e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision> {
+export async function chainToolCall(chain: Interceptor[], e: ToolCallIntercept, accept?: AcceptArgs, strict = false): Promise<ToolCallChainResult> {
   let args = e.tool_args;
-  const extra = {
-    ...(e.origin_extension !== undefined ? { origin_extension: e.origin_extension } : {}),
-    ...(e.editor_tool !== undefined ? { editor_tool: e.editor_tool } : {}),
-  };
+  const rewrittenBy: string[] = [];
   for (const i of chain) {
-    const r = await i.ask({ event: 'tool_call', tool_id: e.tool_id, tool_name: e.tool_name, tool_args: args, ...extra });
-    if (!r) continue;
-    if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` }, args };
+    const r = await i.ask({ event: 'tool_call', ...e, tool_args: args });
+    if (failed(r)) {
+      if (r.failure === 'timeout' && !strict) {
+        i.diagnostic('tool_call interception timed out: allowed');
+        continue;
+      }
+      const why = r.failure === 'timeout' ? `guard ${i.ext} did not answer in time` : `guard ${i.ext} could not judge this call (${r.message})`;
+      i.diagnostic(`tool_call: ${why}; the call is blocked`);
+      return { blocked: { ext: 'zut', reason: why }, args, rewrittenBy };
+    }
+    if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` }, args, rewrittenBy };
     if (r.modified_args !== undefined && r.modified_args !== null) {
       if (!isJsonObject(r.modified_args)) {
         i.diagnostic(`event_intercept_response: modified_args must be a JSON object; ignored`);
@@ -51,18 +83,19 @@ export async function chainToolCall(chain: Interceptor[], e: ToolCallIntercept, 
       if (refused !== undefined) {
         const reason = `modified_args cannot be applied to ${e.editor_tool ?? e.tool_name}: ${refused}`;
         i.diagnostic(`tool_call: ${reason}; the call is blocked`);
-        return { blocked: { ext: i.ext, reason }, args };
+        return { blocked: { ext: i.ext, reason }, args, rewrittenBy };
       }
       args = r.modified_args;
+      rewrittenBy.push(i.ext);
     }
   }
-  return { args };
+  return { args, rewrittenBy };
 }
 
 export async function chainTurnStart(chain: Interceptor[], step: number): Promise<TurnStartDecision> {
   const parts: string[] = [];
   for (const i of chain) {
-    const r = await i.ask({ event: 'turn_start', step });
+    const r = await askAllowing(i, { event: 'turn_start', step });
     if (!r) continue;
     if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` } };
     if (r.context && r.context.trim()) parts.push(`[${i.ext}]\n${r.context}`);
@@ -74,7 +107,7 @@ export async function chainTurnStart(chain: Interceptor[], step: number): Promis
 export async function chainAssistantMessage(chain: Interceptor[], text: string): Promise<AssistantMessageDecision> {
   let current = text;
   for (const i of chain) {
-    const r = await i.ask({ event: 'assistant_message', text: current });
+    const r = await askAllowing(i, { event: 'assistant_message', text: current });
     if (!r) continue;
     if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` }, text: current };
     if (r.replace_text !== undefined && r.replace_text !== '') current = r.replace_text;
@@ -101,7 +134,7 @@ export interface BeforeAgentStart {
 export async function chainBeforeAgentStart(chain: Interceptor[], e: BeforeAgentStart): Promise<string> {
   let prompt = e.system_prompt;
   for (const i of chain) {
-    const r = await i.ask({ event: 'before_agent_start', ...e, system_prompt: prompt });
+    const r = await askAllowing(i, { event: 'before_agent_start', ...e, system_prompt: prompt });
     const next = r?.system_prompt as unknown;
     if (next === undefined || next === null) continue;
     if (typeof next !== 'string') i.diagnostic('before_agent_start: system_prompt must be a string; the prompt is kept');
@@ -125,14 +158,13 @@ export function interceptorsOf(sups: readonly ExtensionSupervisor[], event: stri
     .map((s) => ({
       ext: s.name,
       diagnostic: (m: string) => s.diagnostic(m),
-      ask: async (payload: InterceptPayload) => {
+      ask: async (payload: InterceptPayload): Promise<InterceptReply | InterceptFailure> => {
         const conn = s.conn;
-        if (!conn) return undefined;
+        if (!conn) return { failure: 'stopped', message: `extension ${s.name} is not running` };
         try {
           return await conn.request({ kind: 'intercept', payload }, { timeoutMs, what: `extension ${s.name}: ${event} interception` });
         } catch (e) {
-          if (e instanceof RequestError && e.kind === 'timeout') s.diagnostic(`${event} interception timed out: allowed`);
-          return undefined; // timeout, crash or stop: allow
+          return { failure: e instanceof RequestError ? e.kind : 'unknown', message: e instanceof Error ? e.message : String(e) };
         }
       },
     }));

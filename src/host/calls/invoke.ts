@@ -1,26 +1,15 @@
 /**
- * The one guarded tool path. Every tool call, whoever makes it (`@zut`, "Zut: Call Tool…", `zut-host tool` and
- * `trace`, the MCP bridge for agent mode and `zut-host mcp`, a zot extension's `call_tool`), goes through
- * `GuardedPath.invoke`: the `tool_call` event to subscribers, the interception chain (first block wins;
- * `modified_args` chain), then the call (reply timeout, the interactive rule, `tool_cancel` on abort), with `details`
- * filed under the caller's own session branch. Built with the dispatcher and the extension set. VS Code-free.
+ * The guarded tool path: every tool call, whoever makes it (`@zut`, "Zut: Call Tool…", `zut-host tool` and `trace`,
+ * the MCP bridge for agent mode and `zut-host mcp`, a zot extension's `call_tool`) and whoever owns the tool (a zut
+ * extension, the host's `skill`, one of VS Code's own tools), goes through `GuardedPath.invoke`: the guard door
+ * (toolGuard.ts: the `tool_call` event, the interception chain, a foreign tool mapped onto zut's and back), then the
+ * call (reply timeout, the interactive rule, `tool_cancel` on abort), the `tool_result` event, and `details` filed
+ * under the caller's own session branch. Built with the dispatcher and the extension set. VS Code-free.
  */
-import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../../protocol';
-import {
-  abortError,
-  type Blocked,
-  type CallToolOptions,
-  type LifecycleEvent,
-  RequestError,
-  type AcceptArgs,
-  type ToolCallDecision,
-  type ToolCallIntercept,
-  type ToolInfo,
-  type ToolResult,
-} from '../types';
-import { boundContent } from './boundContent';
-import { CALL_TOOL_RESULT_MAX_BYTES } from '../../protocol/limits';
+import { abortError, type Blocked, type CallToolOptions, RequestError, type ToolInfo, type ToolResult } from '../types';
+import type { ForeignSource, JsonObject } from './foreignTools';
+import type { Guarded, ToolGuard, ToolOutcomeStatus } from './toolGuard';
 
 /**
  * Who is calling. Origins with a person at a VS Code window (`chat`, `palette`, `agent`) may run interactive tools;
@@ -61,10 +50,10 @@ export interface InvokeToolOptions {
   /** The extension whose `call_tool` this is: `origin_extension` in the events and the interception. */
   originExtension?: string;
   /**
-   * A foreign (editor) tool seen by guards under `name` (foreignTools.ts): `tool` is its real name (`editor_tool` in
-   * the events and the interception), `accept` refuses guard rewrites its input cannot express. Needs `run`.
+   * A foreign tool (one of VS Code's): guards see zut's counterpart (foreignTools/: `run_in_terminal` as `bash`,
+   * `editor_tool` set), and `run` runs the tool itself with the input they left, in its own shape.
    */
-  foreign?: { tool: string; accept: AcceptArgs };
+  foreign?: { source: ForeignSource; run: (input: JsonObject, signal: AbortSignal) => Promise<ToolResult> };
 }
 
 /** A result of the guarded path: a blocked call is an `isError` result naming the guard (`blocked` says who). */
@@ -72,11 +61,8 @@ export interface InvokeResult extends ToolResult {
   blocked?: Blocked;
 }
 
-/** What the guarded path sends through (dispatch.ts's `Dispatcher`). */
+/** What the guarded path sends through (dispatch.ts's `Dispatcher`): the bare call, its last step. */
 export interface ToolDispatch {
-  emit(event: LifecycleEvent): void;
-  interceptToolCall(e: ToolCallIntercept, accept?: AcceptArgs): Promise<ToolCallDecision>;
-  /** The bare call, its last step. */
   callTool(name: string, args: unknown, options?: CallToolOptions): Promise<ToolResult>;
 }
 
@@ -84,10 +70,6 @@ export interface ToolDispatch {
 export interface ToolCatalog {
   /** The registered tools (`active`: offered now). */
   readonly index: { readonly tools: readonly ToolInfo[] };
-  /** Whether a running extension subscribes to `event` (the `tool_result` event's bounded copy is made only then). */
-  hasSubscribers(event: string): boolean;
-  /** Whether a running extension intercepts `event` (with none, the call does not wait for the chain). */
-  hasInterceptors(event: string): boolean;
 }
 
 /** The text of a blocked call's result: the guard and its reason. */
@@ -95,23 +77,12 @@ export function blockedText(b: Blocked): string {
   return `blocked by ${b.ext}: ${b.reason}`;
 }
 
-/** The additive fields of this call's events and interception: `origin_extension`, `editor_tool`. */
-function frameExtras(o: InvokeToolOptions): { origin_extension?: string; editor_tool?: string } {
-  // Built by assignment, not conditional spreads: this runs on every call (bench: editor-tool).
-  const x: { origin_extension?: string; editor_tool?: string } = {};
-  if (o.originExtension !== undefined) x.origin_extension = o.originExtension;
-  if (o.foreign) x.editor_tool = o.foreign.tool;
-  return x;
-}
-
-/** How a call ended, in the `tool_result` event (zot-extensions.md: Tool outcomes). */
-type ToolOutcomeStatus = 'completed' | 'failed' | 'blocked' | 'cancelled' | 'timed_out';
-
 /** The guarded path over one Manager's extensions. */
 export class GuardedPath {
   constructor(
     private readonly dispatch: ToolDispatch,
     private readonly catalog: ToolCatalog,
+    private readonly guards: ToolGuard,
   ) {}
 
   /**
@@ -119,42 +90,28 @@ export class GuardedPath {
    * rejects with `RequestError` for an unknown tool, a timeout, a crash, a stop, or `cancelled` after `signal`.
    */
   async invoke(name: string, args: unknown, o: InvokeToolOptions): Promise<InvokeResult> {
-    const tool = o.run ? undefined : this.catalog.index.tools.find((t) => t.active && t.name.toLowerCase() === name.toLowerCase());
-    if (!o.run && !tool) throw new RequestError('unknown', `unknown tool ${name}`);
+    const hostRun = o.run ?? o.foreign?.run;
+    const tool = hostRun ? undefined : this.catalog.index.tools.find((t) => t.active && t.name.toLowerCase() === name.toLowerCase());
+    if (!hostRun && !tool) throw new RequestError('unknown', `unknown tool ${name}`);
     const toolName = tool?.name ?? name;
     const signal = o.signal ?? new AbortController().signal;
     if (signal.aborted) throw abortError(signal, `tool ${toolName}: cancelled`);
 
-    const toolId = o.toolId ?? randomUUID();
-    const input = args ?? {};
-    const extras = frameExtras(o);
-    // With no subscriber / interceptor the event is not built and the chain not awaited (the call starts at once).
-    if (this.catalog.hasSubscribers('tool_call')) this.dispatch.emit({ event: 'tool_call', tool_id: toolId, tool_name: toolName, tool_args: input, ...extras });
-    let effective: unknown = input;
+    const g = await this.guards.guard({ name: toolName, input: args ?? {}, source: o.foreign?.source, toolId: o.toolId, originExtension: o.originExtension });
     let executed = false;
-    // zot's observation budget: the event's copy of the result is bounded (the call's own result is not).
-    const outcome = (status: ToolOutcomeStatus, result: { content: ToolResult['content']; isError: boolean }) => {
-      if (!this.catalog.hasSubscribers('tool_result')) return;
-      const { content, truncated } = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
-      this.dispatch.emit({ event: 'tool_result', tool_id: toolId, tool_name: toolName, tool_args: effective, status, executed, result: { content, is_error: result.isError, ...(truncated ? { truncated } : {}) }, ...extras });
-    };
     try {
       let r: InvokeResult;
-      const decision = this.catalog.hasInterceptors('tool_call')
-        ? await this.dispatch.interceptToolCall({ tool_id: toolId, tool_name: toolName, tool_args: input, ...extras }, o.foreign?.accept)
-        : { args: input };
-      if (decision.blocked) {
-        r = { ext: tool?.ext ?? 'zut', content: [{ type: 'text', text: blockedText(decision.blocked) }], isError: true, blocked: decision.blocked };
+      const v = g.verdict;
+      if (v.blocked) {
+        r = { ext: tool?.ext ?? 'zut', content: [{ type: 'text', text: blockedText(v.blocked) }], isError: true, blocked: v.blocked };
       } else {
         if (signal.aborted) throw abortError(signal, `tool ${toolName}: cancelled`);
-        r = tool && !toolAllowedFor(tool, o.origin) && !o.answersPanels ? interactiveRefused(tool, o.origin) : await this.start(toolName, (effective = decision.args), signal, o, () => (executed = true));
+        r = tool && !toolAllowedFor(tool, o.origin) && !o.answersPanels ? interactiveRefused(tool, o.origin) : await this.start(toolName, v.input, signal, o, () => (executed = true));
       }
-      outcome(r.blocked ? 'blocked' : r.isError ? 'failed' : 'completed', r);
+      g.finished(r.blocked ? 'blocked' : r.isError ? 'failed' : 'completed', r, executed);
       return r;
     } catch (e) {
-      const kind = e instanceof RequestError ? e.kind : 'unknown';
-      const status = kind === 'timeout' ? 'timed_out' : kind === 'cancelled' ? 'cancelled' : 'failed';
-      outcome(status, { content: [{ type: 'text', text: e instanceof Error ? e.message : String(e) }], isError: true });
+      finishedWithError(g, e, executed);
       throw e;
     }
   }
@@ -163,9 +120,17 @@ export class GuardedPath {
   private start(toolName: string, args: unknown, signal: AbortSignal, o: InvokeToolOptions, started: () => void): Promise<ToolResult> {
     started();
     o.onStart?.();
+    if (o.foreign) return o.foreign.run(args as JsonObject, signal);
     if (o.run) return o.run(args, signal);
     return this.dispatch.callTool(toolName, args, { signal, timeoutMs: o.timeoutMs, session: o.session, chain: o.chain, onProgress: o.onProgress });
   }
+}
+
+/** The `tool_result` event of a call that threw: timed out, cancelled or failed. */
+function finishedWithError(g: Guarded, e: unknown, executed: boolean): void {
+  const kind = e instanceof RequestError ? e.kind : 'unknown';
+  const status: ToolOutcomeStatus = kind === 'timeout' ? 'timed_out' : kind === 'cancelled' ? 'cancelled' : 'failed';
+  g.finished(status, { content: [{ type: 'text', text: e instanceof Error ? e.message : String(e) }], isError: true }, executed);
 }
 
 /** An interactive tool called from a headless origin: a tool error, not a call. */

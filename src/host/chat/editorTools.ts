@@ -1,33 +1,13 @@
 /**
  * The editor's own tools in `@zut` (VS Code's `vscode.lm.tools`), free of `vscode`: which ones are offered
  * (`selectEditorTools`: not our own agent-mode tools, not tools meant for VS Code's internals, the
- * `zut.chat.editorTools` setting), under which model-facing names (`editorModelNames`), and the port the loop runs
- * them through (the VS Code adapter implements it with `vscode.lm.invokeTool` and the chat request's token).
+ * `zut.chat.editorTools` setting) and under which model-facing names (`editorModelNames`). The port the loop runs
+ * them through is calls/editorToolPort.ts.
  */
-import type { ToolResult } from '../types';
-import type { JsonObject } from '../calls/foreignTools';
+import type { EditorToolInfo } from '../editorToolPort';
 import { assignModelNames, type ToolNameMap } from '../calls/toolNames';
 
-/** One editor tool as the editor lists it. */
-export interface EditorToolInfo {
-  name: string;
-  description: string;
-  inputSchema?: object;
-  tags?: readonly string[];
-  /**
-   * Who contributed it, where the editor says so (VS Code: `LanguageModelToolInformation.source`, only under a
-   * proposed API): an MCP server's `label`, an extension's `id`, … Undefined: unknown.
-   */
-  source?: { label?: string; name?: string; id?: string };
-}
-
-/** The `@zut` loop's access to the editor's tools for one request. */
-export interface EditorToolPort {
-  /** The tools offered now (already selected). */
-  tools(): readonly EditorToolInfo[];
-  /** Runs one with the input the guards left. Rejects when `signal` aborts; a failure is an `isError` result. */
-  invoke(name: string, input: JsonObject, signal: AbortSignal): Promise<ToolResult>;
-}
+export type { EditorToolInfo, EditorToolPort } from '../editorToolPort';
 
 /** `zut.chat.editorTools`: every editor tool, none, or these names (exact, as VS Code lists them). */
 export type EditorToolsSetting = 'all' | 'none' | readonly string[];

@@ -14,6 +14,7 @@ import { DEFAULT_TIMEOUTS, type ConnectionExit, type ConnectionOptions, type Con
 import { routeMessage, type InboundTargets } from './inbound';
 import { Emitter } from '../events';
 import { TORN_WRITE_GRACE_MS } from '../../protocol/limits';
+import { frameOut } from './frameOut';
 import { PendingRequests, type Abandoned, type RequestOptions } from './pending';
 import { RequestWindow } from './requestWindow';
 import { zutFamily } from '../protocols/hello';
@@ -230,10 +231,21 @@ export class Connection {
     return this.link.write(line, id);
   }
 
-  /** Sends a one-way message. False when it could not be queued (gone, overflow) or the protocol has no such message. */
+  /**
+   * Sends a one-way message. False when it could not be queued (gone, overflow), the protocol has no such message,
+   * or it cannot be sent as a frame (encoding failed or it is over MAX_FRAME_BYTES: said in the extension's log).
+   */
   notify(notice: P.HostNotice): boolean {
-    const line = this.protocol?.encodeNotice(notice);
-    return line !== undefined && this.write(line);
+    const line = this.encoded(() => this.protocol?.encodeNotice(notice), `a ${notice.kind} message`);
+    return typeof line === 'string' && this.write(line);
+  }
+
+  /** The frame of `encode`, or the error of one that cannot be sent (frameOut.ts; said on the extension). */
+  private encoded(encode: () => string | undefined, what: string): string | undefined | RequestError {
+    const r = frameOut(encode, this.options.maxFrameBytes);
+    if (typeof r !== 'object') return r;
+    this.options.onDiagnostic(`${what} cannot be sent: ${r.why}`);
+    return new RequestError('invalid', `extension ${this.options.name}: ${what} cannot be sent: ${r.why}`);
   }
 
   /** Answers the extension's request `id`. */
@@ -276,8 +288,10 @@ export class Connection {
     const id = opts.id ?? protocol.nextId();
     const kind: K = request.kind;
     const decode = map ? (body: unknown) => map(protocol.decodeReply(kind, body)) : (body: unknown) => protocol.decodeReply(kind, body);
+    const line = this.encoded(() => protocol.encodeRequest(id, request), opts.what);
+    if (line instanceof Error) return Promise.reject(line);
     const promise = this.pending.add<P.ReplyMap[K] | T>(id, opts, decode);
-    const how = this.window.submit(id, protocol.encodeRequest(id, request));
+    const how = this.window.submit(id, line!);
     if (how === 'failed') this.pending.reject(id, new RequestError('crashed', `extension ${this.options.name} could not be written to`));
     if (how === 'busy') {
       const l = this.window.limits;

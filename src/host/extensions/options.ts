@@ -3,6 +3,7 @@
  * restart policy, tracing and consent. The loader and the gates read it; api.ts re-exports it.
  */
 import type { HostUi } from '../hostUi';
+import type { EditorToolPort } from '../editorToolPort';
 import type { TraceLevel } from '../types';
 import type { CapLimits } from './caps';
 import type { ConsentOptions } from './consent';
@@ -22,6 +23,8 @@ export interface ManagerOptions {
   /** `zut.compat.e`: also load e extensions (`.e/extensions`, `<home>/extensions`; home = `~/.e`). */
   e?: { home: string };
   ui: HostUi;
+  /** The editor's own tools a zot extension's `call_tool` may name (VS Code's); none where there is no editor. */
+  editorTools?: EditorToolPort;
   /** Sent as `hello_ack.zut_version`. */
   hostVersion: string;
   provider?: string;

@@ -8,7 +8,7 @@
 import { RequestError } from '../types';
 import { E_INITIALIZE_TIMEOUT_MS, E_MAX_PENDING_EXT_REQUESTS } from '../../protocol/limits';
 import type { Question } from '../hostUi';
-import { E_INTERCEPTABLE, eventFromZut, registerManifest, type ERegistration } from './eManifest';
+import { E_INTERCEPTABLE, eventFromZut, foreignFields, registerManifest, type ERegistration } from './eManifest';
 import { answerResult, E_PANEL_ID, mapNotification, mapRequest, refused, type EPanelState } from './eUi';
 import { answerLine, classifyLine, notificationLine, requestLine, summarizeLine, type EWireId } from './eWire';
 import type {
@@ -95,7 +95,7 @@ export class EProtocol implements ExtensionProtocol {
         return requestLine(id, 'tool_call', { name: request.name, arguments: request.args ?? {} });
       case 'intercept': {
         const p = request.payload;
-        if (p.event === 'tool_call') return requestLine(id, 'hook.tool_call', { name: p.tool_name, arguments: p.tool_args ?? {}, ...(typeof p.editor_tool === 'string' ? { editor_tool: p.editor_tool } : {}) });
+        if (p.event === 'tool_call') return requestLine(id, 'hook.tool_call', { name: p.tool_name, arguments: p.tool_args ?? {}, ...foreignFields(p) });
         if (p.event === 'turn_start') return requestLine(id, 'hook.before_turn', { prompt: typeof p.text === 'string' ? p.text : '' });
         return requestLine(id, `hook.${p.event}`, p);
       }
@@ -221,3 +221,4 @@ export const eFamily: ProtocolFamily = {
   name: 'e',
   handshake: (ctx) => new InitializeHandshake(ctx),
 };
+

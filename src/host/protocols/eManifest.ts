@@ -110,10 +110,18 @@ export function eventFromZut(e: LifecycleEvent, wanted: ReadonlySet<string>): { 
     case 'turn_end':
       return pick('turn_end', { aborted: e.stop === 'aborted' || e.stop === 'cancelled' || e.stop === 'canceled' });
     case 'tool_call':
-      return pick('tool_start', { id: e.tool_id ?? '', name: e.tool_name ?? '', arguments: e.tool_args ?? {}, ...(e.editor_tool !== undefined ? { editor_tool: e.editor_tool } : {}) });
+      return pick('tool_start', { id: e.tool_id ?? '', name: e.tool_name ?? '', arguments: e.tool_args ?? {}, ...foreignFields(e) });
     case 'session_compacted':
       return pick('compact_end', { summary: '' });
     default:
       return undefined;
   }
+}
+
+/** Ours (additive, as on zut's frames): the real tool behind the name (`editor_tool`) and what it does (`effect`). */
+export function foreignFields(p: { [field: string]: unknown }): { editor_tool?: string; effect?: string } {
+  const f: { editor_tool?: string; effect?: string } = {};
+  if (typeof p.editor_tool === 'string') f.editor_tool = p.editor_tool;
+  if (typeof p.effect === 'string') f.effect = p.effect;
+  return f;
 }

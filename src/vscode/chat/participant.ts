@@ -22,7 +22,7 @@ import { sectionGetter } from '../settingsRead';
 import { toHistory, PARTICIPANT_ID } from './history';
 import { LmChatModel } from './lmModel';
 import { ChatSink } from './render';
-import { chatEditorTools } from '../editorTools';
+import { editorToolPort } from '../editorTools';
 import { CHAT_RECENT_RESPONSES as RECENT_MAX } from '../../protocol/limits';
 import { SubmitQueue } from '../../ui-model/submitQueue';
 
@@ -169,7 +169,7 @@ class ZutChat extends Disposable {
           localTools: skill ? [skill] : [],
           maxRounds: settings.chatMaxRounds,
           // VS Code's own tools, run with this request's token: its confirmations show in this chat.
-          editorTools: chatEditorTools(request.toolInvocationToken, settings.chatEditorTools),
+          editorTools: editorToolPort(request.toolInvocationToken, settings.chatEditorTools),
           toolTimeoutMs: settings.toolTimeoutSeconds * 1000,
           signal: abort.signal,
           session: session.context,

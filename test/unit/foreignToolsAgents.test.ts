@@ -1,8 +1,9 @@
-/** The foreign-tool table's Copilot CLI and Claude Code rows (src/host/calls/agentTools.ts): to zut's tools and back. */
+/** The foreign-tool table's Copilot CLI and Claude Code rows (src/host/calls/foreignTools/copilotCli.ts, claude.ts): to zut's tools and back. */
 import { describe, expect, it } from 'vitest';
-import { foreignCall, type ForeignSource } from '../../src/host/calls/foreignTools';
+import type { ForeignSource } from '../../src/host/calls/foreignTools';
+import { single } from '../helpers/foreignCall';
 
-const call = (source: ForeignSource, name: string, input: Record<string, unknown>) => foreignCall(source, name, input);
+const call = (source: ForeignSource, name: string, input: Record<string, unknown>) => single(source, name, input);
 
 describe('foreign tools: Copilot CLI → zut and back', () => {
   it('bash and powershell → bash {command, timeout (seconds)}; a rewrite keeps description, sessionId, async', () => {
