@@ -57,7 +57,8 @@ export function isRepositoryCode(ext: { dir: string; scope: Scope }, folders: re
   return ext.scope === 'project' || folders.some((f) => isInside(ext.dir, f));
 }
 
-function isInside(p: string, dir: string): boolean {
+/** Whether `p` lies strictly inside `dir`. */
+export function isInside(p: string, dir: string): boolean {
   const rel = path.relative(dir, p);
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }

@@ -10,7 +10,7 @@ import type { ManagerOptions } from './options';
 import { MANIFEST_FILE, readManifest } from '../disk/manifest';
 import { identity } from '../disk/discovery';
 import { logPathFor } from '../disk/paths';
-import { consentRecord, decideGate, isRepositoryCode, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
+import { consentRecord, decideGate, isInside, isRepositoryCode, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
 import { contentFingerprint, filePart, type FingerprintResult } from './fingerprint';
 import type { ExtensionSupervisor } from './supervisor';
 import type { ExtensionInfo } from '../types';
@@ -229,9 +229,4 @@ export class Gatekeeper {
 /** A top-level e file (discovery read a file, not a directory): its directory is shared with its siblings. */
 function isTopLevelE(s: ExtensionSupervisor): boolean {
   return s.disc.ecosystem === 'e' && s.disc.eTarget !== undefined && s.disc.eTarget !== s.disc.dir;
-}
-
-function isInside(p: string, dir: string): boolean {
-  const rel = path.relative(dir, p);
-  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
