@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, runCommand, runWhenListed, screenshot, startServer, tempDir, webview, workspaceCopy, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, rowState, runCommand, runWhenListed, screenshot, showZutView, startServer, tempDir, webview, workspaceCopy, zutCommand } from './harness.mjs';
 
 /**
  * Writes a global extension `slow` (Node) into `home`: `/slow` answers only once the file `gate` exists, with a
@@ -49,6 +49,9 @@ describe('outputs: read-only documents and progress', () => {
   after(async () => { await server?.stop(); });
 
   it('the doctor report opens rendered, with a summary line, and closes without asking to save', async () => {
+    // A report of the examples: once they run (the window starts them in the background).
+    await showZutView(page);
+    await rowState(page, 'snippets', 'running', 60_000);
     await runWhenListed(page, 'Zut: Show Doctor Report');
     // VS Code's Markdown preview of the read-only zut: document (issue 32, rough edge 13).
     const t = tab(page, 'Preview doctor-report.md');
