@@ -89,9 +89,11 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
       // dist/extension.js (its size limit). Likewise the launcher upkeep and the agent setup commands
       // (src/vscode/agentSetupCommands.ts → dist/agent-setup.js, loaded from the extension's folder: `vscode` resolves).
       // The light agent-hook entry (src/hook.ts) an agent spawns per tool call: the fast path only, dist/cli.js beside
-      // it for the rest.
+      // it for the rest. The extension host's end of the relay with the MCP handler (src/mcp/relayServer.ts), loaded
+      // when VS Code first starts the agent-mode server: kept out of dist/extension.js too.
       entryPoints: {
         'mcp-relay': path.join(ROOT, 'src/mcp/relay.ts'),
+        'relay-server': path.join(ROOT, 'src/mcp/relayServer.ts'),
         'hook-server': path.join(ROOT, 'src/hooks/server.ts'),
         'agent-setup': path.join(ROOT, 'src/vscode/agentSetupCommands.ts'),
         hook: path.join(ROOT, 'src/hook.ts'),

@@ -4,8 +4,9 @@ import tseslint from 'typescript-eslint';
 import { floors } from './scripts/lint/floors.mjs';
 
 export default tseslint.config(
-  // JS is ignored except the VS Code suites (test/vscode), which get the recommended JS rules below.
-  { ignores: ['dist/**', 'node_modules/**', 'out/**', '**/*.js', '**/*.mjs', '!test/vscode/**/*.js', '!test/vscode/**/*.mjs', 'media/**/*.d.ts'] },
+  // JS is ignored except the VS Code suites (test/vscode) and the real-agent scenarios (test/agents), which get the
+  // recommended JS rules below.
+  { ignores: ['dist/**', 'node_modules/**', 'out/**', '**/*.js', '**/*.mjs', '!test/vscode/**/*.js', '!test/vscode/**/*.mjs', '!test/agents/**/*.mjs', 'media/**/*.d.ts'] },
   ...tseslint.configs.recommended.map((c) => ({ ...c, files: c.files ?? ['**/*.ts', '**/*.mts', '**/*.cts'] })),
   {
     // The VS Code suites: CommonJS in the extension host (mocha tdd), ES modules driving the browser (mocha bdd,
@@ -15,6 +16,8 @@ export default tseslint.config(
   },
   { files: ['test/vscode/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.mocha } } },
   { files: ['test/vscode/**/*.mjs'], languageOptions: { sourceType: 'module', globals: { ...globals.node, ...globals.mocha, ...globals.browser } } },
+  // The real-agent scenarios (npm run test:agents): ES modules in Node, mocha bdd.
+  { files: ['test/agents/**/*.mjs'], ...js.configs.recommended, languageOptions: { sourceType: 'module', globals: { ...globals.node, ...globals.mocha } } },
   {
     files: ['src/**/*.ts', 'packages/sdk/src/**/*.ts', 'test/unit/**/*.ts', 'test/helpers/**/*.ts', 'test/stress/**/*.ts', 'test/fixtures/**/*.ts', 'bench/**/*.ts', 'media/**/*.ts'],
     languageOptions: {

@@ -40,7 +40,7 @@ async function measure(quick: boolean, guarded: boolean, dir: string, bundles: s
   process.env.GUARD_LOG = env.GUARD_LOG;
   const manager = new Manager({ folders: [workspace], zutHome, ui: new NullHostUi(), hostVersion: 'bench', autoRestart: false });
   await manager.start();
-  const server = await HookServer.listen(manager, [workspace], env.ZUT_HOOKS_DIR);
+  const server = await HookServer.listen(manager, [workspace], { dir: env.ZUT_HOOKS_DIR });
   if (typeof server === 'string') throw new Error(server);
   const input = JSON.stringify({ cwd: workspace, session_id: 'b', hook_event_name: 'PreToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'rm -rf /' } });
   const hook = `"${process.execPath}" "${path.join(bundles, 'hook.js')}" hook --agent vscode PreToolUse`;

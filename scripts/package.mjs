@@ -24,8 +24,8 @@ export function extensionManifest() {
  * raised to 320 KB for issue 20 (bounded reads, request window, byte caps, relay handshake, consent: ~20 KB of room),
  * to 340 KB for issue 21 (VS Code's tools in `@zut`: the foreign-tool table, the guarded editor-tool path; main was
  * at 319.3 KB, these add ~8 KB), to 350 KB for issue 32 (the consent question's words, Allow All and multi-select,
- * project data dirs, own-content consent, the install plan for a dialog, the doctor summary: ~9 KB; main with issue
- * 33's lazy foreign-tool table was at 331.8 KB, 340.9 KB with these).
+ * project data dirs, own-content consent and edits, the install plan for a dialog, the doctor summary: ~9 KB; main
+ * was at 331.3 KB, 340.4 KB with these).
  */
 export const BUNDLE_LIMIT_BYTES = 350_000;
 
@@ -44,7 +44,7 @@ export function packagedFiles(dir = ROOT) {
  * agent-hook entry the installed hook commands run (dist/hook.js, falling back to dist/cli.js), and the SDK and
  * TypeScript transform "New Extension…" (TypeScript) copies.
  */
-export const REQUIRED_FILES = ['dist/extension.js', 'dist/cli.js', 'dist/agent-setup.js', 'dist/foreign-tools.js', 'dist/hook.js', ...[...SDK_FILES, TS_TRANSFORM_FILE].map((f) => `dist/sdk/${f}`)];
+export const REQUIRED_FILES = ['dist/extension.js', 'dist/cli.js', 'dist/agent-setup.js', 'dist/foreign-tools.js', 'dist/hook.js', 'dist/relay-server.js', ...[...SDK_FILES, TS_TRANSFORM_FILE].map((f) => `dist/sdk/${f}`)];
 
 /**
  * Throws unless the files about to be packaged are clean: no source map, every REQUIRED_FILES present and, for a

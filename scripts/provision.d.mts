@@ -2,6 +2,7 @@ export const NODE_MAJOR: string;
 export const CODE_SERVER_VERSION: string;
 export const BUILD_PACKAGES: string[];
 export const BROWSER_PACKAGES: string[];
+export const UNIT_TEST_PACKAGES: string[];
 export const DEBIAN_PACKAGES: string[];
 /** The environment of every npm that provisioning runs: clean of the outer npm's variables, `nodeBinDir` first on PATH. */
 export function npmInstallEnv(nodeBinDir?: string, extra?: Record<string, string>): Record<string, string>;
@@ -9,6 +10,8 @@ export function toolsDir(): string;
 /** The provisioned Node's paths when it is already installed in the cache (installs nothing), else undefined. */
 export function installedNode(): { node: string; nodeBinDir: string; nodedir: string } | undefined;
 export function missingDebianPackages(wanted?: string[]): string[];
+/** Installs the missing ones of `wanted` as root with apt-get, else throws with the apt-get line (`aptLine`). */
+export function ensureDebianPackages(wanted: string[]): Promise<void>;
 export function provision(o?: { browser?: boolean }): Promise<{
   tools: string; node: string; nodeBinDir: string; nodedir: string; codeServer: string; codeServerVersion: string; chromium: string;
 }>;

@@ -6,7 +6,8 @@
 // Each tool is installed into `<name>.partial` and renamed into place only after its version check passed,
 // under a lock directory, so a half-installed cache is never mistaken for a good one.
 //
-// Missing Debian packages (code-server's native modules; chromium only for the tests) are installed with apt-get when
+// Missing Debian packages (code-server's native modules; chromium and Go only for the tests: the unit suite's
+// `ext install --build=go` tests build with Go, and vitest's global setup ensures it) are installed with apt-get when
 // running as root with apt-get available (`apt-get update` once, then `apt-get install -y`, non-interactive); otherwise
 // the exact apt-get line is printed. Every npm runs with an environment free of the outer `npm run`'s variables
 // (scripts/npmEnv.mjs): a leaked `npm_config_user_agent` claiming Node 20 makes code-server's postinstall refuse Node 24.
@@ -26,7 +27,9 @@ export const CODE_SERVER_VERSION = '4.139.1';
 export const BUILD_PACKAGES = ['libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'libx11-dev'];
 /** The browser Playwright drives (tests only; `npm start` needs none). */
 export const BROWSER_PACKAGES = ['chromium'];
-export const DEBIAN_PACKAGES = [...BUILD_PACKAGES, ...BROWSER_PACKAGES];
+/** What the unit tests need besides Node: Go (`zut-host ext install --build=go` really builds; Debian's 1.19 will do). */
+export const UNIT_TEST_PACKAGES = ['golang-go'];
+export const DEBIAN_PACKAGES = [...BUILD_PACKAGES, ...BROWSER_PACKAGES, ...UNIT_TEST_PACKAGES];
 export const CHROMIUM = '/usr/bin/chromium';
 /** Lines of a failed command's output quoted in the error. */
 const ERROR_TAIL_LINES = 25;
@@ -126,6 +129,15 @@ function canApt() {
   return process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
+/**
+ * Ensures the Debian packages `wanted` are installed (as root with apt-get: installed now; otherwise throws with the
+ * exact apt-get line, `err.aptLine`). The unit suite's global setup calls it with UNIT_TEST_PACKAGES.
+ */
+export async function ensureDebianPackages(wanted) {
+  const missing = missingDebianPackages(wanted);
+  if (missing.length) await installDebianPackages(missing);
+}
+
 /** Installs `missing` with apt-get when possible; otherwise throws with the exact apt-get line. */
 async function installDebianPackages(missing) {
   const aptLine = `apt-get install -y ${missing.join(' ')}`;
@@ -185,17 +197,18 @@ async function withLock(tools, fn) {
 /**
  * Ensures Node 24 and code-server are installed in the cache and returns their paths. Missing Debian packages are
  * installed when running as root with apt-get; otherwise it throws with the exact apt-get line (`err.aptLine`).
- * @param {{ browser?: boolean }} [o] browser (default true): also require chromium (the tests need it; `npm start` not)
+ * @param {{ browser?: boolean }} [o] browser (default true): also require chromium and Go (the tests need them; `npm start` not)
  */
 export async function provision({ browser = true } = {}) {
   const tools = toolsDir();
   const nodeDir = path.join(tools, `node${NODE_MAJOR}`);
   const csDir = path.join(tools, `code-server-${CODE_SERVER_VERSION}`);
   const missing = missingDebianPackages(browser ? DEBIAN_PACKAGES : BUILD_PACKAGES);
+  const testPackages = [...BROWSER_PACKAGES, ...UNIT_TEST_PACKAGES];
   let node = checkNode(nodeDir);
   let codeServer = node && checkCodeServer(csDir, node.nodeBinDir);
-  // Build packages matter only for a code-server install; the browser always matters when asked for.
-  const needed = codeServer ? missing.filter((p) => BROWSER_PACKAGES.includes(p)) : missing;
+  // Build packages matter only for a code-server install; the test packages always matter when asked for.
+  const needed = codeServer ? missing.filter((p) => testPackages.includes(p)) : missing;
   if (needed.length) await installDebianPackages(needed);
   if (!codeServer) {
     fs.mkdirSync(tools, { recursive: true });

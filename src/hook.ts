@@ -11,17 +11,23 @@
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { askRunningHost } from './hooks/client';
+import { askHost, askRunningHost } from './hooks/client';
+import { lateAnswer } from './hooks/failure';
+import { readRendezvous } from './hooks/rendezvous';
+import { startWarmHost, warmEnabled, warmRendezvous, type WarmOptions } from './hooks/warmHost';
 import { quietBrokenPipes } from './hooks/brokenPipe';
-import { HOOK_AGENTS, hookEventOf, isCamelEvent, PRESET_STDIN, type HookAgent, type HookCall } from './hooks/names';
+import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_STDIN, type HookAgent, type HookAnswer, type HookCall } from './hooks/names';
 import { readStdin } from './hooks/stdin';
 import { HOOK_INPUT_MAX_BYTES } from './protocol/limits';
+
+/** When this hook started: its budget (names.ts hookBudgetMs) runs from here. */
+const START = Date.now();
 
 /** The options `zut-host hook EVENT` takes; any other argument goes to the CLI as it is. */
 const OPTIONS = { agent: { type: 'string' }, 'allow-project': { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, cwd: { type: 'string' }, 'no-zot': { type: 'boolean' }, 'no-e': { type: 'boolean' } } as const;
 
 /** The call named by `argv`, when it is a plain `hook [options] EVENT` the fast path can answer. */
-function callOf(argv: string[]): { call: HookCall; cwd?: string } | undefined {
+function callOf(argv: string[]): { call: HookCall; cwd?: string; warm: WarmOptions } | undefined {
   let p;
   try {
     p = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -32,7 +38,9 @@ function callOf(argv: string[]): { call: HookCall; cwd?: string } | undefined {
   const agent = (p.values.agent ?? 'vscode') as HookAgent;
   const event = eventName === undefined ? undefined : hookEventOf(eventName);
   if (sub !== 'hook' || !event || extra.length > 0 || !HOOK_AGENTS.includes(agent)) return undefined;
-  return { call: { agent, event, camel: isCamelEvent(eventName) }, cwd: p.values.cwd };
+  // `--allow-project` or $ZUT_ALLOW_PROJECT = 1/true, as src/cli/project.ts reads them.
+  const allowProject = p.values['allow-project'] === true || /^(1|true)$/i.test(process.env.ZUT_ALLOW_PROJECT ?? '');
+  return { call: { agent, event, camel: isCamelEvent(eventName) }, cwd: p.values.cwd, warm: { allowProject, noZot: !!p.values['no-zot'], noE: !!p.values['no-e'] } };
 }
 
 /** The folder the input names (`cwd`), as the CLI resolves it; undefined when the input is not a JSON object with a string or no `cwd`. */
@@ -59,15 +67,33 @@ function fallBack(stdin?: string | null): void {
   createRequire(__filename)(path.join(__dirname, 'cli.js'));
 }
 
+/** A running host's answer: a window, else the warm host (started here when there is none, unless it is off). */
+async function ask(folder: string, call: HookCall, raw: string, o: WarmOptions): Promise<HookAnswer | undefined> {
+  const budgetMs = hookBudgetMs();
+  const deadline = START + budgetMs;
+  const warm = warmEnabled() ? warmRendezvous(folder, o) : undefined;
+  // (Neither rejects: any socket trouble is "not reached", and the CLI answers by itself.)
+  const running = await askRunningHost(folder, call, raw, { deadline, budgetMs, warm });
+  if (running || !warm) return running;
+  const started = await startWarmHost(path.join(__dirname, 'cli.js'), folder, o, deadline);
+  const r = started ? readRendezvous(started) : undefined;
+  if (!started || !r) return undefined;
+  const a = await askHost(started, r, call, raw, deadline);
+  return a === 'late' ? lateAnswer(call, `the warm hook host (pid ${r.pid})`, budgetMs) : a === 'unreachable' ? undefined : a;
+}
+
 async function main(): Promise<void> {
   quietBrokenPipes();
   const parsed = callOf(process.argv.slice(2));
   if (!parsed) return fallBack();
   const raw = await readStdin(HOOK_INPUT_MAX_BYTES);
   const folder = raw === null ? undefined : folderOf(raw, parsed.cwd);
-  // (askRunningHost never rejects: any socket trouble is "no window", and the CLI answers headless.)
-  const answer = raw === null || folder === undefined ? undefined : await askRunningHost(folder, parsed.call, raw);
-  if (!answer) return fallBack(raw);
+  const answer = raw === null || folder === undefined ? undefined : await ask(folder, parsed.call, raw, parsed.warm);
+  if (!answer) {
+    // The CLI answers by itself; it need not try the warm host again.
+    if (raw !== null && folder !== undefined) process.env.ZUT_HOOK_WARM = '0';
+    return fallBack(raw);
+  }
   if (answer.stderr) await write(process.stderr, answer.stderr);
   if (answer.stdout) await write(process.stdout, answer.stdout);
   process.exit(answer.exitCode);

@@ -15,6 +15,8 @@ import type { HostUi } from '../host/hostUi';
 import { NullHostUi } from '../host/hostUi';
 import { Manager } from '../host/manager';
 import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
+import type { ConsentOptions } from '../host/extensions/consent';
+import { parsePin, pinnedConsent } from '../host/extensions/pins';
 import { allowProject, type ProjectScan } from './project';
 import { stopSignals } from './signals';
 
@@ -26,14 +28,18 @@ export const USAGE = `usage:
   zut-host tool    [--cwd DIR] [--allow-project] [--ext DIR]... [--timeout MS] [--keys KEYS | --keys-file FILE] [-q] NAME ['JSON']
   zut-host new     --lang ts|python|go|sh [--dir DIR] NAME
   zut-host trace   --ext DIR [--cwd DIR] [--timeout MS] [command NAME [ARGS...] | tool NAME ['JSON']]
-  zut-host mcp     [--cwd DIR] [--allow-project] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
+  zut-host mcp     [--cwd DIR] [--allow-project [--pin ID=FP]...] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
   zut-host hook    [--agent vscode|copilot-cli|claude] [--allow-project] EVENT   an agent's hook (JSON on stdin)
   zut-host hook    install|uninstall --agent vscode|copilot-cli|claude --scope user|workspace [--cwd DIR]
+  zut-host hook    host [--cwd DIR] [--allow-project] [--idle-timeout S] | host status [--json] | host stop [--cwd DIR]
   zut-host ext     list | doctor | install | remove | enable | disable | logs   (zut-host ext --help)
 
   --cwd DIR        project directory (sent as hello_ack.cwd); it must exist. Default: cwd
   --allow-project  also start the project's own extensions (.zut/extensions, .zot/extensions, .e/extensions under
                    --cwd): code from the repository. Without it they are listed, not started
+  --pin ID=FP      with --allow-project (repeatable): start a project extension only while its content has this
+                   consent fingerprint (ID: its folder relative to --cwd); any other is held. "Copy MCP Client
+                   Configuration…" writes them
   --ext, -e PATH   load this extension for this run (repeatable; wins over installed copies): a zut or zot
                    extension folder, an e extension file or folder (recognised by its layout)
   --json           doctor: print {"extensions":[...],"errors":[...]}
@@ -49,6 +55,7 @@ export const USAGE = `usage:
   --agent AGENT    hook: whose hook this is (vscode, copilot-cli, claude). Default: vscode
   --scope SCOPE    hook install/uninstall: user (~/.copilot/hooks, ~/.claude) or workspace (.github/hooks, .claude)
   --allow-project  hook: also run the project extensions of the input's cwd (or $ZUT_ALLOW_PROJECT=1)
+  --idle-timeout S hook host: exit after S seconds without a call (default 600; $ZUT_HOOK_HOST_IDLE_SECONDS)
   --no-zot         do not load zot extensions (.zot/extensions, $ZOT_HOME/extensions)
   --no-e           do not load e extensions (.e/extensions, ~/.e/extensions)
   $ZUT_HOME        zut's home (global extensions, logs)
@@ -76,7 +83,9 @@ const OPTIONS = {
   'no-e': { type: 'boolean' },
   agent: { type: 'string' },
   'allow-project': { type: 'boolean' },
+  pin: { type: 'string', multiple: true },
   scope: { type: 'string' },
+  'idle-timeout': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -85,7 +94,8 @@ export type Parsed = ReturnType<typeof parse>;
 
 /** Options that only some subcommands take. */
 const ONLY: Record<string, readonly string[]> = {
-  json: ['doctor'],
+  json: ['doctor', 'hook'],
+  'idle-timeout': ['hook'],
   timeout: ['command', 'tool', 'trace', 'mcp'],
   keys: ['command', 'tool'],
   'keys-file': ['command', 'tool'],
@@ -97,6 +107,7 @@ const ONLY: Record<string, readonly string[]> = {
   'no-zot': ['doctor', 'command', 'tool', 'mcp', 'hook'],
   'no-e': ['doctor', 'command', 'tool', 'mcp', 'hook'],
   'allow-project': ['doctor', 'command', 'tool', 'mcp', 'hook'],
+  pin: ['doctor', 'command', 'tool', 'mcp'],
 };
 
 export function parse(argv: string[]) {
@@ -169,8 +180,10 @@ export function cwdOf(p: Parsed): string {
  */
 export function hostOptions(p: Parsed): Omit<ManagerOptions, 'ui'> {
   const timeout = timeoutOf(p);
+  const consent = pinsOf(p);
   return {
     folders: allowProject(p.values) ? [cwdOf(p)] : [],
+    ...(consent && { consent }),
     zutHome: resolveZutHome(),
     extensionPaths: (p.values.ext ?? []).map((d) => path.resolve(d)),
     ...(!p.values['no-zot'] && { zot: { home: resolveZotHome() } }),
@@ -181,6 +194,17 @@ export function hostOptions(p: Parsed): Omit<ManagerOptions, 'ui'> {
     autoRestart: false,
     ...(timeout !== undefined && { commandTimeoutMs: timeout, toolTimeoutMs: timeout }),
   };
+}
+
+/** `--pin`s as consent for exactly that content (pins.ts); undefined without any. Needs `--allow-project`. */
+function pinsOf(p: Parsed): ConsentOptions | undefined {
+  if (!p.values.pin?.length) return undefined;
+  if (!allowProject(p.values)) throw new UsageError('--pin pins project extensions: it needs --allow-project');
+  try {
+    return pinnedConsent(cwdOf(p), p.values.pin.map(parsePin));
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }
 
 /** Where the project extensions this run holds back are (project.ts), or undefined when it starts them. */

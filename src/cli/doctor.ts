@@ -1,10 +1,11 @@
 /**
- * `zut-host doctor`: what the host sees (text or --json), and the project's own extensions it did not start
- * (without `--allow-project`: project.ts); exit 1 when any extension is in error.
+ * `zut-host doctor`: what the host sees (text or --json), the project's own extensions it did not start (without
+ * `--allow-project`: project.ts), and the warm hook hosts running (hookHost.ts); exit 1 when any extension is in error.
  */
 import { buildDoctorReport, doctorHasErrors, doctorJson, doctorText } from '../host/disk/doctor';
 import { EXIT, heldScan, UsageError, withHost, write, type Parsed } from './common';
 import { heldEntry, heldExtensions } from './project';
+import { warmHosts } from './hookHost';
 
 export async function doctor(p: Parsed): Promise<number> {
   if (p.positionals.length > 1) throw new UsageError(`doctor takes no arguments`);
@@ -12,6 +13,7 @@ export async function doctor(p: Parsed): Promise<number> {
     const report = buildDoctorReport(host.extensions(), load.errors);
     const scan = heldScan(p);
     if (scan) report.extensions.push(...(await heldExtensions(scan)).map((d) => heldEntry(d, scan.zutHome)));
+    report.hooks = warmHosts().map(({ r }) => `warm hook host: pid ${r.pid} for ${r.folder} (zut-host hook host stop ends it)`);
     await write(process.stdout, p.values.json ? doctorJson(report) : doctorText(report));
     return doctorHasErrors(report) ? EXIT.error : EXIT.ok;
   });

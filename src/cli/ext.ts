@@ -19,10 +19,12 @@ import { logs } from './extLogs';
 export const EXT_USAGE = `usage:
   zut-host ext list    [--cwd DIR] [--json]     installed extensions: name, version, scope, state, description
   zut-host ext doctor  [doctor's options]       the same as zut-host doctor
-  zut-host ext install [--dir DIR] [--build=go] [--dry-run] PATH|GIT-URL
+  zut-host ext install [--dir DIR] [--build=go [--yes]] [--dry-run] PATH|GIT-URL
                                                 copy a folder, or git clone --depth 1 a URL, into $ZUT_HOME/extensions
                                                 (or DIR); prints what it will run and its files; never builds unless
-                                                --build=go (go build -trimpath, local folders only)
+                                                --build=go (go build -trimpath in the staged copy, local folders only,
+                                                once you accept the plan: asked on a terminal, else --yes); --dry-run
+                                                runs nothing
   zut-host ext remove  [--cwd DIR] NAME         move its folder to the trash
   zut-host ext enable  [--cwd DIR] NAME         set "enabled": true in its extension.json
   zut-host ext disable [--cwd DIR] NAME         set "enabled": false in its extension.json

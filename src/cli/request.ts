@@ -5,6 +5,7 @@
  */
 import { promises as fs } from 'node:fs';
 import type { HostCalls, HostCatalog } from '../host/api';
+import { activeSkills, SKILL_TOOL_NAME } from '../host/chat/skills';
 import { sanitizeText } from '../host/disk/doctor';
 import { planResponse } from '../ui-model/commandModel';
 import { cliSession, EXIT, heldScan, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
@@ -114,18 +115,20 @@ export async function tool(p: Parsed): Promise<number> {
   }
   return withPanels(p, Number(p.values.timeout ?? 60_000), async (host, ui) => {
     const info = host.allTools().find((t) => t.name === name);
-    if (!info) {
+    // `skill` is the host's own tool while running extensions bundle skills (src/host/chat/skills.ts).
+    const hostSkill = !info && name.toLowerCase() === SKILL_TOOL_NAME && activeSkills(host).length > 0;
+    if (!info && !hostSkill) {
       const known = host.allTools().map((t) => t.name).join(', ') || 'none';
       await write(process.stderr, sanitizeText(`zut-host: no tool "${name}" (registered: ${known}${await heldHint(heldScan(p))})`) + '\n');
       return EXIT.error;
     }
-    if (info.interactive && !ui.hasKeys) {
+    if (info?.interactive && !ui.hasKeys) {
       // Headless, an interactive tool is refused (spec) unless the keys for its panel are given.
       await write(process.stderr, sanitizeText(`zut-host: tool ${name} is interactive (it waits for a person in a panel): pass the answers with --keys (e.g. --keys 'y') or --keys-file FILE`) + '\n');
       return EXIT.error;
     }
     // The one guarded tool path (event, guards, call), in a session of its own.
-    const onProgress = (text: string): void => ui.progress(info.ext, text);
+    const onProgress = (text: string): void => ui.progress(info?.ext ?? 'zut', text);
     const result = await host.invokeTool(name, args, { session: cliSession(p), origin: 'cli', answersPanels: ui.hasKeys, onProgress });
     await write(process.stdout, JSON.stringify(result, null, 2) + '\n');
     return result.isError ? EXIT.error : EXIT.ok;

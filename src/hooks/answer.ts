@@ -4,7 +4,8 @@
  * deny `blocked by <guard>: <reason>`, a rewrite the agent's own field for a changed input (never a permission
  * decision: the agent's own confirmation rules stay in charge), no opinion nothing; PostToolUse → the `tool_result`
  * event; UserPromptSubmit → `user_prompt_submit`, the `turn_start` chain (a block stops the prompt) and event;
- * SessionStart → `session_start`/`session_opened` and the `before_agent_start` system text as `additionalContext`;
+ * SessionStart → `session_start`/`session_opened` and the `before_agent_start` system text, then the running
+ * extensions' skills (skills.ts), as `additionalContext`;
  * Stop/SubagentStop → `turn_end`. The agent's session id is the zut session. Output formats per agent (VS Code,
  * Copilot CLI camelCase and PascalCase, Claude Code) are documented in README. VS Code-free: the host is anything
  * with those calls (the Manager).
@@ -17,10 +18,12 @@ import type { GuardRequest } from '../host/calls/toolGuard';
 import { deny } from './failure';
 import type { HookInput } from './input';
 import type { HookAgent, HookAnswer, HookCall } from './names';
+import { sessionStartContext } from './skills';
+import { activeSkills, SKILL_TOOL_NAME } from '../host/chat/skills';
 import { isOwnTool } from './tools';
 
 /** What a hook answer needs of a host. */
-export type HookHost = Pick<ExtensionHost, 'allTools' | 'emit' | 'emitSessionEvent' | 'guardTool' | 'toolRan' | 'interceptTurnStart' | 'interceptBeforeAgentStart' | 'setSession'>;
+export type HookHost = Pick<ExtensionHost, 'allTools' | 'emit' | 'emitSessionEvent' | 'guardTool' | 'toolRan' | 'interceptTurnStart' | 'interceptBeforeAgentStart' | 'setSession' | 'extensions'>;
 
 const NOTHING: HookAnswer = { stdout: '', exitCode: 0 };
 const json = (o: unknown): HookAnswer => ({ stdout: JSON.stringify(o) + '\n', exitCode: 0 });
@@ -33,13 +36,16 @@ function sessionOf(input: HookInput): SessionContext {
   return { id: input.sessionId ?? `hook-${randomUUID()}`, ...(input.cwd !== undefined && { cwd: input.cwd }) };
 }
 
-/** Answers one hook call. */
-export async function answerHook(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {
+/**
+ * Answers one hook call; `deadline` (ms since epoch) bounds how long a PreToolUse waits for extensions still
+ * starting (their guards could not be asked: the call is denied). The caller bounds the whole (server.ts answerInTime).
+ */
+export async function answerHook(host: HookHost, call: HookCall, input: HookInput, deadline: number): Promise<HookAnswer> {
   const session = sessionOf(input);
   host.setSession(session);
   switch (call.event) {
     case 'PreToolUse':
-      return preToolUse(host, call, input);
+      return preToolUse(host, call, input, deadline);
     case 'PostToolUse':
       postToolUse(host, call, input);
       return NOTHING;
@@ -59,14 +65,16 @@ export async function answerHook(host: HookHost, call: HookCall, input: HookInpu
 /** The door's request for the agent's tool call in `input`; undefined for none, or for one of our own MCP tools. */
 function guardRequest(host: HookHost, call: HookCall, input: HookInput): GuardRequest | undefined {
   const name = input.toolName;
-  if (!name || isOwnTool(call.agent, name, host.allTools())) return undefined; // ours: guarded on the MCP path
+  // Ours (judged on the MCP path): an extension's tool, or the host's `skill` while one bundles skills.
+  const hostTools = activeSkills(host).length > 0 ? [SKILL_TOOL_NAME] : [];
+  if (!name || isOwnTool(call.agent, name, host.allTools(), hostTools)) return undefined;
   return { name, input: input.toolInput, source: SOURCES[call.agent], toolId: input.toolUseId, strict: true };
 }
 
-async function preToolUse(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {
+async function preToolUse(host: HookHost, call: HookCall, input: HookInput, deadline: number): Promise<HookAnswer> {
   const request = guardRequest(host, call, input);
   if (!request) return NOTHING;
-  const { verdict } = await host.guardTool(request);
+  const { verdict } = await host.guardTool({ ...request, deadline });
   if (verdict.blocked) return deny(call, `blocked by ${verdict.blocked.ext}: ${verdict.blocked.reason}`);
   if (verdict.rewrittenBy.length === 0) return NOTHING; // no guard rewrote it: no opinion, never `allow`
   const updated = input.toolInputWasString ? JSON.stringify(verdict.input) : verdict.input;
@@ -90,7 +98,7 @@ function postToolUse(host: HookHost, call: HookCall, input: HookInput): void {
 
 async function userPromptSubmit(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {
   host.emit({ event: 'user_prompt_submit', text: input.prompt ?? '' });
-  const start = await host.interceptTurnStart(1);
+  const start = await host.interceptTurnStart(1, input.prompt ?? '');
   if (start.blocked) {
     const reason = `blocked by ${start.blocked.ext}: ${start.blocked.reason}`;
     if (call.agent === 'claude') return json({ decision: 'block', reason });
@@ -113,6 +121,7 @@ async function sessionStart(host: HookHost, call: HookCall, input: HookInput, se
     model: 'unknown',
     system_prompt: '',
   });
-  if (!system.trim() || (call.agent === 'copilot-cli' && call.camel)) return NOTHING;
-  return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: system } });
+  const context = sessionStartContext(host, system);
+  if (!context || (call.agent === 'copilot-cli' && call.camel)) return NOTHING;
+  return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } });
 }

@@ -1,13 +1,20 @@
 /**
- * `zut-host hook`'s fast path: ask the running window for this folder (rendezvous.ts) over its local socket, sending
- * the agent's raw input; undefined when no window answers (no rendezvous, a stale one, a refused token), and the
- * caller starts a headless host instead. The answer line is checked by hand, not with zod (the light entry
- * src/hook.ts uses this on every agent tool call; zod would be most of its start-up time). VS Code-free.
+ * `zut-host hook`'s way to a host that is already running: a window for the input's folder (rendezvous.ts; a window
+ * always wins), else the warm headless host for that folder and options. The agent's raw input goes over the local
+ * socket with the time left of the hook's budget, and one answer line comes back. Every wait has the deadline of the
+ * hook (HOOK_BUDGET_MS from its start): a host that accepts and does not answer in time gets a PreToolUse denied in
+ * zut's name (never left to the agent's own timeout, which lets the tool run) and any other event the agent's
+ * failure rule. Undefined when no host could be reached (no file, a stale one, a refused token): the caller starts
+ * the warm host or runs one itself. Checked by hand, not with zod (the light entry src/hook.ts uses this on every
+ * agent tool call). VS Code-free.
  */
+import * as fs from 'node:fs';
 import * as net from 'node:net';
-import { hookFailure } from './failure';
+import * as path from 'node:path';
+import { HOOK_ANSWER_MARGIN_MS } from '../protocol/limits';
+import { hookFailure, lateAnswer } from './failure';
 import type { HookAnswer, HookCall } from './names';
-import { findRendezvous } from './rendezvous';
+import { alive, findWindows, readRendezvous, type Rendezvous } from './rendezvous';
 
 /** The answer in `json`, if it is one. */
 function asAnswer(json: unknown): HookAnswer | undefined {
@@ -18,27 +25,60 @@ function asAnswer(json: unknown): HookAnswer | undefined {
 }
 
 /**
- * The running host's answer for `raw`; one the host refused (exitCode -1: malformed input, or its own failure)
- * becomes the agent's failure answer (failure.ts).
+ * `r`'s answer for `raw` by `deadline` (ms since epoch): the answer; `unreachable` (nobody listens, the token was
+ * refused, the answer was not one); `late` (connected, no answer in time). A stale file (its writer gone) is removed.
  */
-export function askRunningHost(cwd: string, call: HookCall, raw: string): Promise<HookAnswer | undefined> {
-  const r = findRendezvous(cwd);
-  if (!r) return Promise.resolve(undefined);
+export function askHost(file: string, r: Rendezvous, call: HookCall, raw: string, deadline: number): Promise<HookAnswer | 'unreachable' | 'late'> {
   return new Promise((resolve) => {
     const s = net.connect(r.address);
     const chunks: Buffer[] = [];
-    s.on('connect', () => s.write(JSON.stringify({ token: r.token, agent: call.agent, event: call.event, camel: call.camel, input: raw }) + '\n'));
+    let connected = false;
+    const timer = setTimeout(() => {
+      s.destroy();
+      resolve(connected ? 'late' : 'unreachable');
+    }, Math.max(0, deadline - Date.now()));
+    s.on('connect', () => {
+      connected = true;
+      const budgetMs = Math.max(0, deadline - Date.now() - HOOK_ANSWER_MARGIN_MS);
+      s.write(JSON.stringify({ token: r.token, agent: call.agent, event: call.event, camel: call.camel, budgetMs, input: raw }) + '\n');
+    });
     s.on('data', (d: Buffer) => chunks.push(d));
-    s.on('error', () => resolve(undefined));
+    s.on('error', () => {
+      if (!connected && !alive(r.pid)) removeStale(file, r);
+    });
     s.on('close', () => {
+      clearTimeout(timer);
       let answer: HookAnswer | undefined;
       try {
         answer = asAnswer(JSON.parse(Buffer.concat(chunks).toString('utf8')));
       } catch {
         answer = undefined;
       }
+      // A host that refused the input (exitCode -1: malformed, or its own failure): the agent's failure answer.
       if (answer?.exitCode === -1) answer = hookFailure(call, (answer.stderr ?? '').replace(/^zut-host hook: /, '').trim());
-      resolve(answer);
+      resolve(answer ?? 'unreachable');
     });
   });
+}
+
+/**
+ * The answer of the first host that answers: the windows for `cwd` (newest first), then the warm host in `warm` (its
+ * rendezvous file). A host reached but late answers for all (the budget is spent). Undefined when none was reached.
+ */
+export async function askRunningHost(cwd: string, call: HookCall, raw: string, o: { deadline: number; budgetMs: number; warm?: string }): Promise<HookAnswer | undefined> {
+  const candidates: { file: string; r: Rendezvous; who: string }[] = findWindows(cwd).map((w) => ({ ...w, who: `the zut-vscode window (pid ${w.r.pid})` }));
+  const warm = o.warm ? readRendezvous(o.warm) : undefined;
+  if (o.warm && warm) candidates.push({ file: o.warm, r: warm, who: `the warm hook host (pid ${warm.pid})` });
+  for (const c of candidates) {
+    const a = await askHost(c.file, c.r, call, raw, o.deadline);
+    if (a === 'late') return lateAnswer(call, c.who, o.budgetMs);
+    if (a !== 'unreachable') return a;
+  }
+  return undefined;
+}
+
+/** A rendezvous whose writer is gone: its file, and its socket when that lies beside it. */
+export function removeStale(file: string, r: Rendezvous): void {
+  fs.rmSync(file, { force: true });
+  if (process.platform !== 'win32' && path.dirname(r.address) === path.dirname(file)) fs.rmSync(r.address, { force: true });
 }

@@ -23,3 +23,9 @@ export function hookFailure(call: HookCall, why: string): HookAnswer {
   if (call.event === 'PreToolUse') return { ...deny(call, `blocked by zut: ${text}`), stderr: text + '\n', exitCode: 0 };
   return { stdout: '', stderr: text + '\n', exitCode: 1 };
 }
+
+/** What the hook's deadline gives when `who` did not answer within `budgetMs`: PreToolUse denies, the rest fail. */
+export function lateAnswer(call: HookCall, who: string, budgetMs: number): HookAnswer {
+  const why = `${who} did not answer within ${Math.round(budgetMs / 1000)} s`;
+  return hookFailure(call, why);
+}

@@ -7,12 +7,17 @@
  * `hooks.<Event>[{matcher?, hooks: [{type: "command", command, timeout}]}]`. The command runs the launcher when
  * given, else the light entry dist/hook.js beside the CLI when it is there (`node dist/hook.js hook <args…>` behaves
  * as `node dist/cli.js hook <args…>`, faster per tool call); an entry of this installation in another of these forms
- * counts as ours too (replaced in place by install, removed by uninstall). VS Code-free.
+ * counts as ours too (replaced in place by install, removed by uninstall). Files are changed as text, every byte of
+ * the user's kept (host/disk/jsonText.ts), through the careful writer (host/disk/userFile.ts: a link written through,
+ * a workspace file leading out of the workspace, a read-only file or one whose owner cannot be kept refused by name;
+ * mode and owner kept; an exclusive temporary file, fsync, rename). VS Code-free.
  */
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { userFile } from '../host/disk/userFile';
 import { HOOK_TIMEOUT_SECONDS } from '../protocol/limits';
-import { shQuote } from './launcher';
+import { appendItem, appendMember, memberOf, parseJsonText, removeItem, removeMember, replaceValue } from '../host/disk/jsonText';
+import { cmdQuote, psCommandLine, shQuote } from './launcher';
 import type { HookAgent } from './names';
 
 export type HookScope = 'user' | 'workspace';
@@ -47,12 +52,12 @@ export interface InstallPlan {
   top: Record<string, unknown>;
   /** Event → this installation's other commands for it (its CLI form), which count as ours too. */
   also: Record<string, string[]>;
+  /** The workspace folder of a workspace-scope file: the file must not lead out of it through a link. */
+  workspace?: string;
 }
 
-const win = (s: string) => {
-  if (s.includes('"')) throw new Error(`a path with a double quote cannot be written into a Windows hook command: ${s}`);
-  return `"${s}"`;
-};
+/** How a hook command line is quoted: POSIX sh, cmd.exe, or PowerShell (launcher.ts). */
+export type HookShell = 'sh' | 'cmd' | 'powershell';
 
 /** The script hook commands run: dist/hook.js when it is beside the CLI (or is the script itself), else the CLI. */
 export function hookEntry(inst: Installation): string {
@@ -60,11 +65,30 @@ export function hookEntry(inst: Installation): string {
   return path.basename(inst.cli) === 'hook.js' || existsSync(light) ? light : inst.cli;
 }
 
-/** The command line of one event, in the shell's quoting (POSIX sh, or cmd.exe on Windows), running `script`. */
-export function hookCommand(inst: Installation, agent: HookAgent, event: string, windows = inst.platform === 'win32', script = hookEntry(inst)): string {
-  const q = windows ? win : shQuote;
-  const run = inst.launcher ? q(inst.launcher) : `${q(inst.node)} ${q(script)}`;
-  return `${run} hook --agent ${agent} ${event}`;
+/** The words a hook command runs: the launcher, or Node and `script`; then `hook --agent AGENT EVENT`. */
+function hookWords(inst: Installation, agent: HookAgent, event: string, script: string): string[] {
+  return [...(inst.launcher ? [inst.launcher] : [inst.node, script]), 'hook', '--agent', agent, event];
+}
+
+/** The shell an agent runs a command in on `inst.platform`: PowerShell for Copilot CLI's `powershell` field, else cmd.exe on Windows. */
+const shellOf = (inst: Installation, agent: HookAgent): HookShell => (inst.platform !== 'win32' ? 'sh' : agent === 'copilot-cli' ? 'powershell' : 'cmd');
+
+/**
+ * The command line of one event, in `shell`'s quoting (default: the shell the agent runs it in on `inst.platform`),
+ * running `script`: nothing in it expands in that shell (a path cmd.exe cannot hold safely is refused).
+ */
+export function hookCommand(inst: Installation, agent: HookAgent, event: string, shell: HookShell = shellOf(inst, agent), script = hookEntry(inst)): string {
+  const words = hookWords(inst, agent, event, script);
+  if (shell === 'powershell') return psCommandLine(words);
+  const q = shell === 'cmd' ? cmdQuote : shQuote;
+  return words.map((w, i) => (i < words.length - 4 ? q(w) : w)).join(' ');
+}
+
+/** The Windows forms an older zut-vscode wrote (paths always in double quotes; PowerShell's after `& `): still ours. */
+function olderWindowsForms(inst: Installation, agent: HookAgent, event: string, script: string): string[] {
+  const words = hookWords(inst, agent, event, script);
+  const line = words.map((w, i) => (i < words.length - 4 ? `"${w}"` : w)).join(' ');
+  return [line, `& ${line}`];
 }
 
 function fileOf(inst: Installation, agent: HookAgent, scope: HookScope): string {
@@ -79,11 +103,14 @@ export function planInstall(inst: Installation, agent: HookAgent, scope: HookSco
   const dir = path.dirname(inst.cli);
   for (const event of INSTALLED_EVENTS[agent]) {
     const command = hookCommand(inst, agent, event);
-    // This installation's other forms (its CLI or its hook entry run directly, without the launcher) are ours too.
-    const forms = [path.join(dir, 'cli.js'), path.join(dir, 'hook.js')].map((s) => hookCommand({ ...inst, launcher: undefined }, agent, event, undefined, s)).filter((c) => c !== command);
-    also[event] = [...forms, ...(inst.platform === 'win32' ? forms.map((c) => `& ${c}`) : [])];
+    // This installation's other forms (its CLI or its hook entry run directly, without the launcher; on Windows, as
+    // an older version quoted them) are ours too.
+    const scripts = [path.join(dir, 'cli.js'), path.join(dir, 'hook.js')];
+    const forms = scripts.map((s) => hookCommand({ ...inst, launcher: undefined }, agent, event, undefined, s));
+    const older = inst.platform === 'win32' ? [hookEntry(inst), ...scripts].flatMap((s, i) => olderWindowsForms(i === 0 ? inst : { ...inst, launcher: undefined }, agent, event, s)) : [];
+    also[event] = [...new Set([...forms, ...older])].filter((c) => c !== command);
     if (agent === 'copilot-cli') {
-      entries[event] = { type: 'command', ...(inst.platform === 'win32' ? { powershell: `& ${command}` } : { bash: command }), timeoutSec: HOOK_TIMEOUT_SECONDS };
+      entries[event] = { type: 'command', ...(inst.platform === 'win32' ? { powershell: command } : { bash: command }), timeoutSec: HOOK_TIMEOUT_SECONDS };
     } else if (agent === 'claude') {
       const tool = event === 'PreToolUse' || event === 'PostToolUse';
       entries[event] = { ...(tool ? { matcher: '*' } : {}), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] };
@@ -91,7 +118,7 @@ export function planInstall(inst: Installation, agent: HookAgent, scope: HookSco
       entries[event] = { type: 'command', command, ...(inst.platform === 'win32' ? { windows: command } : {}), timeout: HOOK_TIMEOUT_SECONDS };
     }
   }
-  return { file: fileOf(inst, agent, scope), entries, top: agent === 'copilot-cli' ? { version: 1 } : {}, also };
+  return { file: fileOf(inst, agent, scope), entries, top: agent === 'copilot-cli' ? { version: 1 } : {}, also, ...(scope === 'workspace' && { workspace: inst.workspace }) };
 }
 
 /** The plan as shown to a person: the file and the exact entries. */
@@ -99,6 +126,21 @@ export function describePlan(plan: InstallPlan, verb: 'install' | 'uninstall'): 
   const lines = [verb === 'install' ? `Merging into ${plan.file}:` : `Removing from ${plan.file}:`];
   for (const [event, entry] of Object.entries(plan.entries)) lines.push(`  hooks.${event}: ${JSON.stringify(entry)}`);
   return lines.join('\n');
+}
+
+/**
+ * The plan as a person reads it in a dialog: the file, the events, the one command (its event shown as `<event>`)
+ * and the timeout; `describePlan` has the exact entries.
+ */
+export function summarizePlan(plan: InstallPlan): string {
+  const events = Object.keys(plan.entries);
+  const commands = [...new Set(Object.entries(plan.entries).map(([event, entry]) => commandsOf(entry)[0]?.replace(new RegExp(`${event}$`), '<event>')))];
+  return [
+    `File: ${plan.file}`,
+    `Events: ${events.join(', ')}`,
+    `Command: ${commands.join(' | ')}`,
+    `Timeout: ${HOOK_TIMEOUT_SECONDS} s`,
+  ].join('\n');
 }
 
 type Json = Record<string, unknown>;
@@ -118,14 +160,12 @@ const sameEntry = (a: unknown, b: Json, also: readonly string[] = []) => {
   return theirs.length > 0 && theirs.every((c) => ours.has(c));
 };
 
-async function readJson(file: string): Promise<Json | undefined> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
+/** The plan's file, resolved by the careful writer (a workspace file must not lead out of the workspace). */
+const open = (plan: InstallPlan) => userFile(plan.file, plan.workspace !== undefined ? { within: plan.workspace } : {});
+
+/** The file's JSON object, or undefined when there is no file; anything else is refused, the file left as it is. */
+function parseObject(file: string, text: string | undefined): Json | undefined {
+  if (text === undefined) return undefined;
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -136,57 +176,71 @@ async function readJson(file: string): Promise<Json | undefined> {
   return json;
 }
 
-async function writeJson(file: string, json: Json): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.zut-${process.pid}.tmp`;
-  await fs.writeFile(tmp, JSON.stringify(json, null, 2) + '\n');
-  await fs.rename(tmp, file);
-}
-
 /** How many of the plan's entries its file holds now (0 when there is no file, or it is not JSON we can read). */
 export async function installedCount(plan: InstallPlan): Promise<number> {
-  const json = await readJson(plan.file).catch(() => undefined);
+  const json = await open(plan).then((f) => parseObject(f.file, f.text)).catch(() => undefined);
   if (!json || !isObject(json.hooks)) return 0;
   const hooks = json.hooks;
   return Object.entries(plan.entries).filter(([event, entry]) => Array.isArray(hooks[event]) && hooks[event].some((e) => sameEntry(e, entry, plan.also[event]))).length;
 }
 
-/** Writes the plan: each event's array keeps its other entries; an entry of ours already there is replaced in place. */
+/**
+ * Writes the plan through the careful writer (host/disk/userFile.ts): each event's array keeps its other entries; an
+ * entry of ours already there is replaced in place; the rest of the file stays byte for byte (jsonText.ts).
+ */
 export async function applyInstall(plan: InstallPlan): Promise<void> {
-  const json = (await readJson(plan.file)) ?? {};
-  for (const [k, v] of Object.entries(plan.top)) if (json[k] === undefined) json[k] = v;
+  const f = await open(plan);
+  const json = parseObject(f.file, f.text) ?? {};
   if (json.hooks !== undefined && !isObject(json.hooks)) throw new Error(`${plan.file}: "hooks" is not an object: left as it is`);
-  const hooks = (json.hooks ?? {}) as Json;
-  for (const [event, entry] of Object.entries(plan.entries)) {
-    const list = hooks[event] ?? [];
-    if (!Array.isArray(list)) throw new Error(`${plan.file}: hooks.${event} is not an array: left as it is`);
-    const at = list.findIndex((e) => sameEntry(e, entry, plan.also[event]));
-    hooks[event] = at >= 0 ? list.map((e, i) => (i === at ? entry : e)) : [...list, entry];
+  for (const event of Object.keys(plan.entries)) {
+    const list = isObject(json.hooks) ? json.hooks[event] : undefined;
+    if (list !== undefined && !Array.isArray(list)) throw new Error(`${plan.file}: hooks.${event} is not an array: left as it is`);
   }
-  json.hooks = hooks;
-  await writeJson(plan.file, json);
+  let text = f.text ?? '{\n}\n'; // a new file: written on several lines
+  const root = () => parseJsonText(text);
+  for (const [k, v] of Object.entries(plan.top)) if (json[k] === undefined) text = appendMember(text, root(), k, v);
+  for (const [event, entry] of Object.entries(plan.entries)) {
+    const hooks = memberOf(root(), 'hooks');
+    if (!hooks) {
+      text = appendMember(text, root(), 'hooks', { [event]: [entry] });
+      continue;
+    }
+    const list = memberOf(hooks, event);
+    if (!list) {
+      text = appendMember(text, hooks, event, [entry]);
+      continue;
+    }
+    const now = (JSON.parse(text) as { hooks: Record<string, unknown[]> }).hooks[event]!;
+    const at = now.findIndex((e) => sameEntry(e, entry, plan.also[event]));
+    if (at < 0) text = appendItem(text, list, entry);
+    else if (JSON.stringify(now[at]) !== JSON.stringify(entry)) text = replaceValue(text, list.items[at]!, entry);
+  }
+  if (text !== f.text) await f.write(text);
 }
 
 /**
  * Takes out exactly our entries; an event left empty loses its key, a file left with nothing of anyone's is
- * deleted. Returns how many entries were removed.
+ * deleted (a linked file is written instead: the link and its target stay). Returns how many entries were removed.
  */
 export async function applyUninstall(plan: InstallPlan): Promise<number> {
-  const json = await readJson(plan.file);
-  if (!json || !isObject(json.hooks)) return 0;
-  const hooks = json.hooks;
+  const f = await open(plan);
+  const json = parseObject(f.file, f.text);
+  if (!json || !isObject(json.hooks) || f.text === undefined) return 0;
+  let text = f.text;
   let removed = 0;
   for (const [event, entry] of Object.entries(plan.entries)) {
-    const list = hooks[event];
+    const list = json.hooks[event];
     if (!Array.isArray(list)) continue;
-    const kept = list.filter((e) => !sameEntry(e, entry, plan.also[event]));
-    removed += list.length - kept.length;
-    if (kept.length) hooks[event] = kept;
-    else if (list.length) delete hooks[event];
+    const ours = list.flatMap((e, i) => (sameEntry(e, entry, plan.also[event]) ? [i] : []));
+    removed += ours.length;
+    const hooks = memberOf(parseJsonText(text), 'hooks')!;
+    if (ours.length > 0 && ours.length === list.length) text = removeMember(text, hooks, event);
+    else for (const i of ours.reverse()) text = removeItem(text, memberOf(memberOf(parseJsonText(text), 'hooks'), event)!, i);
   }
   if (removed === 0) return 0;
-  const ownTop = Object.keys(json).every((k) => k === 'hooks' || (k in plan.top && json[k] === plan.top[k]));
-  if (ownTop && Object.keys(hooks).length === 0) await fs.rm(plan.file, { force: true });
-  else await writeJson(plan.file, json);
+  const left = JSON.parse(text) as Json;
+  const ownTop = Object.keys(left).every((k) => k === 'hooks' || (k in plan.top && left[k] === plan.top[k]));
+  if (ownTop && Object.keys(left.hooks as Json).length === 0 && !f.linked) await f.remove();
+  else await f.write(text);
   return removed;
 }

@@ -7,12 +7,14 @@
  * (`hook install|uninstall` stay with the CLI); when the CLI is gone (the extension updated or removed, VS Code not
  * started since) it says so and exits 1. It tells the CLI its own path (`ZUT_HOST_LAUNCHER`, taken out of the
  * environment at the CLI's start so no child inherits it), so `zut-host hook install` run through it writes entries
- * that run the launcher too. A file is rewritten only when its text changes, through a temporary
- * file and a rename, so an agent running it mid-update sees the old or the new launcher, never half of one.
+ * that run the launcher too. A file is rewritten only when its text changes, through the careful writer (a temporary
+ * file created exclusively, then a rename), so an agent running it mid-update sees the old or the new launcher, never
+ * half of one.
  * VS Code-free.
  */
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { userFile } from '../host/disk/userFile';
 
 /** What a launcher runs: absolute paths of this installation. */
 export interface LauncherTarget {
@@ -53,6 +55,34 @@ export function launcherPath(dir: string, platform: NodeJS.Platform = process.pl
 
 /** A word in POSIX sh single quotes. */
 export const shQuote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
+
+/** A word nothing in it makes special to cmd.exe or PowerShell (written bare). */
+const PLAIN_WORD = /^[\w\-.:\\/]+$/;
+
+/**
+ * A word for PowerShell: in single quotes, where nothing expands (`$(…)`, `$env:X`, backticks are literal); a quote
+ * is doubled, including the typographic ones PowerShell also takes for quotes. A line break is refused.
+ */
+export function psQuote(s: string): string {
+  if (/[\r\n]/.test(s)) throw new Error(`a line break cannot be written into a PowerShell command: ${JSON.stringify(s)}`);
+  return `'${s.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
+}
+
+/**
+ * A word for cmd.exe: bare when plain, else in double quotes (where `&`, `|`, `<`, `>`, `^` are literal). `%` and
+ * `!` expand even inside them and a `"` cannot be quoted at all, so a word holding one (or a line break) is refused.
+ */
+export function cmdQuote(s: string): string {
+  if (PLAIN_WORD.test(s)) return s;
+  const bad = /["%!\r\n]/.exec(s)?.[0];
+  if (bad !== undefined) throw new Error(`${JSON.stringify(s)} holds ${JSON.stringify(bad)}, which cmd.exe expands or cannot quote: it cannot be written into a Windows command line (rename the folder, or use the JSON configuration)`);
+  return `"${s}"`;
+}
+
+/** A PowerShell command line running `words[0]` (the call operator `&`, every word in single quotes but plain ones). */
+export function psCommandLine(words: readonly string[]): string {
+  return `& ${words.map((w, i) => (i > 0 && PLAIN_WORD.test(w) ? w : psQuote(w))).join(' ')}`;
+}
 
 /** A path in cmd.exe double quotes (`%` doubled in a batch file; a `"` cannot be written). */
 function cmdPath(s: string, batch: boolean): string {
@@ -113,24 +143,15 @@ export function windowsLauncher(t: LauncherTarget): string {
   ].join('\r\n');
 }
 
-/** Writes `text` to `file` (mode 0755) unless it already holds exactly that; true when it wrote. */
+/**
+ * Writes `text` to `file` (mode 0755) unless it already holds exactly that; true when it wrote. Through the careful
+ * writer (host/disk/userFile.ts): a temporary file created exclusively under a random name, fsync, rename; a linked
+ * launcher is written through, a read-only one refused by name.
+ */
 export async function writeIfChanged(file: string, text: string): Promise<boolean> {
-  try {
-    const [old, st] = await Promise.all([fs.readFile(file, 'utf8'), fs.stat(file)]);
-    if (old === text && (process.platform === 'win32' || (st.mode & 0o777) === 0o755)) return false;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  try {
-    await fs.writeFile(tmp, text, { mode: 0o755 });
-    await fs.chmod(tmp, 0o755); // the umask may have taken bits off
-    await fs.rename(tmp, file);
-  } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw e;
-  }
+  const f = await userFile(file, { mode: 0o755 });
+  if (f.text === text && (process.platform === 'win32' || ((await fs.stat(f.real)).mode & 0o777) === 0o755)) return false;
+  await f.write(text);
   return true;
 }
 

@@ -1,7 +1,18 @@
 /**
- * The names and shapes every part of `zut-host hook` shares, with no dependency (the light entry src/hook.ts loads
- * this and nothing heavy): the agents, the events as each agent spells them, a call and its answer. VS Code-free.
+ * The names and shapes every part of `zut-host hook` shares, depending on nothing but the limits (the light entry
+ * src/hook.ts loads this and nothing heavy): the budget of a call, the agents, the events as each agent spells them, a call and its answer. VS Code-free.
  */
+
+import { HOOK_BUDGET_MS } from '../protocol/limits';
+
+/**
+ * The budget of one hook call (HOOK_BUDGET_MS), or `$ZUT_HOOK_BUDGET_SECONDS` when set (between 1 and 25 s): for an
+ * agent configured with a hook timeout shorter than the 30 s we install, so zut still answers first.
+ */
+export function hookBudgetMs(): number {
+  const s = Number(process.env.ZUT_HOOK_BUDGET_SECONDS);
+  return Number.isFinite(s) && s >= 1 ? Math.min(s * 1000, HOOK_BUDGET_MS) : HOOK_BUDGET_MS;
+}
 
 /**
  * The name of zut's MCP server in every configuration we write (VS Code's agent mode names it so too): an agent

@@ -1,10 +1,15 @@
 /**
- * Where a running zut-vscode window can be reached by `zut-host hook`: a per-user 0700 directory
- * (`$ZUT_HOOKS_DIR`, else `<tmpdir>/zut-hooks-<uid>`) holding one rendezvous file per workspace folder, named by the
- * SHA-256 of the folder's absolute path, mode 0600: `{"address": <socket or pipe>, "token": <hex>, "pid", "folder"}`.
- * A hook finds the file of its input's `cwd` or of the nearest parent folder that has one. The directory is refused
- * if another user owns it or others can read it. The file is checked by hand, not with zod: the light hook entry
- * (src/hook.ts) reads it on every agent tool call and must not load zod (most of its start-up time). VS Code-free.
+ * Where `zut-host hook` finds a host that is already running: a zut-vscode window, or the warm headless host
+ * (warmHost.ts). A per-user 0700 directory no other user can create first (`$ZUT_HOOKS_DIR`, else `~/.cache/zut-hooks`
+ * — under the user's home, not a shared temporary directory where another user could squat its name; the same for
+ * a window and a terminal whatever their environments; on Windows the per-user temp folder) holds one 0600 file per listener: a window writes `w-<key>-<id>.json` for each of
+ * its workspace folders (so two windows on one folder each have theirs, and closing one leaves the other), a warm
+ * host `h-<key>.json` for the folder and options it serves. `<key>` is the SHA-256 of the folder's real path (a folder
+ * opened through a symlink and a hook whose `cwd` spells it otherwise meet), with the warm host's options. A file says
+ * `{"kind", "address", "token", "pid", "folder"}`. A hook looks up its input's `cwd`, then each parent folder, for a
+ * window; the warm host of that exact folder comes after. The directory is refused if another user owns it or others
+ * can read it. Checked by hand, not with zod: the light hook entry (src/hook.ts) reads this on every agent tool call.
+ * VS Code-free.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -13,6 +18,7 @@ import * as path from 'node:path';
 
 /** A rendezvous file's content. */
 export interface Rendezvous {
+  kind: 'window' | 'warm';
   address: string;
   token: string;
   pid: number;
@@ -24,24 +30,8 @@ export function asRendezvous(json: unknown): Rendezvous | undefined {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
   const r = json as Record<string, unknown>;
   const ok = typeof r.address === 'string' && r.address !== '' && typeof r.token === 'string' && r.token !== '' && Number.isInteger(r.pid) && typeof r.folder === 'string';
-  return ok ? { address: r.address as string, token: r.token as string, pid: r.pid as number, folder: r.folder as string } : undefined;
-}
-
-/** The per-user directory (not created). */
-export function hooksDir(): string {
-  if (process.env.ZUT_HOOKS_DIR) return path.resolve(process.env.ZUT_HOOKS_DIR);
-  const uid = typeof process.getuid === 'function' ? process.getuid() : os.userInfo().username;
-  return path.join(os.tmpdir(), `zut-hooks-${uid}`);
-}
-
-/** Creates the directory 0700 (or checks an existing one is ours and private); a string says why it cannot be used. */
-export function ensurePrivateDir(dir: string): string | undefined {
-  try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return checkPrivateDir(dir);
-  } catch (e) {
-    return `${dir}: ${(e as Error).message}`;
-  }
+  if (!ok) return undefined;
+  return { kind: r.kind === 'warm' ? 'warm' : 'window', address: r.address as string, token: r.token as string, pid: r.pid as number, folder: r.folder as string };
 }
 
 /** Whether `dir` is a directory of ours that only we can read (always true on Windows: per-user temp). */
@@ -54,25 +44,108 @@ export function checkPrivateDir(dir: string): string | undefined {
   return undefined;
 }
 
-/** The rendezvous file of a folder. */
-export function rendezvousFile(dir: string, folder: string): string {
-  return path.join(dir, createHash('sha256').update(path.resolve(folder), 'utf8').digest('hex') + '.json');
+/** The per-user directory (not created). */
+export function hooksDir(): string {
+  if (process.env.ZUT_HOOKS_DIR) return path.resolve(process.env.ZUT_HOOKS_DIR);
+  if (process.platform === 'win32') return path.join(os.tmpdir(), 'zut-hooks');
+  return path.join(os.homedir(), '.cache', 'zut-hooks');
 }
 
-/** The rendezvous for `cwd`: its own folder's, else the nearest parent's; undefined when none (or not private). */
-export function findRendezvous(cwd: string, dir = hooksDir()): Rendezvous | undefined {
+/** Creates the directory 0700 (or checks an existing one is ours and private); a string says why it cannot be used. */
+export function ensurePrivateDir(dir: string): string | undefined {
   try {
-    if (checkPrivateDir(dir)) return undefined;
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return checkPrivateDir(dir);
+  } catch (e) {
+    return `${dir}: ${(e as Error).message}`;
+  }
+}
+
+/** The folder as the file system knows it (symlinks resolved); as given when it cannot be resolved. */
+export function realFolder(folder: string): string {
+  const abs = path.resolve(folder);
+  try {
+    return fs.realpathSync.native(abs);
+  } catch {
+    return abs;
+  }
+}
+
+const hash = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The key of a folder (its real path). */
+export function folderKey(folder: string): string {
+  return hash(realFolder(folder));
+}
+
+/** A window's rendezvous file for `folder` (`id`: the window's listener). */
+export function windowFile(dir: string, folder: string, id: string): string {
+  return path.join(dir, `w-${folderKey(folder)}-${id}.json`);
+}
+
+/** The warm host's rendezvous file for `folder` with `options` (e.g. `project`, `no-zot`; any order). */
+export function warmFile(dir: string, folder: string, options: readonly string[]): string {
+  return path.join(dir, `h-${hash(`${realFolder(folder)}\0${[...options].sort().join(',')}`)}.json`);
+}
+
+/** The rendezvous in `file`, if it is one. */
+export function readRendezvous(file: string): Rendezvous | undefined {
+  try {
+    return asRendezvous(JSON.parse(fs.readFileSync(file, 'utf8')));
   } catch {
     return undefined;
   }
-  for (let folder = path.resolve(cwd); ; folder = path.dirname(folder)) {
-    try {
-      const r = asRendezvous(JSON.parse(fs.readFileSync(rendezvousFile(dir, folder), 'utf8')));
-      if (r) return r;
-    } catch {
-      // none for this folder
-    }
-    if (path.dirname(folder) === folder) return undefined;
+}
+
+/** Writes `r` to `file` (0600, through an exclusively created temp file and a rename). */
+export function writeRendezvous(file: string, r: Rendezvous, id: string): void {
+  const tmp = `${file}.${id}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(r), { mode: 0o600, flag: 'wx' });
+  fs.renameSync(tmp, file);
+}
+
+/**
+ * The windows for `cwd`: those of its own folder, else of the nearest parent folder that has any (newest first);
+ * none when the directory is not private.
+ */
+export function findWindows(cwd: string, dir = hooksDir()): { file: string; r: Rendezvous }[] {
+  let names: string[];
+  try {
+    if (checkPrivateDir(dir)) return [];
+    names = fs.readdirSync(dir).filter((n) => n.startsWith('w-') && n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  if (names.length === 0) return [];
+  for (let folder = realFolder(cwd); ; folder = path.dirname(folder)) {
+    const prefix = `w-${hash(folder)}-`;
+    const found = names
+      .filter((n) => n.startsWith(prefix))
+      .map((n) => path.join(dir, n))
+      .flatMap((file) => {
+        const r = readRendezvous(file);
+        return r ? [{ file, r, at: mtime(file) }] : [];
+      })
+      .sort((a, b) => b.at - a.at);
+    if (found.length > 0) return found.map(({ file, r }) => ({ file, r }));
+    if (path.dirname(folder) === folder) return [];
+  }
+}
+
+const mtime = (file: string) => {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+};
+
+/** Whether process `pid` is alive (a rendezvous whose writer is gone is stale). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

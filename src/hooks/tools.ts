@@ -18,11 +18,15 @@ const MCP_TOOL_PREFIXES: Record<HookAgent, readonly string[]> = {
   'copilot-cli': [`${MCP_SERVER_NAME}-`, `mcp__${MCP_SERVER_NAME}__`],
 };
 
-/** Whether `name` is one of `tools` as this installation's MCP server offers it to `agent`. */
-export function isOwnTool(agent: HookAgent, name: string, tools: readonly ToolInfo[]): boolean {
+/**
+ * Whether `name` is one of `tools`, or of the host's own tools in `hostTools` (the `skill` tool while an extension
+ * bundles skills), as this installation's MCP server offers it to `agent`.
+ */
+export function isOwnTool(agent: HookAgent, name: string, tools: readonly ToolInfo[], hostTools: readonly string[] = []): boolean {
   const prefix = MCP_TOOL_PREFIXES[agent].find((p) => name.startsWith(p));
   if (!prefix) return false;
   const rest = name.slice(prefix.length);
-  // The names the MCP server gives them (src/mcp/tools.ts: the same rule, toolNames.ts).
-  return assignModelNames(tools.map((t) => t.name)).toZut(rest) !== undefined;
+  if (hostTools.includes(rest)) return true;
+  // The names the MCP server gives them (src/mcp/tools.ts buildCatalog: the same rule, toolNames.ts).
+  return assignModelNames(tools.map((t) => t.name), hostTools).toZut(rest) !== undefined;
 }

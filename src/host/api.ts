@@ -75,7 +75,11 @@ export interface HostCalls {
   guardTool(request: GuardRequest): Promise<Guarded>;
   /** A call another program ran (an agent's PostToolUse hook): the `tool_result` event, as the door shows it. */
   toolRan(request: GuardRequest, result: Pick<ToolResult, 'content' | 'isError'>): void;
-  interceptTurnStart(step: number): Promise<TurnStartDecision>;
+  /**
+   * The `turn_start` chain for model step `step`. `prompt`: the user's prompt that started the turn, sent to e
+   * extensions' `hook.before_turn` (zut's and zot's `event_intercept` carry `step` alone, as their specs say).
+   */
+  interceptTurnStart(step: number, prompt?: string): Promise<TurnStartDecision>;
   interceptAssistantMessage(text: string): Promise<AssistantMessageDecision>;
   /**
    * zot's `before_agent_start`: the system prompt after every interceptor's replacement (intercept.ts), the same

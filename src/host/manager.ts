@@ -3,8 +3,8 @@
  * `hello_ack`s carry, and the public events, and delegates each job to one part: the supervised extensions and
  * their registries (extensionSet.ts), loading, reloads, restarts and the watcher's changes (loader.ts), consent
  * and local choices (gates.ts), requests, events, interception and panel input sent to extensions (dispatch.ts),
- * requests extensions make of the host (extRequests.ts), and the one guarded tool path (invoke.ts's GuardedPath,
- * built over the dispatcher). Everything it owns is `_register`ed and released by `dispose`. VS Code-free.
+ * requests extensions make of the host (extRequests.ts; zot's `call_tool` of `skill` loads a bundled skill:
+ * chat/skills.ts), and the one guarded tool path (invoke.ts's GuardedPath, built over the dispatcher). Everything it owns is `_register`ed and released by `dispose`. VS Code-free.
  */
 import type { InterceptableEvent, PanelKeyName, SessionContext } from '../protocol';
 import type { ExtensionHost, ManagerOptions } from './api';
@@ -21,6 +21,7 @@ import type {
   TraceLevel,
   TurnStartDecision,
 } from './types';
+import { activeSkills, loadSkill, SKILL_TOOL_NAME } from './chat/skills';
 import { Dispatcher } from './calls/dispatch';
 import { ExtensionRequests } from './calls/extRequests';
 import { ExtensionSet } from './extensions/extensionSet';
@@ -63,6 +64,7 @@ export class Manager extends Disposable implements ExtensionHost {
     allTools: () => this.allTools(),
     invokeTool: (name, args, o) => this.calls.invoke(name, args, o),
     session: () => this.facts.session ?? { id: NO_BRANCH },
+    hostTool: (name) => this.hostTool(name),
   });
   private readonly gates = new Gatekeeper({
     options: () => this.options,
@@ -90,7 +92,13 @@ export class Manager extends Disposable implements ExtensionHost {
       hasSubscribers: (event) => this.set.hasSubscribers(event),
       hasInterceptors: (event) => this.set.hasInterceptors(event),
       emit: (event) => dispatch.emit(event),
+      emitExcept: (event, except) => dispatch.emitExcept(event, except),
       toolCallInterceptors: () => dispatch.toolCallInterceptors(),
+      starting: () => {
+        const names = this.set.all.filter((x) => x.lifecycle === 'starting' || x.lifecycle === 'restarting').map((x) => x.name);
+        // Before a load has found its extensions, there is nobody to name yet: they may be guards too.
+        return names.length > 0 || this.loads === 0 ? names : ['the extensions being loaded'];
+      },
     });
     this.calls = new GuardedPath(this.dispatch, this.set, this.guards);
     this.loader = new Loader({
@@ -113,7 +121,16 @@ export class Manager extends Disposable implements ExtensionHost {
 
   /** Discovers and starts everything. Loads, reloads and stops run one at a time, in call order. */
   start(): Promise<LoadReport> {
-    return this.loader.start();
+    return this.loading(this.loader.start());
+  }
+
+  /** Loads in progress (start, reload): while one runs, the guard door knows extensions may still come. */
+  private loads = 0;
+  private loading(p: Promise<LoadReport>): Promise<LoadReport> {
+    this.loads++;
+    const done = () => void this.loads--;
+    p.then(done, done);
+    return p;
   }
 
   /**
@@ -121,7 +138,7 @@ export class Manager extends Disposable implements ExtensionHost {
    * respawn. A reload requested while another is queued and not yet started shares it.
    */
   reload(): Promise<LoadReport> {
-    return this.loader.reload();
+    return this.loading(this.loader.reload());
   }
 
   /** The last start/reload's report (load errors for the doctor). */
@@ -221,8 +238,19 @@ export class Manager extends Disposable implements ExtensionHost {
     return this.dispatch.invokeCommand(name, args);
   }
 
+  /**
+   * `skill` (a zut built-in name: no extension can register it) is the host's own tool while running extensions bundle
+   * skills, for every caller: the palette's and the CLI's `tool_prompt`, `zut-host tool skill`, zot's `call_tool`.
+   */
   invokeTool(name: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult> {
-    return this.calls.invoke(name, args, options);
+    const run = options.run ? undefined : this.hostTool(name);
+    return this.calls.invoke(name, args, run ? { ...options, run } : options);
+  }
+
+  /** The host's `skill` tool when `name` is it and a running extension bundles skills: how to run it. */
+  private hostTool(name: string): ((args: unknown) => Promise<ToolResult>) | undefined {
+    const skills = name.toLowerCase() === SKILL_TOOL_NAME ? activeSkills(this) : [];
+    return skills.length ? (args) => loadSkill(skills, args) : undefined;
   }
 
   /**
@@ -249,8 +277,8 @@ export class Manager extends Disposable implements ExtensionHost {
     this.guards.observed(request, result);
   }
 
-  interceptTurnStart(step: number): Promise<TurnStartDecision> {
-    return this.dispatch.interceptTurnStart(step);
+  interceptTurnStart(step: number, prompt?: string): Promise<TurnStartDecision> {
+    return this.dispatch.interceptTurnStart(step, prompt);
   }
 
   interceptAssistantMessage(text: string): Promise<AssistantMessageDecision> {

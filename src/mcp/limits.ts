@@ -16,8 +16,8 @@ export {
 /** MCP protocol revisions we speak, newest first (MCP spec: lifecycle / version negotiation). */
 export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
-/** JSON-RPC error codes (JSON-RPC 2.0 spec). */
-export const RPC = { parseError: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603 } as const;
+/** JSON-RPC error codes (JSON-RPC 2.0 spec; `resourceNotFound`: MCP spec, resources / error handling). */
+export const RPC = { parseError: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603, resourceNotFound: -32002 } as const;
 
 /** Env of the relay process (set by the VS Code registration in `resolveMcpServerDefinition`). */
 export const RELAY_ENV = { socket: 'ZUT_MCP_SOCKET', token: 'ZUT_MCP_TOKEN' } as const;

@@ -1,15 +1,19 @@
 /**
  * The MCP server side of the bridge: one `McpConnection` per client (a relay from VS Code's agent mode, or the
- * stdio of `zut-host mcp`), speaking JSON-RPC 2.0 (MCP spec: lifecycle, tools, ping, cancellation, progress).
- * Every `tools/call` goes through the host's guarded path (`invokeTool`), so guards see and can block it.
+ * stdio of `zut-host mcp`), speaking JSON-RPC 2.0 (MCP spec: lifecycle, tools, prompts, resources, ping,
+ * cancellation, progress). Every `tools/call` goes through the host's guarded path (`invokeTool`), so guards see and
+ * can block it, the `skill` tool included; running extensions' skills are also prompts and resources (skills.ts).
  * VS Code-free; the transport hands in parsed messages and a `send`.
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';
 import type { HostCalls, HostCatalog, HostSessions } from '../host/api';
 import { Disposable, toDisposable, type Event, type IDisposable } from '../host/events';
-import { RequestError } from '../host/types';
+import type { RequestError } from '../host/types';
+import { activeSkills, loadSkill, SKILL_TOOL_NAME, type SkillEntry } from '../host/chat/skills';
 import { MAX_MCP_SESSIONS, MCP_PROGRESS_MAX_CHARS, MCP_PROTOCOL_VERSIONS, RPC } from './limits';
+import { Cancelled, RpcError } from './rpcError';
+import { getSkillPrompt, listSkillPrompts, listSkillResources, listSkillResourceTemplates, readSkillResource, skillsSignature } from './skills';
 import { buildCatalog, toMcpContent, type CatalogFilter, type McpCatalog } from './tools';
 
 type Id = string | number;
@@ -66,6 +70,8 @@ export class McpConnection extends Disposable {
   private readonly inFlight = new Map<Id, AbortController>();
   private initialized = false;
   private lastSignature: string | undefined;
+  /** The skills (prompts, resources) the client last listed or was told of. */
+  private lastSkills: string | undefined;
   /** Calls without a conversation id share this connection's own session. */
   private readonly ownSession = `mcp-${randomUUID()}`;
 
@@ -86,17 +92,31 @@ export class McpConnection extends Disposable {
   /** The catalog, rebuilt only after a change (registrations, settings, `activate_tools`): calls stay cheap. */
   private cached: McpCatalog | undefined;
   private catalog(): McpCatalog {
-    return (this.cached ??= buildCatalog(this.o.host.tools(), this.o));
+    return (this.cached ??= buildCatalog(this.o.host.tools(), this.o, this.skills()));
   }
 
-  /** Tells the client its tool list changed (once per change since it last listed or was told). */
+  /** Skills of running extensions now (prompts, resources, the `skill` tool). */
+  private skills(): SkillEntry[] {
+    return activeSkills(this.o.host);
+  }
+
+  /**
+   * Tells the client its tool list changed, and its prompt and resource lists when the skills did (once per change
+   * since it last listed or was told).
+   */
   checkListChanged(): void {
     this.cached = undefined;
     if (!this.initialized || this.disposed) return;
     const sig = this.catalog().signature;
-    if (sig === this.lastSignature) return;
-    this.lastSignature = sig;
-    this.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    if (sig !== this.lastSignature) {
+      this.lastSignature = sig;
+      this.send({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' });
+    }
+    const skills = skillsSignature(this.skills());
+    if (skills === this.lastSkills) return;
+    this.lastSkills = skills;
+    this.send({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' });
+    this.send({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' });
   }
 
   /** Handles one incoming message (a request, a notification, or a response, which we never ask for). */
@@ -140,6 +160,7 @@ export class McpConnection extends Disposable {
     if (method === 'notifications/initialized') {
       this.initialized = true;
       this.lastSignature ??= this.catalog().signature;
+      this.lastSkills ??= skillsSignature(this.skills());
     } else if (method === 'notifications/cancelled') {
       const id = params.requestId;
       if (typeof id === 'string' || typeof id === 'number') this.inFlight.get(id)?.abort();
@@ -154,9 +175,12 @@ export class McpConnection extends Disposable {
         const version = (MCP_PROTOCOL_VERSIONS as readonly string[]).includes(asked) ? asked : MCP_PROTOCOL_VERSIONS[0];
         return {
           protocolVersion: version,
-          capabilities: { tools: { listChanged: true } },
+          capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
           serverInfo: { name: 'zut', title: 'zut extensions', version: this.o.serverVersion },
-          instructions: 'Tools of zut extensions. Guards of zut extensions may block or rewrite calls.',
+          instructions:
+            'Tools of zut extensions. Guards of zut extensions may block or rewrite calls. Skills bundled with zut ' +
+            'extensions: the `skill` tool loads one by name (its description lists them); each is also a prompt and a ' +
+            'skill:// resource.',
         };
       }
       case 'ping':
@@ -168,6 +192,18 @@ export class McpConnection extends Disposable {
       }
       case 'tools/call':
         return this.callTool(id, params);
+      case 'prompts/list':
+      case 'resources/list': {
+        const skills = this.skills();
+        this.lastSkills = skillsSignature(skills);
+        return method === 'prompts/list' ? listSkillPrompts(skills) : listSkillResources(skills);
+      }
+      case 'prompts/get':
+        return getSkillPrompt(this.skills(), params);
+      case 'resources/templates/list':
+        return listSkillResourceTemplates();
+      case 'resources/read':
+        return readSkillResource(this.skills(), params);
       default:
         throw new RpcError(RPC.methodNotFound, `method not found: ${method}`);
     }
@@ -176,9 +212,10 @@ export class McpConnection extends Disposable {
   private async callTool(id: Id, params: Record<string, unknown>): Promise<unknown> {
     const c = this.catalog();
     const modelName = typeof params.name === 'string' ? params.name : '';
+    const skills = modelName === SKILL_TOOL_NAME && c.skills.length ? c.skills : undefined;
     const zutName = c.names.toZut(modelName);
     const tool = zutName && this.o.host.tools().find((t) => t.name === zutName);
-    if (!tool) throw new RpcError(RPC.invalidParams, `unknown tool: ${modelName}`);
+    if (!tool && !skills) throw new RpcError(RPC.invalidParams, `unknown tool: ${modelName}`);
     const args = params.arguments ?? {};
     if (!isObject(args)) throw new RpcError(RPC.invalidParams, 'arguments must be a JSON object');
     const meta = isObject(params._meta) ? params._meta : {};
@@ -187,21 +224,26 @@ export class McpConnection extends Disposable {
 
     const abort = new AbortController();
     this.inFlight.set(id, abort);
-    const progress = this.progressFor(meta.progressToken, tool.ext);
+    const progress = tool ? this.progressFor(meta.progressToken, tool.ext) : undefined;
     try {
-      const r = await this.o.host.invokeTool(tool.name, args, {
+      // The `skill` tool is the host's own: the same event and guards, then the SKILL.md (src/host/chat/skills.ts).
+      const r = await this.o.host.invokeTool(tool ? tool.name : SKILL_TOOL_NAME, args, {
         session,
         origin: this.o.origin,
         signal: abort.signal,
         timeoutMs: this.o.toolTimeoutMs?.(),
         ...(progress && { onProgress: progress.report }),
+        ...(!tool && skills && { run: (a: unknown) => loadSkill(skills, a) }),
       });
       // A result that activated tools: the client hears of them before the result (VS Code shows them at once).
       if (r.activateTools?.length) this.checkListChanged();
       return { content: toMcpContent(r), isError: r.isError };
     } catch (e) {
       if (abort.signal.aborted) throw new Cancelled();
-      const message = e instanceof RequestError ? `${e.kind}: ${e.message}` : e instanceof Error ? e.message : String(e);
+      // By its `kind`, not `instanceof`: in VS Code this module is its own bundle (dist/relay-server.js), and the
+      // host's errors are the extension bundle's RequestError.
+      const kind = e instanceof Error ? (e as Partial<RequestError>).kind : undefined;
+      const message = typeof kind === 'string' ? `${kind}: ${(e as Error).message}` : e instanceof Error ? e.message : String(e);
       return { content: [{ type: 'text', text: message }], isError: true };
     } finally {
       this.inFlight.delete(id);
@@ -225,21 +267,5 @@ export class McpConnection extends Disposable {
       if (p.ext === ext) report(p.message);
     });
     return { report, dispose: () => sub?.dispose() };
-  }
-}
-
-class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** A cancelled request gets no response (MCP spec: cancellation). */
-class Cancelled extends RpcError {
-  constructor() {
-    super(RPC.internal, 'cancelled');
   }
 }

@@ -12,6 +12,7 @@ import type { ExtensionHost, ManagerOptions } from '../host/api';
 import { Emitter, type IDisposable } from '../host/events';
 import { NullHostUi, type NoteLevel } from '../host/hostUi';
 import { Manager } from '../host/manager';
+import { PIN_HELD } from '../host/extensions/pins';
 import { MCP_FIRST_LOAD_WAIT_MS } from '../protocol/limits';
 import { readMessages } from './lines';
 import { Outbox } from './outbox';
@@ -60,6 +61,10 @@ export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
     if (o.verbose && (l.kind === 'stderr' || l.kind === 'host')) stderr.write(sanitizeText(`[${l.ext}] ${l.text}`) + '\n');
   });
   const fails = host.onDidFail((f) => stderr.write(sanitizeText(`zut-host mcp: ${f.message}`) + '\n'));
+  // Only a pinned run (--pin) has consent: what waits for it is content that is not the pinned one.
+  const held = host.onDidRequestConsent((pending) => {
+    for (const e of pending) stderr.write(sanitizeText(`zut-host mcp: ${e.name} (${e.dir}) not started: ${PIN_HELD}`) + '\n');
+  });
   let stop!: (why: NodeJS.Signals | 'eof') => void;
   const stopped = new Promise<NodeJS.Signals | 'eof'>((resolve) => (stop = resolve));
   // Written with backpressure, progress coalesced; a client that stops reading or a broken pipe ends the session.
@@ -111,6 +116,7 @@ export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
   signals?.dispose();
   logs.dispose();
   fails.dispose();
+  held.dispose();
   host.dispose();
   return why === 'SIGINT' ? 130 : 0;
 }

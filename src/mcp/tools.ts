@@ -1,11 +1,13 @@
 /**
  * zut tools as MCP tools: the catalog (`tools/list`), its signature (to know when `tools/list_changed` is due, and
- * VS Code's cache key), and `tool_result` content → MCP content. VS Code-free.
+ * VS Code's cache key), and `tool_result` content → MCP content. When running extensions bundle skills, the host's
+ * own `skill` tool is offered beside theirs (its description lists them; src/host/chat/skills.ts). VS Code-free.
  */
 import { createHash } from 'node:crypto';
 import type { ToolAnnotations } from '../protocol';
 import { toolAllowedFor, type ToolOrigin } from '../host/calls/invoke';
 import { assignModelNames, type ToolNameMap } from '../host/calls/toolNames';
+import { SKILL_TOOL_NAME, skillToolDefinition, type SkillEntry } from '../host/chat/skills';
 import type { ToolInfo, ToolResult } from '../host/types';
 
 /** One MCP tool definition (MCP spec: `Tool`). */
@@ -25,6 +27,8 @@ export interface McpCatalog {
   tools: McpTool[];
   names: ToolNameMap;
   signature: string;
+  /** The skills the `skill` tool loads (empty: the tool is not offered). */
+  skills: readonly SkillEntry[];
 }
 
 /** Which tools a bridge offers (settings: `zut.agentTools.exclude`; the interactive rule of the origin). */
@@ -34,27 +38,41 @@ export interface CatalogFilter {
   exclude?: () => readonly string[];
 }
 
+const excluded = (filter: CatalogFilter, name: string): boolean => (filter.exclude?.() ?? []).some((n) => n.toLowerCase() === name.toLowerCase());
+
 /** Whether `tool` is offered through MCP under `filter`. */
 export function offeredThroughMcp(tool: ToolInfo, filter: CatalogFilter): boolean {
-  const excluded = new Set((filter.exclude?.() ?? []).map((n) => n.toLowerCase()));
-  return !excluded.has(tool.name.toLowerCase()) && toolAllowedFor(tool, filter.origin);
+  return !excluded(filter, tool.name) && toolAllowedFor(tool, filter.origin);
 }
 
-/** The catalog from the host's offered tools (active; deferred ones once activated). */
-export function buildCatalog(tools: readonly ToolInfo[], filter: CatalogFilter): McpCatalog {
+/**
+ * The catalog from the host's offered tools (active; deferred ones once activated) and, when `skills` is not empty
+ * and `skill` is not excluded, the `skill` tool (read-only: clients that honour the hint load a skill unasked).
+ */
+export function buildCatalog(tools: readonly ToolInfo[], filter: CatalogFilter, skills: readonly SkillEntry[] = []): McpCatalog {
   const offered = tools.filter((t) => offeredThroughMcp(t, filter));
-  const names = assignModelNames(offered.map((t) => t.name));
-  const defs = offered
-    .map((t): McpTool => {
-      const def: McpTool = { name: names.toModel(t.name)!, description: t.description ?? '', inputSchema: objectSchema(t.schema) };
-      if (t.annotations?.title) def.title = t.annotations.title;
-      if (t.annotations && Object.keys(t.annotations).length) def.annotations = t.annotations;
-      return def;
-    })
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const withSkills = skills.length > 0 && !excluded(filter, SKILL_TOOL_NAME) ? skills : [];
+  const names = assignModelNames(
+    offered.map((t) => t.name),
+    withSkills.length ? [SKILL_TOOL_NAME] : [],
+  );
+  const defs = offered.map((t): McpTool => {
+    const def: McpTool = { name: names.toModel(t.name)!, description: t.description ?? '', inputSchema: objectSchema(t.schema) };
+    if (t.annotations?.title) def.title = t.annotations.title;
+    if (t.annotations && Object.keys(t.annotations).length) def.annotations = t.annotations;
+    return def;
+  });
+  if (withSkills.length) {
+    const skill = skillToolDefinition(withSkills);
+    defs.push({ ...skill, title: SKILL_TOOL_TITLE, annotations: { title: SKILL_TOOL_TITLE, readOnlyHint: true, openWorldHint: false } });
+  }
+  defs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const signature = createHash('sha256').update(JSON.stringify(defs)).digest('hex').slice(0, 16);
-  return { tools: defs, names, signature };
+  return { tools: defs, names, signature, skills: withSkills };
 }
+
+/** The `skill` tool's title in MCP clients. */
+const SKILL_TOOL_TITLE = 'Load a skill of a zut extension';
 
 /** MCP requires `inputSchema.type === "object"`. */
 function objectSchema(schema: Record<string, unknown>): Record<string, unknown> {

@@ -197,8 +197,15 @@ export const ESCAPED_KILL_ROUNDS = 3;
 
 /** Only the head of a SKILL.md is read for its frontmatter. Ours. */
 export const SKILL_FRONTMATTER_BYTES = 64 * 1024;
-/** SKILL.md files larger than this are cut for the model (with a note saying so). Ours. */
+/** SKILL.md files larger than this are cut for the model (with a note saying so); so is a skill file read over MCP. Ours. */
 export const SKILL_MAX_BYTES = 256 * 1024;
+/**
+ * The skills catalog offered up front (one line per skill: name, extension, description, in the `skill` tool's
+ * description, the `@zut` preamble and the hooks' SessionStart context) stops listing skills past this many bytes.
+ * Ours: ~8 skills with the Agent Skills spec's longest (1024-character) descriptions, far more at usual lengths; the
+ * tool's input schema names every skill anyway.
+ */
+export const SKILL_CATALOG_MAX_BYTES = 8 * 1024;
 /** Text kept per chat message in a persisted session transcript. Ours. */
 export const CHAT_TEXT_MAX_CHARS = 64 * 1024;
 /** Session branches remembered (least recently used dropped). Ours. */
@@ -323,3 +330,34 @@ export const HOOK_REQUEST_MS = 10_000;
  * hooks-reference.md); a headless host starts the extensions and asks the guards (5 s each) within it.
  */
 export const HOOK_TIMEOUT_SECONDS = 30;
+/**
+ * The whole of one `zut-host hook` call, from its start to its answer, whatever a window, the warm host or an
+ * extension does. Ours: the 30 s timeout we install (HOOK_TIMEOUT_SECONDS; VS Code's and Copilot CLI's default too)
+ * less 5 s for Node's start, the agent's spawn and its reading of the answer — past the agent's timeout a hook's call
+ * runs unjudged (each agent treats a timed-out hook as "continue"), so ours comes first: a PreToolUse it could not
+ * judge in time is denied.
+ */
+export const HOOK_BUDGET_MS = 25_000;
+/** A host answers this long before the hook's own deadline, so its answer (naming what was late) is the one read. Ours. */
+export const HOOK_ANSWER_MARGIN_MS = 1_000;
+/**
+ * …and the guard door stops waiting for extensions still starting this long before the host's answer is due, so its
+ * denial (naming them) is that answer rather than a bare "did not answer in time". Ours.
+ */
+export const HOOK_DOOR_MARGIN_MS = 300;
+/**
+ * How long a hook waits for the warm host it started (src/hooks/warmHost.ts) to listen. Ours: the host listens
+ * before it starts any extension (Node's start and the CLI bundle: ~0.3 s here); ten times that for a loaded machine,
+ * well within HOOK_BUDGET_MS.
+ */
+export const HOOK_HOST_START_MS = 5_000;
+/**
+ * A warm hook host with no call for this long stops its extensions and exits (`zut-host hook host --idle-timeout`,
+ * `$ZUT_HOOK_HOST_IDLE_SECONDS`). Ours: an agent's turns come minutes apart at most; the next call after it starts a
+ * new one (the cold figure of `npm run bench`'s agent-hook row).
+ */
+export const HOOK_HOST_IDLE_MS = 10 * 60_000;
+/** How often a warm hook host checks that its executable (dist/cli.js) is still the one it runs. Ours. */
+export const HOOK_HOST_CHECK_MS = 10_000;
+/** While a PreToolUse waits for extensions that are still starting, how often it looks again. Ours. */
+export const HOOK_START_POLL_MS = 25;

@@ -9,15 +9,26 @@ import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type * as Server from '../hooks/server';
 
+/** What the doctor report says of this window and agents' hooks (one line), once it is known. */
+let status: string | undefined;
+export function agentHooksStatus(): string[] {
+  return status ? [status] : [];
+}
+
 export function registerAgentHooks(context: vscode.ExtensionContext, host: ExtensionHost, log: (line: string) => void): void {
   const folders = vscode.workspace.workspaceFolders?.filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath) ?? [];
   if (folders.length === 0) return;
-  // Any failure (no dist/hook-server.js, no private directory, no socket): hooks run a headless host instead.
-  const fail = (e: unknown) => log(`hooks: ${e instanceof Error ? e.message : String(e)}: zut-host hook runs headless`);
+  // Any failure (no dist/hook-server.js, no private directory, no socket): hooks for these folders reach the warm
+  // headless host instead (without this window's consented project extensions) — said in the log and the doctor.
+  const fail = (e: unknown) => {
+    status = `this window cannot answer agents' hooks (${e instanceof Error ? e.message : String(e)}): zut-host hook uses the warm headless host for ${folders.join(', ')}, without this window's project extensions`;
+    log(`hooks: ${status}`);
+  };
   void Promise.resolve()
     .then(() => (createRequire(__filename)(context.asAbsolutePath('dist/hook-server.js')) as typeof Server).HookServer.listen(host, folders))
     .then((s) => {
       if (typeof s === 'string') return fail(s);
+      status = `this window answers agents' hooks for ${folders.join(', ')} (${s.address})`;
       log(`hooks: zut-host hook answers here (${s.address})`);
       context.subscriptions.push({ dispose: () => s.dispose() });
     }, fail);

@@ -2,21 +2,25 @@
  * The entry of dist/agent-setup.js, loaded at run time by agentSetup.ts (outside dist/extension.js's size limit):
  * keeps the stable launcher `<global storage>/bin/zut-host` (`.cmd` on Windows) running this installation's Node and
  * CLI (src/hooks/launcher.ts), and runs "Zut: Copy MCP Client Configuration…" (a client's snippet running
- * `<launcher> mcp --cwd <folder>`, src/hooks/mcpConfig.ts) and "Zut: Guard Agent Tools…" (shows, then merges or
- * removes, the hook entries running `<launcher> hook …` for VS Code's agent, Copilot CLI or Claude Code,
- * src/hooks/install.ts). Each command takes an argument object for tests and keybindings (every field optional; a
- * missing one is asked).
+ * `<launcher> mcp --cwd <folder>`, global extensions only unless the project's are chosen, then pinned to their
+ * content: src/hooks/mcpConfig.ts, src/host/extensions/pins.ts) and "Zut: Guard Agent Tools…" (a readable summary,
+ * the exact entries on request, then merges or removes the hook entries running `<launcher> hook …` for VS Code's
+ * agent, Copilot CLI or Claude Code, src/hooks/install.ts). Each command takes an argument object for tests and
+ * keybindings (every field optional; a missing one is asked).
  */
+import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HookAgent } from '../hooks/names';
-import { applyInstall, applyUninstall, describePlan, installedCount, planInstall, type HookScope } from '../hooks/install';
+import { applyInstall, applyUninstall, describePlan, installedCount, planInstall, summarizePlan, type HookScope, type InstallPlan } from '../hooks/install';
 import { ensureLauncher } from '../hooks/launcher';
-import { allowProjectNote, MCP_CLIENTS, mcpSnippet, type McpClient } from '../hooks/mcpConfig';
+import { allowProjectNote, mcpClients, mcpConfigFile, mcpSnippet, type McpClient } from '../hooks/mcpConfig';
+import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
+import { projectPins, type Pin } from '../host/extensions/pins';
 import { isWorkspaceTrusted } from './trust';
 
-/** `zut.copyMcpConfig`'s argument. */
+/** `zut.copyMcpConfig`'s argument; with `allowProject`, nothing about it is asked (the project's are pinned). */
 export interface CopyArgs {
   client?: McpClient;
   folder?: string;
@@ -67,36 +71,81 @@ async function pickFolder(given: string | undefined, placeHolder: string): Promi
   return (await vscode.window.showWorkspaceFolderPick({ placeHolder }))?.uri.fsPath;
 }
 
+/** The project's extensions pinned now, as the headless host will see them (zut, zot and e: the CLI's defaults). */
+function pinsNow(folder: string): ReturnType<typeof projectPins> {
+  return projectPins(folder, { zutHome: resolveZutHome(), zot: { home: resolveZotHome() }, e: { home: resolveEHome() } });
+}
+
+const TITLE_COPY = 'Copy MCP Client Configuration';
+
+/**
+ * "Copy MCP Client Configuration…": the client (VS Code last: zut's tools are in its agent mode already), then which
+ * extensions, the safe choice first (global only). The project's are pinned to their content now, after a modal that
+ * says plainly the client will run the repository's code on every start without asking (not asked when `args` says
+ * `allowProject`). Offers to open the client's configuration file where we know it.
+ */
 export async function copyMcpConfig(launcher: string, args: CopyArgs): Promise<{ client: McpClient; text: string } | undefined> {
   const folder = await pickFolder(args.folder, 'The workspace folder the MCP server serves');
   if (!folder) return undefined;
-  const base = { launcher, folder, allowProject: true };
+  const base = { launcher, folder, allowProject: false };
   let client = args.client;
   if (!client) {
-    const items = MCP_CLIENTS.map((c) => ({ client: c, label: mcpSnippet(c, base).label, detail: mcpSnippet(c, base).where }));
-    client = (await vscode.window.showQuickPick(items, { title: 'Copy MCP Client Configuration', placeHolder: 'Which MCP client?' }))?.client;
+    const items = mcpClients().map((c) => ({ client: c, label: mcpSnippet(c, base).label, detail: mcpSnippet(c, base).detail }));
+    client = (await vscode.window.showQuickPick(items, { title: TITLE_COPY, placeHolder: 'Which MCP client?', ignoreFocusOut: true }))?.client;
     if (!client) return undefined;
   }
+  const label = mcpSnippet(client, base).label;
   let allowProject = args.allowProject;
   if (allowProject === undefined) {
     const items = [
-      { allow: true, label: "This folder's extensions and your global ones (--allow-project)", detail: "The client starts the repository's own .zut/.zot/.e extensions without asking: choose this only for a repository you trust." },
-      { allow: false, label: 'Only your global extensions', detail: "The folder's own extensions are listed by `zut-host doctor` but never started." },
+      { allow: false, label: 'Only your global extensions', detail: "Recommended. The folder's own extensions are never started by that client." },
+      { allow: true, label: "Also this folder's extensions, as they are now", detail: `${label} will run the repository's code on every start, without asking you.` },
     ];
-    allowProject = (await vscode.window.showQuickPick(items, { title: 'Copy MCP Client Configuration', placeHolder: 'Which extensions may that client start?' }))?.allow;
+    allowProject = (await vscode.window.showQuickPick(items, { title: TITLE_COPY, placeHolder: `Which extensions may ${label} start?`, ignoreFocusOut: true }))?.allow;
     if (allowProject === undefined) return undefined;
   }
-  const options = { ...base, allowProject };
+  let pins: Pin[] | undefined;
+  if (allowProject) {
+    const found = await pinsNow(folder);
+    pins = found.pins;
+    if (args.allowProject === undefined) {
+      const names = found.pins.map((p) => p.name).join(', ') || 'none now';
+      const detail = [
+        `Project extensions of ${folder}: ${names}.`,
+        'They are pinned to their content now: one that changes later (a pull, a branch switch, an agent\'s edit) or appears is not started until you copy again.',
+        ...found.refused,
+      ].join('\n\n');
+      const ok = await vscode.window.showWarningMessage(`${label} will run this repository's code on every start, without asking you.`, { modal: true, detail }, 'Copy with Project Extensions');
+      if (!ok) return undefined;
+    }
+  }
+  const options = { ...base, allowProject, ...(pins && { pins }) };
   const snippet = mcpSnippet(client, options);
   await vscode.env.clipboard.writeText(snippet.text);
-  void vscode.window.showInformationMessage(
-    `Copied the ${snippet.label} configuration for ${path.basename(folder)}: paste it into ${snippet.where}. It runs ${launcher}, which zut-vscode keeps pointing at its current version. ${allowProjectNote(options)}`,
-  );
+  const file = mcpConfigFile(client, { home: os.homedir(), platform: process.platform, appData: process.env.APPDATA });
+  const open = file ? `Open ${path.basename(file)}` : client === 'vscode' ? 'Open User Configuration' : undefined;
+  void vscode.window
+    .showInformationMessage(`Copied the ${snippet.label} configuration for ${path.basename(folder)}: paste it ${snippet.where}. ${allowProjectNote(options)}`, ...(open ? [open] : []))
+    .then((b) => {
+      if (!b) return;
+      if (file) void vscode.window.showTextDocument(vscode.Uri.file(file).with(existsSync(file) ? {} : { scheme: 'untitled' }));
+      else void vscode.commands.executeCommand('workbench.mcp.openUserMcpJson');
+    });
   return { client, text: snippet.text };
 }
 
+/** The Guard modal: a readable summary; "Show Entries" opens the exact entries beside it and asks again. */
+async function askGuard(title: string, plan: InstallPlan, verb: 'install' | 'uninstall', tail: string, choices: string[]): Promise<string | undefined> {
+  for (;;) {
+    const picked = await vscode.window.showInformationMessage(title, { modal: true, detail: `${summarizePlan(plan)}\n\n${tail}` }, ...choices, 'Show Entries');
+    if (picked !== 'Show Entries') return picked;
+    const doc = await vscode.workspace.openTextDocument({ language: 'jsonc', content: `// ${describePlan(plan, verb).split('\n')[0]}\n${JSON.stringify({ hooks: Object.fromEntries(Object.entries(plan.entries).map(([e, v]) => [e, [v]])) }, null, 2)}\n` });
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+}
+
 export async function guardAgentTools(context: vscode.ExtensionContext, launcher: string, args: GuardArgs): Promise<{ file: string; action: 'install' | 'remove'; entries: number } | undefined> {
-  const agent = args.agent ?? (await vscode.window.showQuickPick(AGENTS, { title: 'Guard Agent Tools', placeHolder: "Whose tool calls should your zut guards see?" }))?.agent;
+  const agent = args.agent ?? (await vscode.window.showQuickPick(AGENTS, { title: 'Guard Agent Tools', placeHolder: 'Whose tool calls should your zut guards see?', ignoreFocusOut: true }))?.agent;
   if (!agent) return undefined;
   const trusted = isWorkspaceTrusted();
   const hasFolder = (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file');
@@ -105,7 +154,7 @@ export async function guardAgentTools(context: vscode.ExtensionContext, launcher
     const items: { scope: HookScope; label: string; detail: string }[] = [{ scope: 'user', label: 'User', detail: 'every folder this agent works in, on this machine' }];
     if (hasFolder && trusted) items.push({ scope: 'workspace', label: 'Workspace', detail: 'this folder only (a file in the repository: keep it out of commits unless your team wants it)' });
     const placeHolder = hasFolder && !trusted ? 'Where? (Workspace needs a trusted workspace)' : 'Where?';
-    scope = (await vscode.window.showQuickPick(items, { title: 'Guard Agent Tools', placeHolder }))?.scope;
+    scope = (await vscode.window.showQuickPick(items, { title: 'Guard Agent Tools', placeHolder, ignoreFocusOut: true }))?.scope;
     if (!scope) return undefined;
   }
   if (scope === 'workspace' && !trusted) throw new Error('Guard Agent Tools: the workspace scope needs a trusted workspace (Manage Workspace Trust).');
@@ -114,25 +163,24 @@ export async function guardAgentTools(context: vscode.ExtensionContext, launcher
   const inst = { node: process.execPath, cli: context.asAbsolutePath('dist/cli.js'), launcher, home: os.homedir(), workspace: folder, platform: process.platform };
   const plan = planInstall(inst, agent, scope);
   const present = await installedCount(plan);
+  const name = AGENTS.find((a) => a.agent === agent)?.label ?? agent;
   let action = args.action;
   if (!action) {
-    const name = AGENTS.find((a) => a.agent === agent)?.label ?? agent;
-    const [title, detail, choices] =
+    const picked =
       present > 0
-        ? [`${name}: zut hooks are in ${plan.file}.`, `${describePlan(plan, 'uninstall')}\n\n"Write Again" replaces them with the entries above; other entries stay as they are.`, ['Remove', 'Write Again']]
-        : [`Let your zut guards and event subscribers see ${name}'s tool calls?`, `${describePlan(plan, 'install')}\n\nOther entries stay as they are. Run this command again to remove exactly these.`, ['Write']];
-    const picked = await vscode.window.showInformationMessage(title, { modal: true, detail }, ...choices);
+        ? await askGuard(`${name}: zut hooks are in ${plan.file}.`, plan, 'uninstall', '"Write Again" replaces them; other entries stay as they are.', ['Remove', 'Write Again'])
+        : await askGuard(`Let your zut guards and event subscribers see ${name}'s tool calls?`, plan, 'install', 'Other entries stay as they are. Run this command again to remove exactly these.', ['Write']);
     if (!picked) return undefined;
     action = picked === 'Remove' ? 'remove' : 'install';
   }
   if (action === 'remove') {
     const removed = await applyUninstall(plan);
-    void vscode.window.showInformationMessage(removed ? `Removed ${removed} zut hook entr${removed === 1 ? 'y' : 'ies'} from ${plan.file}.` : `No zut hook entry was in ${plan.file}.`);
+    void vscode.window.showInformationMessage(removed ? `${name}'s tool calls no longer go through your zut guards: hooks removed from ${plan.file}.` : `No zut hook was in ${plan.file}.`);
     return { file: plan.file, action, entries: removed };
   }
   await applyInstall(plan);
   const entries = Object.keys(plan.entries).length;
-  void vscode.window.showInformationMessage(`Written ${entries} zut hook entries into ${plan.file}: they run ${launcher}. Run "Zut: Guard Agent Tools…" again to remove them.`, 'Open File').then((b) => {
+  void vscode.window.showInformationMessage(`${name}'s tool calls now go through your zut guards (hooks in ${plan.file}). Run "Zut: Guard Agent Tools…" again to remove them.`, 'Open File').then((b) => {
     if (b) void vscode.window.showTextDocument(vscode.Uri.file(plan.file));
   });
   return { file: plan.file, action, entries };

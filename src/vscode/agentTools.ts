@@ -1,19 +1,22 @@
 /**
  * zut tools in VS Code's agent mode (and any chat that uses `vscode.lm.tools`): an MCP server definition of ours,
  * `node dist/mcp-relay.js`, which VS Code starts and which connects back to this extension host over a private
- * socket (src/mcp/relayServer.ts) with a token made for that start. Every call takes the host's guarded path.
+ * socket (src/mcp/relayServer.ts, loaded from dist/relay-server.js when VS Code first starts the server) with a token
+ * made for that start. Every call takes the host's guarded path.
  * `version` (VS Code's cache key) is a signature of the offered tools, so it changes when the list does, except while
  * a relay is connected: VS Code stops a running server whose definition changed, so a live server hears
  * `tools/list_changed` instead (src/mcp/definitionVersion.ts).
  * Settings: `zut.agentTools.enabled`, `zut.agentTools.exclude`. Maps; the MCP logic lives in src/mcp/.
  */
+import { createRequire } from 'node:module';
 import * as vscode from 'vscode';
 import type { HostCalls, HostCatalog, HostSessions } from '../host/api';
 import type { Event } from '../host/events';
 import type { ToolInfo } from '../host/types';
+import { activeSkills } from '../host/chat/skills';
 import { DefinitionVersion, OFF } from '../mcp/definitionVersion';
 import { RELAY_ENV } from '../mcp/limits';
-import { RelayServer } from '../mcp/relayServer';
+import type * as Relay from '../mcp/relayServer';
 import type { ExtensionProgress } from '../mcp/server';
 import { buildCatalog, offeredThroughMcp, type CatalogFilter } from '../mcp/tools';
 import { readSettings, type ZutSettings } from '../ui-model/settings';
@@ -71,11 +74,12 @@ export function registerAgentTools(
 ): void {
   context.subscriptions.push(cacheSettings());
   const changed = new vscode.EventEmitter<void>();
-  let server: Promise<RelayServer> | undefined;
+  let server: Promise<Relay.RelayServer> | undefined;
   /** The relay server once listening (its relays, running or starting, decide whether a change keeps the version). */
-  let relay: RelayServer | undefined;
+  let relay: Relay.RelayServer | undefined;
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const signature = () => (settings().agentToolsEnabled ? buildCatalog(host.tools(), filter).signature : OFF);
+  // The skills are part of it: the `skill` tool's description lists them (prompts and resources follow the same list).
+  const signature = () => (settings().agentToolsEnabled ? buildCatalog(host.tools(), filter, activeSkills(host)).signature : OFF);
   const published = new DefinitionVersion(signature());
   const check = () => {
     const step = published.update(signature(), relay?.liveCount ?? 0);
@@ -83,7 +87,9 @@ export function registerAgentTools(
     if (step.refreshLive) relay?.refresh();
   };
   const listen = () =>
-    (server ??= RelayServer.listen({
+    // The relay server (src/mcp/relayServer.ts with the MCP handler, built apart as dist/relay-server.js) is loaded when
+    // VS Code first starts our server, outside dist/extension.js's size limit.
+    (server ??= (createRequire(__filename)(context.asAbsolutePath('dist/relay-server.js')) as typeof Relay).RelayServer.listen({
       host,
       serverVersion: String((context.extension.packageJSON as { version?: unknown }).version),
       origin: 'agent',

@@ -273,7 +273,7 @@ class HostRuntime extends Disposable implements HostControl {
     }, Math.max(0, due - now));
   }
 
-  /** Watches each loaded extension's executable and argument files inside its directory (`watchedFiles`). */
+  /** Watches each loaded extension's executable, argument and SKILL.md files inside its directory (`watchedFiles`). */
   private rewatchExecutables(): void {
     const targets = this.manager
       .extensions()

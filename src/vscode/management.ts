@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { HostCalls, HostCatalog, HostConsent, HostLifecycle } from '../host/api';
 import type { LoadReport } from '../host/types';
 import { buildDoctorReport, doctorMarkdown } from '../host/disk/doctor';
+import { agentHooksStatus } from './agentHooks';
 import type { InstalledExtension, StagedInstall } from '../host/disk/install';
 import { planText, shadowWarning } from '../host/disk/installPlan';
 import { globalExtensionsDir, projectDataDir } from '../host/disk/paths';
@@ -38,7 +39,7 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
   reg('zut.doctor', async () => {
     const infos = host.extensions();
     const errors = control.lastReport()?.errors ?? [];
-    const content = doctorMarkdown(buildDoctorReport(infos, errors), extensionsSummary(infos, errors.length));
+    const content = doctorMarkdown({ ...buildDoctorReport(infos, errors), hooks: agentHooksStatus() }, extensionsSummary(infos, errors.length));
     const docs = zutDocuments();
     // Rendered (Markdown preview): every extension value in it is a code span or block (doctor.ts).
     await docs.show(docs.uri(['doctor-report'], 'md'), content, { language: 'markdown', preview: true });

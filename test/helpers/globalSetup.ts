@@ -2,7 +2,9 @@
  * vitest `globalSetup` (runs once per `vitest run`, in the main process): bundles the CLI (src/cli.ts), the light
  * hook entry (src/hook.ts, beside the CLI as in dist/) and the MCP relay (src/mcp/relay.ts) once, as esbuild.mjs
  * does, into a private temp dir (parallel builds of dist/ cannot interfere); test files get the paths with
- * `builtCli()` / `builtHook()` / `builtRelay()` (test/helpers/built.ts).
+ * `builtCli()` / `builtHook()` / `builtRelay()` (test/helpers/built.ts). First it ensures the Debian packages the unit
+ * tests need (Go, for `ext install --build=go`: scripts/provision.mjs installs it as root, else fails with the
+ * apt-get line), so no test has to skip for want of it.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -20,6 +22,8 @@ declare module 'vitest' {
 const ROOT = path.resolve(__dirname, '../..');
 
 export default async function setup(project: TestProject): Promise<() => void> {
+  const provision = await import('../../scripts/provision.mjs');
+  await provision.ensureDebianPackages(provision.UNIT_TEST_PACKAGES);
   const esbuild = await import('esbuild');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-built-'));
   const bundle = (entry: string, outfile: string) =>

@@ -29,6 +29,7 @@ export interface Manifest {
   args?: string[];
   language?: string;
   description?: string;
+  skills?: string[];
   enabled?: boolean;
 }
 

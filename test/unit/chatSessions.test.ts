@@ -2,6 +2,8 @@
  * @zut sessions (conversation = session, edit-and-resend = fork), conversation rebuilding, slash parsing, skills and
  * per-branch extension state, against the real Manager with probe extensions.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { helpText, historyToMessages, lastTurnMeta, type HistoryTurn } from '../../src/host/chat/conversation';
 import { runLoop } from '../../src/host/chat/loop';
@@ -184,7 +186,8 @@ describe('skills', () => {
     });
     expect(model.requests[0].tools).toContain('skill');
     expect(flatten(model.requests[0].messages[0])).toContain('- haiku (from poet): Write answers as haiku');
-    expect(flatten(model.requests[1].messages.at(-1)!)).toBe(`result ${body}`);
+    const folder = fs.realpathSync(path.join(root, 'poet', 'skills', 'haiku'));
+    expect(flatten(model.requests[1].messages.at(-1)!)).toBe(`result Skill "haiku" of the zut extension poet. Paths in it are relative to ${folder}.\n\n${body}`);
     expect(flatten(model.requests[2].messages.at(-1)!)).toMatch(/^result\(error\) skill: unknown skill "nope"/);
     expect(sink.finished[0]).toMatchObject({ name: 'skill', ext: 'poet', status: 'ok' });
     expect(skillTool([])).toBeUndefined();

@@ -83,6 +83,13 @@ describe('e extensions through the Manager', () => {
     expect(events.map((e) => e.name)).not.toContain('assistant_message');
   });
 
+  it("hook.before_turn is sent the turn's prompt (issue 31: it was always empty)", async () => {
+    const { m } = await started(['enode']);
+    expect(await m.interceptTurnStart(1, 'what is the weather in Paris?')).toEqual({ context: '[enode]\nAnswer in one line. The user asked: what is the weather in Paris?' });
+    // Every model step of the turn: the same prompt.
+    expect((await m.interceptTurnStart(2, 'what is the weather in Paris?')).context).toContain('The user asked: what is the weather in Paris?');
+  });
+
   it('questions go to HostUi.ask; the answer, a dismissal and "no ui" reach the extension', async () => {
     const { m, ui } = await started(['enode']);
     ui.answers.push({ label: 'Green', value: 'green' });
@@ -127,7 +134,7 @@ describe('e extensions through the Manager', () => {
     const second = model.requests[1]!.messages.map(flatten).join('\n');
     expect(second).toContain('result hello ann');
     expect(second).toContain('result(error) blocked by enode: enode refuses py_add');
-    expect(model.requests[0]!.messages.map(flatten).join('\n')).toContain('Answer in one line.');
+    expect(model.requests[0]!.messages.map(flatten).join('\n')).toContain('Answer in one line. The user asked: hi');
   });
 
   it("initialize carries the host's facts, ui, and extensions_config from e's settings.json", async () => {

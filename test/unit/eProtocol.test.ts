@@ -153,6 +153,7 @@ describe('e protocol: host requests and replies', () => {
       params: { name: 'bash', arguments: { command: 'ls' } },
     });
     expect(json(p.encodeRequest('5', { kind: 'intercept', payload: { event: 'turn_start', step: 1 } }))).toEqual({ id: 5, method: 'hook.before_turn', params: { prompt: '' } });
+    expect(json(p.encodeRequest('6', { kind: 'intercept', payload: { event: 'turn_start', step: 2, prompt: 'why?' } }))).toEqual({ id: 6, method: 'hook.before_turn', params: { prompt: 'why?' } });
     expect(p.decode(line({ id: 2, result: { content: 'ok' } }))).toEqual({ kind: 'reply', id: '2', body: { kind: 'answer', key: '2', result: { content: 'ok' } } });
   });
 

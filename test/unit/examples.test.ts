@@ -22,7 +22,7 @@ import {
 
 afterEach(killAll);
 
-const ENABLED = ['snippets', 'weather', 'guard', 'todo', 'progress', 'shell', 'sdk-demo'] as const;
+const ENABLED = ['snippets', 'weather', 'guard', 'briefing', 'todo', 'progress', 'shell', 'sdk-demo'] as const;
 
 /** Starts a temp copy of an example and completes the handshake. */
 async function boot(name: string, ack?: (d: StdioDriver) => HostFrame): Promise<{ d: StdioDriver; hs: Handshake }> {
@@ -339,6 +339,38 @@ describe('example guard (node)', () => {
         'checked 1 tool call(s), saw 1 turn(s) and 4 event(s)\n' +
         'danger patterns: rm -rf, rm -fr, mkfs, git push --force, dd if=/dev/zero',
     );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------- briefing
+
+describe('example briefing (node)', () => {
+  it('bundles the weather-briefing skill: frontmatter named like its folder, a template it refers to', () => {
+    const dir = join(EXAMPLES_DIR, 'briefing');
+    expect(readManifest(dir).skills).toEqual(['skills']);
+    const skill = readFileSync(join(dir, 'skills', 'weather-briefing', 'SKILL.md'), 'utf8');
+    expect(skill).toMatch(/^---\nname: weather-briefing\ndescription: Write a short travel weather briefing .+\n---\n/);
+    expect(skill).toContain('[template.md](template.md)');
+    expect(existsSync(join(dir, 'skills', 'weather-briefing', 'template.md'))).toBe(true);
+  });
+
+  it('subscribes to tool_confirmation_requested and registers /approvals', async () => {
+    const { hs } = await boot('briefing');
+    expect(hs.registrations.find((f) => f.type === 'subscribe')).toMatchObject({ type: 'subscribe', events: ['tool_confirmation_requested'], intercept: [] });
+    expect(names(hs.registrations, 'register_command')).toEqual(['approvals']);
+  });
+
+  it('a tool_confirmation_requested event is a note naming the tool and its preview; /approvals counts them', async () => {
+    const { d } = await boot('briefing');
+    expect((await command(d, 'approvals')).display).toBe('briefing: no tool call has waited for your approval yet');
+    d.send({ type: 'event', event: 'tool_confirmation_requested', tool_id: 't1', tool_name: 'bash', tool_preview: 'rm -r build' });
+    expect(await d.nextFrame()).toEqual({ type: 'notify', level: 'info', message: 'approval needed: bash: rm -r build' });
+    d.send({ type: 'event', event: 'tool_confirmation_requested', tool_id: 't2', tool_name: 'write' });
+    expect(await d.nextFrame()).toEqual({ type: 'notify', level: 'info', message: 'approval needed: write' });
+    d.send({ type: 'event', event: 'turn_start', step: 1 });
+    // Other events get nothing: the very next frame is the command's response.
+    expect((await command(d, 'approvals')).display).toBe('briefing: 2 tool call(s) waited for your approval\nlast: write');
+    expect(await command(d, 'nope')).toMatchObject({ action: 'noop', error: 'briefing: unknown command /nope' });
   });
 });
 

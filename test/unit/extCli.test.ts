@@ -194,9 +194,6 @@ describe('zut-host ext install', () => {
   });
 });
 
-const GO = spawnSync('go', ['version']).status === 0;
-if (!GO) console.warn('extCli.test.ts: go is not on PATH, so the --build=go test is skipped (apt-get install golang-go)');
-
 const GO_MAIN = `package main
 
 import (
@@ -232,47 +229,122 @@ func main() {
 }
 `;
 
+/** A Go extension's source folder; with `vcs`, a git repository whose `.git/config` runs `touch <marker>` as its fsmonitor. */
+async function goSource(name: string, vcs?: string): Promise<string> {
+  const src = await writeTree(path.join(t.src, name), {
+    'extension.json': JSON.stringify({ name: 'gohello', exec: './gohello', language: 'go' }),
+    'go.mod': 'module example.com/gohello\n\ngo 1.19\n',
+    'main.go': GO_MAIN,
+  });
+  if (vcs) {
+    execFileSync('git', ['init', '-q'], { cwd: src, env: { ...process.env, HOME: t.home } });
+    await fs.appendFile(path.join(src, '.git', 'config'), `[core]\n\tfsmonitor = "touch ${vcs}"\n`);
+  }
+  return src;
+}
+
+/**
+ * A `go` first on PATH that writes its working directory, GOTOOLCHAIN, GOWORK and arguments to `log`, then runs the
+ * real go (or, with no real go, exits 1): shows whether, where and how go ran.
+ */
+async function goSpy(log: string): Promise<NodeJS.ProcessEnv> {
+  const bin = path.join(t.home, 'spy-bin');
+  const real = spawnSync('sh', ['-c', 'command -v go']).stdout.toString().trim();
+  await writeTree(bin, {
+    go: [`#!/bin/sh\nprintf '%s\\n' "cwd=$PWD" "GOTOOLCHAIN=$GOTOOLCHAIN" "GOWORK=$GOWORK" "args=$*" >> '${log}'\n${real ? `exec '${real}' "$@"` : 'exit 1'}\n`, 0o755],
+  });
+  return { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}`, GOCACHE: path.join(os.tmpdir(), 'zut-test-gocache'), GOPROXY: 'off', GOFLAGS: '' };
+}
+
+const GO_BUILD_LINE = '  build: go build -trimpath -buildvcs=false -o ./gohello .   (in the staged copy; GOTOOLCHAIN=local GOWORK=off), once you accept\n';
+
 describe('zut-host ext install --build=go', () => {
-  it.skipIf(!GO)('builds with go build -trimpath into the staged copy (not the source), then installs it; the binary runs', async () => {
-    const src = await writeTree(path.join(t.src, 'gohello'), {
-      'extension.json': JSON.stringify({ name: 'gohello', exec: './gohello', language: 'go' }),
-      'go.mod': 'module example.com/gohello\n\ngo 1.19\n',
-      'main.go': GO_MAIN,
-    });
-    const goEnv = { GOCACHE: path.join(os.tmpdir(), 'zut-test-gocache'), GOPROXY: 'off', GOFLAGS: '' };
+  it('--yes: builds in the staged copy (-buildvcs=false, GOTOOLCHAIN=local), never running the source folder\'s git configuration; the binary runs', async () => {
+    const marker = path.join(t.home, 'fsmonitor-ran');
+    const src = await goSource('gohello', marker);
+    const log = path.join(t.home, 'go.log');
+    const goEnv = await goSpy(log);
     const plain = await run(['ext', 'install', src], goEnv);
     expect(plain.code, 'without --build=go nothing is built').toBe(1);
     expect(plain.stderr).toContain('exec "./gohello" not found in');
-    const r = await run(['ext', 'install', '--build=go', src], goEnv);
+    const r = await run(['ext', 'install', '--build=go', '--yes', src], goEnv);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('  runs:  ./gohello   (in the extension folder)\n  built: go build -trimpath -o gohello .\n');
-    expect(r.stdout).toMatch(/\n {4}x gohello +\d+\.\d MiB\n/);
-    expect(await ls(src)).toEqual(['extension.json', 'go.mod', 'main.go']);
+    expect(r.stdout).toContain(`  runs:  ./gohello   (in the extension folder)\n${GO_BUILD_LINE}`);
+    expect(r.stdout).toMatch(/\nbuilt: gohello \(\d+\.\d MiB\)\ninstalled gohello into /);
+    const ran = (await fs.readFile(log, 'utf8')).split('\n');
+    expect(ran[0]).toMatch(new RegExp(`^cwd=${globalDir().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.staging-[0-9a-f]+$`));
+    expect(ran.slice(1, 4)).toEqual(['GOTOOLCHAIN=local', 'GOWORK=off', 'args=build -trimpath -buildvcs=false -o ./gohello .']);
+    await expect(fs.access(marker), "the source's .git/config ran").rejects.toThrow();
+    expect(await ls(src)).toEqual(['.git', 'extension.json', 'go.mod', 'main.go']);
     const bin = path.join(globalDir(), 'gohello', 'gohello');
     expect((await fs.stat(bin)).mode & 0o111).not.toBe(0);
-    // -trimpath: the source folder's path is not in the binary.
+    expect(await ls(path.join(globalDir(), 'gohello'))).toEqual(['extension.json', 'go.mod', 'gohello', 'main.go']);
+    // -trimpath: no folder's path is in the binary.
     expect((await fs.readFile(bin)).includes(Buffer.from(src))).toBe(false);
     expect(await display('gohi', 'there')).toBe('go says hi there');
     expect(await ls(t.tmpdir)).toEqual([]);
   }, 120_000);
 
-  it('refuses a launcher exec (nothing to write the binary to), and a failing build leaves nothing', async () => {
+  it('--dry-run runs nothing (no go, no git of the source): the plan says what would be built', async () => {
+    const marker = path.join(t.home, 'fsmonitor-ran');
+    const src = await goSource('godry', marker);
+    const log = path.join(t.home, 'go.log');
+    const r = await run(['ext', 'install', '--build=go', '--dry-run', src], await goSpy(log));
+    await expect(fs.access(marker), "the source's .git/config ran").rejects.toThrow();
+    await expect(fs.access(log), 'go ran').rejects.toThrow();
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(GO_BUILD_LINE);
+    expect(r.stdout).not.toContain('built:');
+    expect(r.stdout.endsWith('dry run: nothing built, nothing installed\n')).toBe(true);
+    expect(await ls(globalDir())).toEqual([]);
+  });
+
+  it('without --yes and no terminal to ask, the plan is shown and nothing is built or installed', async () => {
+    const src = await goSource('gonoyes');
+    const log = path.join(t.home, 'go.log');
+    const r = await run(['ext', 'install', '--build=go', src], await goSpy(log));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(GO_BUILD_LINE);
+    expect(r.stderr).toBe('zut-host: not built, nothing installed: the plan was not accepted (not on a terminal: pass --yes to accept it)\n');
+    await expect(fs.access(log), 'go ran').rejects.toThrow();
+    expect(await ls(globalDir())).toEqual([]);
+  });
+
+  it('refuses a launcher exec (nothing to write the binary to), and a failing build shows its output and leaves nothing', async () => {
     const launcher = await writeTree(path.join(t.src, 'gorun'), { 'extension.json': JSON.stringify({ name: 'gorun', exec: 'go', args: ['run', '.'] }) });
-    const r = await run(['ext', 'install', '--build=go', launcher]);
+    const r = await run(['ext', 'install', '--build=go', '--yes', launcher]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('--build=go needs a relative exec (like "./gorun") in extension.json to write the binary to; "go" is a launcher resolved from PATH');
-    if (!GO) return;
     const broken = await writeTree(path.join(t.src, 'gobroken'), {
       'extension.json': JSON.stringify({ name: 'gobroken', exec: './gobroken' }),
       'go.mod': 'module example.com/gobroken\n\ngo 1.19\n',
       'main.go': 'package main\n\nfunc main() { undefined() }\n',
     });
-    const b = await run(['ext', 'install', '--build=go', broken], { GOCACHE: path.join(os.tmpdir(), 'zut-test-gocache'), GOPROXY: 'off' });
+    const b = await run(['ext', 'install', '--build=go', '--yes', broken], { GOCACHE: path.join(os.tmpdir(), 'zut-test-gocache'), GOPROXY: 'off' });
     expect(b.code).toBe(1);
-    expect(b.stderr).toMatch(/^zut-host: install: .*gobroken: go build -trimpath failed \(exit status \d+\):\n[\s\S]*undefined: undefined/);
+    // go's own output as it came, then the error naming the build.
+    expect(b.stderr).toMatch(/^# example\.com\/gobroken\n[\s\S]*undefined: undefined\n[\s\S]*zut-host: install: .*gobroken: go build -trimpath failed \(exit status \d+\):\n[\s\S]*undefined: undefined/);
     expect(await ls(globalDir())).toEqual([]);
   }, 120_000);
+});
+
+describe("zut-host ext install: git runs only the schemes we accept, whatever the user's git configuration allows", () => {
+  it('an ext:: source runs nothing even when the user allowed ext (config and GIT_ALLOW_PROTOCOL)', async () => {
+    const marker = path.join(t.home, 'ext-ran');
+    const config = path.join(t.home, 'gitconfig');
+    await fs.writeFile(config, '[protocol]\n\tallow = always\n[protocol "ext"]\n\tallow = always\n');
+    for (const extra of [{ GIT_CONFIG_GLOBAL: config }, { GIT_ALLOW_PROTOCOL: 'ext:file' }]) {
+      const r = await run(['ext', 'install', `ext::sh -c touch% ${marker}`], extra);
+      await expect(fs.access(marker), `ext:: ran with ${JSON.stringify(extra)}`).rejects.toThrow();
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/transport 'ext' not allowed/);
+    }
+    // The schemes we accept still work under that configuration.
+    const url = await bareRepo('allowed', { 'extension.json': JSON.stringify({ name: 'allowed', exec: 'node', args: ['main.js', 'allowed'] }), 'main.js': NODE_EXT });
+    expect((await run(['ext', 'install', url], { GIT_CONFIG_GLOBAL: config })).code).toBe(0);
+  });
 });
 
 describe('zut-host ext list / enable / disable / remove', () => {

@@ -79,6 +79,10 @@ describe('foreign tools: a guard’s modified_args back onto the original input'
     expect(call.back({ command: 42 })).toEqual({ error: 'bash.command must be a string' });
     expect(call.back({ command: 'ls', timeout: -1 })).toMatchObject({ error: expect.stringMatching(/timeout must be a positive integer/) });
     expect(call.back('rm')).toEqual({ error: 'modified_args must be a JSON object' });
+    // Keys every object inherits are no counterpart either: refused, not dropped (JSON.parse makes them own keys).
+    for (const key of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      expect(call.back(JSON.parse(`{"command": "ls", "${key}": "x"}`)), key).toEqual({ error: `bash.${key} has no counterpart in run_in_terminal` });
+    }
     const edit = single('vscode', 'replace_string_in_file', { filePath: '/a', oldString: 'x', newString: 'y' });
     expect(edit.back({ path: '/a', edits: [{ oldText: 'x', newText: 'y' }, { oldText: 'p', newText: 'q' }] })).toMatchObject({ error: expect.stringMatching(/exactly one edit/) });
     expect(edit.back({ path: '/a', edits: [{ oldText: 'x', newText: 'y', replaceAll: true }] })).toMatchObject({ error: expect.stringMatching(/replaceAll has no counterpart/) });

@@ -53,7 +53,8 @@ interface HookRun {
 function runHook(args: string, stdin: string, o: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<HookRun> {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^(VSCODE_|GITHUB_|COPILOT_)/i.test(k)) env[k] = v;
-  Object.assign(env, { ZUT_HOME: zutHome, HOME: tmp, ZOT_HOME: path.join(tmp, 'no-zot'), GUARD_LOG: guardLog }, o.env);
+  // ZUT_HOOK_WARM=0: each call answers by itself (these are the contracts; the warm host has tests of its own).
+  Object.assign(env, { ZUT_HOME: zutHome, HOME: tmp, ZOT_HOME: path.join(tmp, 'no-zot'), GUARD_LOG: guardLog, ZUT_HOOK_WARM: '0' }, o.env);
   const command = `"${process.execPath}" "${entry}" hook ${args}`;
   return runProcess(command, [], { shell: true, cwd: tmp, env, stdin, timeoutMs: o.timeoutMs ?? 30_000 });
 }

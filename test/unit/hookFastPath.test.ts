@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HookServer } from '../../src/hooks/server';
-import { findRendezvous, rendezvousFile } from '../../src/hooks/rendezvous';
+import { findWindows, windowFile } from '../../src/hooks/rendezvous';
 import { NullHostUi } from '../../src/host/hostUi';
 import { Manager } from '../../src/host/manager';
 import { builtCli, builtHook } from '../helpers/built';
@@ -54,7 +54,8 @@ afterAll(async () => {
 });
 
 function runHook(stdin: string, file = entry): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env, ZUT_HOME: zutHome, HOME: tmp, ZOT_HOME: path.join(tmp, 'no-zot'), ZUT_HOOKS_DIR: hooksDir, GUARD_LOG: guardLog };
+  // ZUT_HOOK_WARM=0: with no window, each call answers by itself here (the warm host has tests of its own).
+  const env = { ...process.env, ZUT_HOME: zutHome, HOME: tmp, ZOT_HOME: path.join(tmp, 'no-zot'), ZUT_HOOKS_DIR: hooksDir, GUARD_LOG: guardLog, ZUT_HOOK_WARM: '0' };
   return runProcess(`"${process.execPath}" "${file}" hook --agent vscode PreToolUse`, [], { shell: true, cwd: tmp, env, stdin });
 }
 
@@ -69,11 +70,12 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
 
   describe('zut-host hook fast path', () => {
     it('a running host answers (from a subfolder too); no second copy of the guard is spawned', async () => {
-      const server = await HookServer.listen(manager, [workspace], hooksDir);
+      const server = await HookServer.listen(manager, [workspace], { dir: hooksDir });
       if (typeof server === 'string') throw new Error(server);
       try {
         expect(fs.statSync(hooksDir).mode & 0o777).toBe(0o700);
-        expect(fs.statSync(rendezvousFile(hooksDir, workspace)).mode & 0o777).toBe(0o600);
+        const [own] = findWindows(workspace, hooksDir);
+        expect(fs.statSync(own.file).mode & 0o777).toBe(0o600);
         const [windowGuard] = starts().filter((l) => l.kind === 'start');
         const started = starts().filter((l) => l.kind === 'start').length;
         for (const [id, cwd] of [['fast-1', workspace], ['fast-2', path.join(workspace, 'sub')]] as const) {
@@ -87,11 +89,11 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
       } finally {
         server.dispose();
       }
-      expect(fs.existsSync(rendezvousFile(hooksDir, workspace))).toBe(false);
+      expect(findWindows(workspace, hooksDir)).toEqual([]);
     }, 60_000);
 
     it('through the window: a 6,000-deep input is denied in zut\'s name, and the window\'s guard still answers after', async () => {
-      const server = await HookServer.listen(manager, [workspace], hooksDir);
+      const server = await HookServer.listen(manager, [workspace], { dir: hooksDir });
       if (typeof server === 'string') throw new Error(server);
       try {
         let nested = '[]';
@@ -114,12 +116,14 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
     }, 60_000);
 
     it('a stale rendezvous (the window died) or a wrong token falls back to headless', async () => {
-      const file = rendezvousFile(hooksDir, workspace);
-      fs.writeFileSync(file, JSON.stringify({ address: path.join(hooksDir, 'gone.sock'), token: 'ab', pid: 1, folder: workspace }), { mode: 0o600 });
+      const stale = windowFile(hooksDir, workspace, 'gone');
+      fs.writeFileSync(stale, JSON.stringify({ kind: 'window', address: path.join(hooksDir, 'gone.sock'), token: 'ab', pid: 2 ** 22 + 1, folder: workspace }), { mode: 0o600 });
       expect(JSON.parse((await runHook(input('stale-1'))).stdout)).toEqual(DENY);
-      const server = await HookServer.listen(manager, [workspace], hooksDir);
+      expect(fs.existsSync(stale)).toBe(false); // its writer is gone: the hook removed it
+      const server = await HookServer.listen(manager, [workspace], { dir: hooksDir });
       if (typeof server === 'string') throw new Error(server);
       try {
+        const [{ file }] = findWindows(workspace, hooksDir);
         const r = JSON.parse(fs.readFileSync(file, 'utf8')) as { token: string };
         fs.writeFileSync(file, JSON.stringify({ ...r, token: '00'.repeat(32) }), { mode: 0o600 });
         expect(JSON.parse((await runHook(input('token-1'))).stdout)).toEqual(DENY);
@@ -127,11 +131,13 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
         expect(asked?.pid).not.toBe(starts()[0].pid);
       } finally {
         server.dispose();
+        // The file now holds another token: not the server's own any more, so it stays (removed here).
+        for (const w of findWindows(workspace, hooksDir)) fs.rmSync(w.file);
       }
     }, 60_000);
 
     it('hook.js answers the fast path without loading the CLI bundle (none beside it); without a window it needs it', async () => {
-    const server = await HookServer.listen(manager, [workspace], hooksDir);
+    const server = await HookServer.listen(manager, [workspace], { dir: hooksDir });
     if (typeof server === 'string') throw new Error(server);
     try {
       expect(JSON.parse((await runHook(input('alone-1'), path.join(tmp, 'alone', 'hook.js'))).stdout)).toEqual(DENY);
@@ -146,10 +152,10 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
   it('a rendezvous directory others can read is not used', () => {
       const open = fs.mkdtempSync(path.join(tmp, 'open-'));
       fs.chmodSync(open, 0o755);
-      fs.writeFileSync(rendezvousFile(open, workspace), JSON.stringify({ address: 'x', token: 'ab', pid: 1, folder: workspace }));
-      expect(findRendezvous(workspace, open)).toBeUndefined();
+      fs.writeFileSync(windowFile(open, workspace, 'x'), JSON.stringify({ kind: 'window', address: 'x', token: 'ab', pid: 1, folder: workspace }));
+      expect(findWindows(workspace, open)).toEqual([]);
       fs.chmodSync(open, 0o700);
-      expect(findRendezvous(workspace, open)).toMatchObject({ address: 'x' });
+      expect(findWindows(workspace, open)).toMatchObject([{ r: { address: 'x' } }]);
     });
   });
 });
@@ -167,7 +173,7 @@ describe('the window\'s hook socket before it knows the peer', () => {
 
   it('drops a peer that sends no request line in time, and one whose line is over the limit', async () => {
     const dir = path.join(tmp, 'bounds-hooks');
-    const server = await HookServer.listen(manager, [path.join(tmp, 'bounds')], dir, 300);
+    const server = await HookServer.listen(manager, [path.join(tmp, 'bounds')], { dir, requestMs: 300 });
     if (typeof server === 'string') throw new Error(server);
     try {
       const silent = await closedAfter(server.address);
@@ -177,7 +183,7 @@ describe('the window\'s hook socket before it knows the peer', () => {
       server.dispose();
     }
     // Twice the input limit plus the envelope, without a newline: closed for its size (the wait here is a minute).
-    const patient = await HookServer.listen(manager, [path.join(tmp, 'bounds')], dir, 60_000);
+    const patient = await HookServer.listen(manager, [path.join(tmp, 'bounds')], { dir, requestMs: 60_000 });
     if (typeof patient === 'string') throw new Error(patient);
     try {
       expect(await closedAfter(patient.address, 'x'.repeat(16 * 1024 * 1024 + 8192))).toBeLessThan(10_000);

@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planDetail, planText, shadowWarning } from '../../src/host/disk/installPlan';
+import { planCommand, planDetail, planText, shadowWarning } from '../../src/host/disk/installPlan';
 import { isGitUrl } from '../../src/host/disk/installSources';
 import { moveToTrash } from '../../src/host/disk/trash';
 import { INSTALL_PLAN_MAX_FILES } from '../../src/protocol/limits';
@@ -33,6 +33,14 @@ describe('planText', () => {
     expect(lines[6]).toBe('    x f000\\x1b[2J  2.0 KiB');
     expect(lines.at(-2)).toBe('    … and 5 more');
     expect(planText({ source: 's', dest: 'd', manifest: { name: 't', args: [], skills: [], enabled: true }, files: [] })).toContain('  runs:  nothing (a theme only)\n');
+  });
+
+  it('an absolute exec is said to be an absolute path, not found on PATH', () => {
+    const plan = (exec: string) => planCommand({ manifest: { name: 'a', exec, args: ['x'], skills: [], enabled: true } });
+    expect(plan('/usr/bin/python3')).toBe('/usr/bin/python3 x   (an absolute path on this machine)');
+    expect(plan('C:\\Tools\\run.exe')).toBe('"C:\\\\Tools\\\\run.exe" x   (an absolute path on this machine)');
+    expect(plan('python3')).toBe('python3 x   (python3 found on PATH)');
+    expect(plan('./run')).toBe('./run x   (in the extension folder)');
   });
 });
 

@@ -148,7 +148,13 @@ describe('GuardedPath: built over the dispatcher and the extension set alone', (
       diagnostic: () => undefined,
       ask: (p) => (seen.push(`guard ${String(p.tool_name)}`), Promise.resolve(block ? { block: true, reason: 'no' } : { modified_args: { x: 2 } })),
     };
-    const guards = new ToolGuard({ hasSubscribers: () => true, hasInterceptors: () => true, emit: (e) => void seen.push(`event ${e.event}`), toolCallInterceptors: () => [guard] });
+    const guards = new ToolGuard({
+      hasSubscribers: () => true,
+      hasInterceptors: () => true,
+      emit: (e) => void seen.push(`event ${e.event}`),
+      emitExcept: (e) => (seen.push(`event ${e.event}`), ['g']),
+      toolCallInterceptors: () => [guard],
+    });
     return { seen, guarded: new GuardedPath(dispatch, { index: { tools: [tool] } }, guards) };
   }
 

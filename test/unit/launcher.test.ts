@@ -13,8 +13,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyInstall, applyUninstall, hookCommand, hookEntry, installedCount, planInstall } from '../../src/hooks/install';
-import { ensureLauncher, launcherPath, posixLauncher, shQuote, takeLauncherEnv, windowsLauncher, writeIfChanged, type LauncherTarget } from '../../src/hooks/launcher';
-import { mcpSnippet } from '../../src/hooks/mcpConfig';
+import { ensureLauncher, launcherPath, posixLauncher, psQuote, shQuote, takeLauncherEnv, windowsLauncher, writeIfChanged, type LauncherTarget } from '../../src/hooks/launcher';
+import { allowProjectNote, mcpClients, mcpConfigFile, mcpSnippet } from '../../src/hooks/mcpConfig';
 import { builtCli } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 
@@ -199,23 +199,97 @@ describe('launcher texts', () => {
 
 describe('MCP client snippets', () => {
   const folder = "/home/me/my project's";
-  const o = { launcher: '/home/me/.config/Code/User/globalStorage/zut.zut-vscode/bin/zut-host', folder, allowProject: true, platform: 'linux' as const };
+  const o = { launcher: '/home/me/.config/Code/User/globalStorage/zut.zut-vscode/bin/zut-host', folder, allowProject: false, platform: 'linux' as const };
+  const pins = [{ id: '.zut/extensions/kit', fingerprint: 'a'.repeat(64) }, { id: '.e/extensions/x y.ts', fingerprint: 'b'.repeat(64) }];
 
-  it('VS Code: {"servers": {zut: {type: "stdio", command: <launcher>, args}}}; Claude Desktop and Cursor: {"mcpServers": …}; the server is always `zut`', () => {
-    expect(JSON.parse(mcpSnippet('vscode', o).text)).toEqual({ servers: { zut: { type: 'stdio', command: o.launcher, args: ['mcp', '--cwd', folder, '--allow-project'] } } });
+  it('Claude Desktop and Cursor: {"mcpServers": …}; VS Code: {"servers": …}, offered last; the server is always `zut`; global extensions only unless asked', () => {
+    expect(mcpClients('linux')).toEqual(['claude-desktop', 'cursor', 'generic', 'vscode']);
+    expect(mcpClients('win32')).toEqual(['claude-desktop', 'cursor', 'generic', 'cmd', 'vscode']);
+    expect(mcpSnippet('vscode', o).detail).toMatch(/agent mode already: this duplicates them/);
     for (const c of ['claude-desktop', 'cursor'] as const) {
-      expect(JSON.parse(mcpSnippet(c, o).text)).toEqual({ mcpServers: { zut: { command: o.launcher, args: ['mcp', '--cwd', folder, '--allow-project'] } } });
+      expect(JSON.parse(mcpSnippet(c, o).text)).toEqual({ mcpServers: { zut: { command: o.launcher, args: ['mcp', '--cwd', folder] } } });
     }
-    expect(JSON.parse(mcpSnippet('cursor', { ...o, allowProject: false, folder: '/' }).text).mcpServers.zut.args).toEqual(['mcp', '--cwd', '/']);
+    expect(JSON.parse(mcpSnippet('vscode', o).text)).toEqual({ servers: { zut: { type: 'stdio', command: o.launcher, args: ['mcp', '--cwd', folder] } } });
+    // The project's extensions: --allow-project and one --pin per extension (their content when copied).
+    expect(JSON.parse(mcpSnippet('cursor', { ...o, allowProject: true, pins }).text).mcpServers.zut.args).toEqual([
+      'mcp', '--cwd', folder, '--allow-project', '--pin', `.zut/extensions/kit=${'a'.repeat(64)}`, '--pin', `.e/extensions/x y.ts=${'b'.repeat(64)}`,
+    ]);
+    expect(allowProjectNote({ ...o, allowProject: true, pins })).toMatch(/^That client starts 2 project extensions of this folder without asking, as they are now; one that changes or appears later is not started until you copy again\.$/);
+    expect(allowProjectNote(o)).toMatch(/^Only your global extensions start/);
     expect(mcpSnippet('claude-desktop', o).where).toMatch(/claude_desktop_config\.json/);
+    expect(mcpConfigFile('cursor', { home: '/h', platform: 'linux' })).toBe('/h/.cursor/mcp.json');
+    expect(mcpConfigFile('claude-desktop', { home: '/h', platform: 'darwin' })).toBe('/h/Library/Application Support/Claude/claude_desktop_config.json');
+    expect(mcpConfigFile('claude-desktop', { home: 'C:\\Users\\me', platform: 'win32', appData: 'C:\\Users\\me\\AppData\\Roaming' })).toBe('C:\\Users\\me\\AppData\\Roaming\\Claude\\claude_desktop_config.json');
+    expect(mcpConfigFile('claude-desktop', { home: '/h', platform: 'linux' })).toBeUndefined();
   });
 
   it.skipIf(process.platform === 'win32')('the generic command line, run by a shell, gives the CLI exactly those arguments', async () => {
     const odd = path.join(tmp, "work $dir 'q'");
-    const line = mcpSnippet('generic', { ...o, launcher, folder: odd }).text;
+    const line = mcpSnippet('generic', { ...o, launcher, folder: odd, allowProject: true }).text;
     expect((await run(line, undefined)).seen).toEqual({ who: 'cli', argv: ['mcp', '--cwd', odd, '--allow-project'], electron: '1', self: launcher, stdin: '' });
   });
+
+  const winLauncher = 'C:\\Users\\me\\AppData\\Roaming\\Code\\User\\globalStorage\\zut.zut-vscode\\bin\\zut-host.cmd';
+  const win = { launcher: winLauncher, allowProject: false, platform: 'win32' as const };
+
+  it('Windows, PowerShell: every word that is not plain in single quotes (quotes doubled, typographic ones too), so nothing expands', () => {
+    const folder = "C:\\w\\$(calc) %PATH% `n ${x} it's \u2019q";
+    const line = mcpSnippet('generic', { ...win, folder }).text;
+    expect(mcpSnippet('generic', { ...win, folder }).label).toBe('Command line for PowerShell');
+    expect(line).toBe(`& '${winLauncher}' mcp --cwd 'C:\\w\\$(calc) %PATH% \`n \${x} it''s \u2019\u2019q'`);
+    expect(psWords(line)).toEqual([winLauncher, 'mcp', '--cwd', folder]);
+    expect(psWords(mcpSnippet('generic', { ...win, launcher: "C:\\a b\\it's\\zut-host.cmd", folder: 'C:\\plain' }).text)).toEqual(["C:\\a b\\it's\\zut-host.cmd", 'mcp', '--cwd', 'C:\\plain']);
+    expect(() => psQuote('a\nb')).toThrow(/line break/);
+  });
+
+  it('Windows, cmd.exe: double quotes where & | < > ^ are literal; a folder holding % ! or " is refused by name', () => {
+    const line = mcpSnippet('cmd', { ...win, folder: 'C:\\a & b | c ^ <d> (e) $f' }).text;
+    expect(line).toBe(`${winLauncher} mcp --cwd "C:\\a & b | c ^ <d> (e) $f"`);
+    expect(cmdWords(line)).toEqual([winLauncher, 'mcp', '--cwd', 'C:\\a & b | c ^ <d> (e) $f']);
+    for (const bad of ['%PATH%', 'a!b!', 'a"b', 'a\r\nb']) {
+      expect(() => mcpSnippet('cmd', { ...win, folder: `C:\\${bad}` }), bad).toThrow(/which cmd\.exe expands or cannot quote/);
+    }
+  });
 });
+
+/**
+ * The words PowerShell makes of a command line of ours: `&`, then words split on spaces, single-quoted spans (any of
+ * PowerShell's single quotes, doubled inside) taken literally. Anything that would expand outside quotes fails.
+ */
+function psWords(line: string): string[] {
+  expect(line.startsWith('& ')).toBe(true);
+  const Q = "'\u2018\u2019\u201a\u201b";
+  const words: string[] = [];
+  let i = 2;
+  while (i < line.length) {
+    let w = '';
+    if (Q.includes(line[i]!)) {
+      const isQuote = (c: string | undefined) => c !== undefined && Q.includes(c);
+      for (i++; ; i++) {
+        expect(i < line.length, 'an unterminated quote').toBe(true);
+        if (isQuote(line[i]) && isQuote(line[i + 1])) w += line[++i];
+        else if (isQuote(line[i])) break;
+        else w += line[i];
+      }
+      i++;
+    } else {
+      for (; i < line.length && line[i] !== ' '; i++) w += line[i];
+      expect(w, 'a bare word PowerShell would expand').not.toMatch(/[$`@(){};,'"\u2018-\u201b]/);
+    }
+    words.push(w);
+    i++;
+  }
+  return words;
+}
+
+/** The words cmd.exe makes of a command line of ours: split on spaces outside double quotes; nothing to expand. */
+function cmdWords(line: string): string[] {
+  expect(line, 'cmd.exe expands % and !').not.toMatch(/[%!]/);
+  return [...line.matchAll(/"([^"]*)"|([^ "]+)/g)].map((m) => {
+    if (m[2] !== undefined) expect(m[2], 'a bare word cmd.exe would treat specially').not.toMatch(/[&|<>^()]/);
+    return m[1] ?? m[2]!;
+  });
+}
 
 describe('hook entries that run the launcher', () => {
   it('hookCommand names the launcher (quoted, POSIX and cmd forms); the CLI form is unchanged without one', () => {
@@ -223,6 +297,17 @@ describe('hook entries that run the launcher', () => {
     expect(hookCommand(inst, 'vscode', 'PreToolUse')).toBe("'/n/node' '/c/cli.js' hook --agent vscode PreToolUse");
     expect(hookCommand({ ...inst, launcher: "/g s/it's/zut-host" }, 'vscode', 'PreToolUse')).toBe(`'/g s/it'\\''s/zut-host' hook --agent vscode PreToolUse`);
     expect(hookCommand({ ...inst, launcher: 'C:\\g s\\zut-host.cmd', platform: 'win32' }, 'claude', 'Stop')).toBe('"C:\\g s\\zut-host.cmd" hook --agent claude Stop');
+  });
+
+  it('on Windows, the cmd.exe and PowerShell forms expand nothing; an older double-quoted entry is still ours', () => {
+    const inst = { node: 'C:\\n\\node.exe', cli: 'C:\\c\\cli.js', launcher: 'C:\\Users\\$(x) `y\\zut-host.cmd', home: 'C:\\h', workspace: 'C:\\w', platform: 'win32' as const };
+    const copilot = planInstall(inst, 'copilot-cli', 'user');
+    expect(copilot.entries.preToolUse).toEqual({ type: 'command', powershell: "& 'C:\\Users\\$(x) `y\\zut-host.cmd' hook --agent copilot-cli preToolUse", timeoutSec: 30 });
+    expect(psWords(copilot.entries.preToolUse!.powershell as string)).toEqual([inst.launcher, 'hook', '--agent', 'copilot-cli', 'preToolUse']);
+    expect(copilot.also.preToolUse).toContain('& "C:\\Users\\$(x) `y\\zut-host.cmd" hook --agent copilot-cli preToolUse');
+    const vscodeEntry = planInstall(inst, 'vscode', 'user').entries.PreToolUse!;
+    expect(cmdWords(vscodeEntry.windows as string)).toEqual([inst.launcher, 'hook', '--agent', 'vscode', 'PreToolUse']);
+    expect(() => planInstall({ ...inst, launcher: 'C:\\Users\\100%\\zut-host.cmd' }, 'claude', 'user')).toThrow(/which cmd\.exe expands or cannot quote/);
   });
 
   it.skipIf(process.platform === 'win32')('are written, counted, run through a shell from the home folder (reaching hook.js) and removed exactly', async () => {

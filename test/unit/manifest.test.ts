@@ -139,13 +139,14 @@ describe('readManifest', () => {
 });
 
 describe('setManifestEnabled', () => {
-  it('rewrites only enabled, keeping other fields and their order', async () => {
-    const dir = await ext({
-      'extension.json': '{\n  "name": "a",\n  "enabled": true,\n  "exec": "./a",\n  "x-custom": {"k": [1, 2]}\n}\n',
-    });
+  it('rewrites only enabled, every other byte as written (fields, order, layout), the mode kept', async () => {
+    const written = '{\n  "name": "a",\n  "enabled": true,\n  "exec": "./a",\n  "x-custom": {"k": [1, 2]}\n}\n';
+    const dir = await ext({ 'extension.json': written });
+    await fs.chmod(path.join(dir, 'extension.json'), 0o600);
     await setManifestEnabled(dir, false);
     const text = await fs.readFile(path.join(dir, 'extension.json'), 'utf8');
-    expect(text).toBe(JSON.stringify({ name: 'a', enabled: false, exec: './a', 'x-custom': { k: [1, 2] } }, null, 2) + '\n');
+    expect(text).toBe(written.replace('"enabled": true', '"enabled": false'));
+    expect((await fs.stat(path.join(dir, 'extension.json'))).mode & 0o777).toBe(0o600);
     await setManifestEnabled(dir, true);
     expect(JSON.parse(await fs.readFile(path.join(dir, 'extension.json'), 'utf8'))).toEqual({
       name: 'a',

@@ -119,4 +119,9 @@ describe('watchedFiles', () => {
     expect(watchedFiles({ dir, exec: 'node', args: ['main.js'] })).toEqual([path.join(dir, 'main.js')]);
     expect(watchedFiles({ dir, exec: 'python3' })).toEqual([]);
   });
+
+  it("its skills' SKILL.md files too (a changed skill restarts it: new name and description, consent again), none outside", () => {
+    const skill = path.join(dir, 'skills', 'review', 'SKILL.md');
+    expect(watchedFiles({ dir, exec: './run.sh', skills: [{ path: skill }, { path: path.join(path.sep, 'elsewhere', 'SKILL.md') }] })).toEqual([path.join(dir, 'run.sh'), skill]);
+  });
 });

@@ -38,7 +38,7 @@ describe('MCP handler', () => {
     const { conn, sent, reply } = await connection();
     conn.handle({ id: 3, method: 'ping' });
     conn.handle({ jsonrpc: '2.0', id: { bad: 1 }, method: 'ping' });
-    conn.handle({ jsonrpc: '2.0', id: 4, method: 'resources/list' });
+    conn.handle({ jsonrpc: '2.0', id: 4, method: 'completion/complete' });
     conn.handle({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'x', arguments: [1] } });
     conn.handle({ jsonrpc: '2.0', id: 99, result: {} });
     conn.handle({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
@@ -49,7 +49,7 @@ describe('MCP handler', () => {
     expect(sent).toEqual(expect.arrayContaining([
       { jsonrpc: '2.0', id: 3, error: { code: -32600, message: 'not a JSON-RPC 2.0 message' } },
       { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'id must be a string or number' } },
-      { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'method not found: resources/list' } },
+      { jsonrpc: '2.0', id: 4, error: { code: -32601, message: 'method not found: completion/complete' } },
       { jsonrpc: '2.0', id: 5, error: { code: -32602, message: 'unknown tool: x' } },
       { jsonrpc: '2.0', id: 6, result: {} },
     ]));
@@ -76,5 +76,16 @@ describe('MCP handler', () => {
     conn.handle({ jsonrpc: '2.0', id: 4, method: 'ping' });
     await new Promise((r) => setImmediate(r));
     expect(sent.find((m) => m.id === 4)).toBeUndefined();
+  });
+
+  it("a host error's kind prefixes the tool error, told by its `kind` (in VS Code the handler is its own bundle: instanceof cannot)", async () => {
+    const { host } = await connection([{ name: 'kit', tools: [{ name: 'echo' }] }]);
+    const sent: Record<string, unknown>[] = [];
+    // The extension bundle's RequestError is another class than this module's: an Error with a `kind`.
+    const other = Object.assign(Object.create(host) as Manager, { invokeTool: () => Promise.reject(Object.assign(new Error('tool echo timed out after 1s'), { kind: 'timeout' })) });
+    const conn = new McpConnection({ host: other, serverVersion: '9', origin: 'mcp' }, new McpSessions(other), (m) => sent.push(m as Record<string, unknown>));
+    conns.push(conn);
+    conn.handle({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: {} } });
+    expect(await until(() => sent.find((m) => m.id === 1), 5000, 'reply')).toMatchObject({ result: { isError: true, content: [{ type: 'text', text: 'timeout: tool echo timed out after 1s' }] } });
   });
 });

@@ -52,6 +52,13 @@ describe('zut v2 adapter', () => {
     expect(v2.decode(line({ type: 'call_tool', id: 'x', name: 't' }))).toEqual({ kind: 'diagnostic', message: 'ignored unknown frame type "call_tool"' });
   });
 
+  it("turn_start's event_intercept carries the step alone: the turn's prompt is e's (hook.before_turn), not zut's wire", () => {
+    const payload = { event: 'turn_start', step: 2, prompt: 'secret plans' };
+    expect(JSON.parse(v2.encodeRequest('i1', { kind: 'intercept', payload }))).toEqual({ type: 'event_intercept', id: 'i1', event: 'turn_start', step: 2 });
+    const zot = open({ type: 'hello', name: 'ext' });
+    expect(JSON.parse(zot.encodeRequest('i2', { kind: 'intercept', payload }))).toEqual({ type: 'event_intercept', id: 'i2', event: 'turn_start', step: 2 });
+  });
+
   it('a reply of the wrong type is a RequestError; tool_cancel only with the capability', () => {
     const body = (v2.decode(line({ type: 'command_response', id: 'a', action: 'noop' })) as { body: unknown }).body;
     expect(() => v2.decodeReply('tool', body)).toThrow(RequestError);

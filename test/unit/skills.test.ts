@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanupTemps, tempDir } from '../helpers/temp';
 import { loadSkills, parseFrontmatter } from '../../src/host/disk/skills';
+import { readSkillFile } from '../../src/host/disk/skillFiles';
 
 let tmp: string;
 let dir: string;
@@ -116,5 +118,37 @@ describe('loadSkills', () => {
       'skills: "notes.md": not a SKILL.md file',
       expect.stringMatching(/^skills: duplicate skill name "dup" in .*b\/two\/SKILL\.md \(keeping .*a\/one\/SKILL\.md\)$/),
     ]);
+  });
+});
+
+describe('readSkillFile', () => {
+  it('reads a file of the skill folder as text; a file past the limit is cut on a character boundary and says so', async () => {
+    await write('skills/s/SKILL.md', '# é\n');
+    expect(await readSkillFile(path.join(dir, 'skills/s'), 'SKILL.md')).toEqual({ kind: 'text', text: '# é\n', truncated: false });
+    // "abé" is 4 bytes: a 3-byte limit falls inside é, which is dropped rather than half-decoded.
+    await write('skills/s/cut.md', 'abé');
+    expect(await readSkillFile(path.join(dir, 'skills/s'), 'cut.md', 3)).toEqual({ kind: 'text', text: 'ab', truncated: true });
+    expect(await readSkillFile(path.join(dir, 'skills/s'), 'cut.md', 4)).toEqual({ kind: 'text', text: 'abé', truncated: false });
+    await fs.writeFile(path.join(dir, 'skills/s/logo.bin'), Buffer.from([0xff, 0x00, 0xfe]));
+    expect(await readSkillFile(path.join(dir, 'skills/s'), 'logo.bin')).toEqual({ kind: 'bytes', data: Buffer.from([0xff, 0x00, 0xfe]), truncated: false });
+  });
+
+  it('refuses paths out of the folder, symlinks leading out, directories and FIFOs (before reading a byte)', async () => {
+    const folder = path.join(dir, 'skills/s');
+    await write('skills/s/SKILL.md', 'x');
+    await write('secret.txt', 'token');
+    await fs.symlink(path.join(dir, 'secret.txt'), path.join(folder, 'link.txt'));
+    await fs.mkdir(path.join(folder, 'sub'));
+    execFileSync('mkfifo', [path.join(folder, 'pipe')]);
+    for (const [rel, why] of [
+      ['../../secret.txt', /not a path inside the skill folder/],
+      [path.join(dir, 'secret.txt'), /not a path inside the skill folder/],
+      ['link.txt', /not a file inside the skill folder/],
+      ['sub', /not a regular file/],
+      ['pipe', /not a regular file/],
+      ['missing.md', /not found/],
+    ] as const) {
+      await expect(readSkillFile(folder, rel), rel).rejects.toThrow(why);
+    }
   });
 });

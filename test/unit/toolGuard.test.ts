@@ -141,6 +141,7 @@ describe('the guard door fails closed', () => {
       hasSubscribers: () => false,
       hasInterceptors: () => true,
       emit: () => undefined,
+      emitExcept: () => [],
       toolCallInterceptors: () => {
         throw new Error('the registry is gone');
       },

@@ -10,6 +10,7 @@ import { runLoop } from '../../src/host/chat/loop';
 import { systemPreamble } from '../../src/host/chat/systemPrompt';
 import { RecordingSink, ScriptedModel, text } from '../fixtures/chat/helpers';
 import { FakeEditorTools, RecordingUi, cleanupTemps, nodeExt, tempDir, until, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
+import { copyExample, killAll } from '../helpers/stdioDriver';
 
 const ZOT = path.resolve(__dirname, '../fixtures/zot');
 const ZOT_NODE = path.join(ZOT, 'zot-node');
@@ -17,6 +18,7 @@ const ZOT_PY = path.join(ZOT, 'zot-py');
 
 afterEach(async () => {
   await stopManagers();
+  await killAll();
   cleanupTemps();
 });
 
@@ -78,6 +80,23 @@ describe('zot v1 through the Manager', () => {
     const result = seen.events.find((e) => e.event === 'tool_result' && e.tool_name === 'py_upper');
     expect(call).toMatchObject({ tool_args: { text: 'from node' }, origin_extension: 'zot-node', cwd: expect.any(String), sequence: expect.any(Number) });
     expect(result).toMatchObject({ status: 'completed', executed: true, origin_extension: 'zot-node', result: { is_error: false, content: [{ type: 'text', text: 'FROM NODE' }] } });
+  });
+
+  it("zot's built-in `skill` (call_tool, tool_prompt) loads a running extension's bundled skill (before any editor tool of that name)", async () => {
+    const editorTools = new FakeEditorTools([{ name: 'skill', description: "the editor's" }], () => [{ type: 'text', text: 'editor skill' }]);
+    const briefing = copyExample('briefing');
+    const { m } = await start({ editorTools, extensionPaths: [ZOT_NODE, briefing] });
+    const r = await display(m, 'zrelay', 'skill {"name":"weather-briefing"}');
+    expect(r).toMatchObject({ name: 'skill', is_error: false, text: expect.stringContaining('# Weather briefing') });
+    expect(r.text).toMatch(/^Skill "weather-briefing" of the zut extension briefing\./);
+    expect(await display(m, 'zrelay', 'skill {"name":"nope"}')).toMatchObject({ is_error: true, text: 'skill: unknown skill "nope"; available: weather-briefing' });
+    expect(editorTools.ran).toEqual([]);
+    // The palette's and the CLI's tool_prompt call the guarded path by name: `skill` is the host's there too.
+    const direct = await m.invokeTool('skill', { name: 'weather-briefing' }, { session: { id: 's1' }, origin: 'palette' });
+    expect(direct).toMatchObject({ ext: 'briefing', isError: false, content: [{ type: 'text', text: expect.stringContaining('# Weather briefing') }] });
+    await m.stopExtension('briefing');
+    // No skill runs: `skill` is whatever else has the name (here the editor's tool).
+    expect(await display(m, 'zrelay', 'skill {"name":"weather-briefing"}')).toMatchObject({ is_error: false, text: 'editor skill' });
   });
 
   it('a zut guard blocks a call_tool like any other call', async () => {

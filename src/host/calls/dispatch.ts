@@ -93,6 +93,18 @@ export class Dispatcher {
     }
   }
 
+  /** `emit`, to the subscribers not in `except` (named as extensions); returns who got it. */
+  emitExcept(event: LifecycleEvent, except: ReadonlySet<string>): string[] {
+    const to: string[] = [];
+    for (const s of this.set.all) {
+      if (s.live && s.events.has(event.event) && !except.has(s.name)) {
+        s.conn!.notify({ kind: 'event', event });
+        to.push(s.name);
+      }
+    }
+    return to;
+  }
+
   /** A session event to each live subscriber, with its own state on that branch. */
   emitSessionEvent(event: string, session: SessionContext): void {
     for (const s of this.set.all) {
@@ -111,9 +123,9 @@ export class Dispatcher {
     return this.chain('tool_call');
   }
 
-  /** The `turn_start` chain. */
-  interceptTurnStart(step: number): Promise<TurnStartDecision> {
-    return chainTurnStart(this.chain('turn_start'), step);
+  /** The `turn_start` chain (`prompt`: the turn's user prompt, for e's `hook.before_turn`). */
+  interceptTurnStart(step: number, prompt?: string): Promise<TurnStartDecision> {
+    return chainTurnStart(this.chain('turn_start'), step, prompt);
   }
 
   /** The `assistant_message` chain. */

@@ -1,9 +1,10 @@
 /**
  * Requests an extension makes of the host (protocols/types.ts, ExtMessage `request`). zot's `call_tool` runs a
  * tool through the one guarded tool path (`invokeTool`: event, guards, call) with zot's rules
- * (zot-extensions.md, `call_tool`): other extensions' zut/zot tools by name, else one of the editor's own tools
- * (the EditorToolPort, VS Code's `vscode.lm.tools`; guards see zut's counterpart, foreignTools/), else an
- * error result; a 60 s deadline; `call_tool_cancel`;
+ * (zot-extensions.md, `call_tool`): other extensions' zut/zot tools by name, else a tool the host implements (zot's
+ * built-in `skill`, while running extensions bundle skills), else one of the editor's own tools (the EditorToolPort,
+ * VS Code's `vscode.lm.tools`; guards see zut's counterpart, foreignTools/), else an error result; a 60 s deadline;
+ * `call_tool_cancel`;
  * results bounded to 256 KiB; chains through `parent_id` (the host's `tool_call` id) of at most four calls without
  * a repeated name; no call without `parent_id` while a host-invoked tool of that extension runs. Every request
  * gets an answer: a result or an error, never silence. `ask` (e's `ui.select` / `ui.confirm` / `ui.input`) goes to
@@ -18,7 +19,7 @@ import type { EditorToolPort } from '../editorToolPort';
 import type { InvokeResult, InvokeToolOptions } from './invoke';
 import { CALL_TOOL_MAX_CHAIN, CALL_TOOL_RESULT_MAX_BYTES, CALL_TOOL_TIMEOUT_MS } from '../../protocol/limits';
 import type { ExtRequestId, Responder } from '../protocols/types';
-import { RequestError, type ToolInfo } from '../types';
+import { RequestError, type ToolInfo, type ToolResult } from '../types';
 
 /** What the request handlers need of the host (the Manager). */
 export interface ExtRequestHost {
@@ -29,6 +30,8 @@ export interface ExtRequestHost {
   invokeTool(name: string, args: unknown, options: InvokeToolOptions): Promise<InvokeResult>;
   /** The session branch a call from an extension files its `details` under. */
   session(): SessionContext;
+  /** A tool the host implements itself (`skill`), when it is offered now: how to run it. */
+  hostTool?(name: string): ((args: unknown, signal: AbortSignal) => Promise<ToolResult>) | undefined;
 }
 
 
@@ -139,9 +142,10 @@ export class ExtensionRequests {
     if (chain.length + 1 > CALL_TOOL_MAX_CHAIN) return fail(`at most ${CALL_TOOL_MAX_CHAIN} tool calls in one chain (${[...chain, name].join(' → ')})`);
 
     const zut = this.host.allTools().find((t) => t.name.toLowerCase() === name.toLowerCase());
-    const port = zut ? undefined : this.host.editorTools();
+    const own = zut ? undefined : this.host.hostTool?.(name);
+    const port = zut || own ? undefined : this.host.editorTools();
     const editor = port?.tools().find((t) => t.name === name);
-    if (!zut && !editor) return fail(`unknown tool ${name}`);
+    if (!zut && !own && !editor) return fail(`unknown tool ${name}`);
 
     const abort = new AbortController();
     const mine = this.requestsOf(ext);
@@ -153,7 +157,8 @@ export class ExtensionRequests {
     try {
       // An editor tool: guards see zut's counterpart when there is one (`run_in_terminal` as `bash`).
       const foreign = editor && port ? { source: 'vscode' as const, run: (input: Record<string, unknown>, signal: AbortSignal) => port.invoke(name, input, signal) } : undefined;
-      const result = await this.host.invokeTool(name, args, { session: this.host.session(), origin: 'extension', signal: abort.signal, chain, originExtension: ext, foreign });
+      const options = { session: this.host.session(), origin: 'extension' as const, signal: abort.signal, chain, originExtension: ext, foreign };
+      const result = await this.host.invokeTool(name, args, own ? { ...options, run: own } : options);
       const bounded = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
       to.respond(id, { kind: 'tool', name: zut?.name ?? name, content: bounded.content, isError: result.isError, truncated: bounded.truncated });
     } catch (e) {

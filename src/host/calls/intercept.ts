@@ -92,10 +92,10 @@ export async function chainToolCall(chain: Interceptor[], e: ToolCallIntercept, 
   return { args, rewrittenBy };
 }
 
-export async function chainTurnStart(chain: Interceptor[], step: number): Promise<TurnStartDecision> {
+export async function chainTurnStart(chain: Interceptor[], step: number, prompt?: string): Promise<TurnStartDecision> {
   const parts: string[] = [];
   for (const i of chain) {
-    const r = await askAllowing(i, { event: 'turn_start', step });
+    const r = await askAllowing(i, { event: 'turn_start', step, ...(prompt !== undefined ? { prompt } : {}) });
     if (!r) continue;
     if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` } };
     if (r.context && r.context.trim()) parts.push(`[${i.ext}]\n${r.context}`);

@@ -10,11 +10,11 @@
  * each view. VS Code-free.
  */
 import { randomUUID } from 'node:crypto';
-import { TOOL_ARGS_MAX_BYTES, TOOL_ARGS_MAX_DEPTH } from '../../protocol/limits';
+import { HOOK_START_POLL_MS, TOOL_ARGS_MAX_BYTES, TOOL_ARGS_MAX_DEPTH } from '../../protocol/limits';
 import type { Blocked, LifecycleEvent, ToolResult } from '../types';
 import { boundContent } from './boundContent';
 import { CALL_TOOL_RESULT_MAX_BYTES } from '../../protocol/limits';
-import { foreignCall, type ForeignSource, type GuardView, type JsonObject } from './foreignTools';
+import { foreignCall, type ForeignCall, type ForeignSource, type GuardView, type JsonObject } from './foreignTools';
 import { isObject } from './foreignTools/fields';
 import { chainToolCall, type Interceptor } from './intercept';
 import { jsonBoundsError } from './jsonBounds';
@@ -32,9 +32,12 @@ export interface GuardRequest {
   originExtension?: string;
   /**
    * A guard that did not answer within the interception deadline blocks the call, instead of zut's "allow"
-   * (zut-extensions.md). The agent hooks use it: there a silent guard must not read as "no opinion" (issue 29).
+   * (zut-extensions.md), and so does an extension still starting at `deadline` (it may be a guard that could not be
+   * asked). The agent hooks use it: there a silent guard must not read as "no opinion" (issue 29).
    */
   strict?: boolean;
+  /** With `strict`: until when (ms since epoch) to wait for extensions still starting; none are waited for without it. */
+  deadline?: number;
 }
 
 /** The guards' verdict: blocked (by a guard, or by zut when it could not judge), or the input to run with. */
@@ -55,8 +58,12 @@ export interface GuardPort {
   hasSubscribers(event: string): boolean;
   hasInterceptors(event: string): boolean;
   emit(event: LifecycleEvent): void;
+  /** `emit` to the subscribers not in `except`; who got it. */
+  emitExcept(event: LifecycleEvent, except: ReadonlySet<string>): string[];
   /** The live `tool_call` interceptors, in load order. */
   toolCallInterceptors(): Interceptor[];
+  /** Extensions starting or restarting now (their guards, if any, cannot be asked yet). */
+  starting?(): string[];
 }
 
 /** A view as the frames carry it: its own id, the real tool's name, its effect. */
@@ -76,7 +83,9 @@ export class ToolGuard {
     const req = request.source && !isObject(request.input) ? { ...request, input: {} } : request;
     const toolId = req.toolId ?? randomUUID();
     const subscribed = this.port.hasSubscribers('tool_call');
-    const intercepted = this.port.hasInterceptors('tool_call');
+    // Strict with a deadline (an agent's hook): an extension still starting may be a guard; it is waited for.
+    const starting = req.strict && req.deadline !== undefined ? (this.port.starting?.() ?? []) : [];
+    const intercepted = this.port.hasInterceptors('tool_call') || starting.length > 0;
     // Nobody listens to tool_call: nothing to map or check, the call starts at once (bench: editor-tool). The views
     // are built only if a tool_result subscriber wants them.
     if (!subscribed && !intercepted) return this.judged(req, toolId, undefined, { input: req.input ?? {}, rewrittenBy: [] });
@@ -92,17 +101,24 @@ export class ToolGuard {
         if (intercepted) return this.judged(req, toolId, views, { blocked: { ext: ZUT, reason: `zut cannot hand this call to its guards: ${tooBig}` } });
         return this.judged(req, toolId, views, { input: req.input ?? {}, rewrittenBy: [] });
       }
-      if (subscribed) for (const v of views) this.port.emit({ event: 'tool_call', ...frameOf(v, req) });
+      const heard = new Set<string>();
+      const announce = () => {
+        for (const v of views!) for (const ext of this.port.emitExcept({ event: 'tool_call', ...frameOf(v, req) }, heard)) heard.add(ext);
+      };
+      if (subscribed) announce();
       if (!intercepted) return this.judged(req, toolId, views, { input: req.input ?? {}, rewrittenBy: [] });
       const current = views.map((v) => v.args);
       const rewrittenBy: string[] = [];
-      for (let i = 0; i < views.length; i++) {
-        const accept = call && ((args: unknown) => refusal(call.back(current.map((a, j) => (j === i ? (args as JsonObject) : a)))));
-        const d = await chainToolCall(this.port.toolCallInterceptors(), { ...frameOf(views[i], req), tool_args: current[i] }, accept, req.strict);
-        if (d.blocked) return this.judged(req, toolId, views, { blocked: d.blocked });
-        current[i] = d.args as JsonObject;
-        for (const by of d.rewrittenBy) if (!rewrittenBy.includes(by)) rewrittenBy.push(by);
-      }
+      const asked = new Set<string>();
+      // The guards running now; in strict mode with a deadline, then those that were still starting (a slow
+      // starter delays only its own opinion: a block by a running guard does not wait for it).
+      let blocked = await this.chains(this.port.toolCallInterceptors(), views, current, call, req, rewrittenBy, asked);
+      // Those still starting are asked as each comes up, until the deadline (a slow starter delays only its own opinion).
+      if (!blocked && starting.length > 0) blocked = await this.asTheyStart(req.deadline!, () => {
+        announce(); // to those that came up meanwhile
+        return this.chains(this.port.toolCallInterceptors().filter((i) => !asked.has(i.ext)), views!, current, call, req, rewrittenBy, asked);
+      });
+      if (blocked) return this.judged(req, toolId, views, { blocked });
       if (!call) return this.judged(req, toolId, views, { input: current[0], rewrittenBy });
       const back = call.back(current);
       // `accept` refused what cannot map during the chain; this only catches a combination no single step showed.
@@ -110,6 +126,37 @@ export class ToolGuard {
       return this.judged(req, toolId, views, { input: back.input, rewrittenBy });
     } catch (e) {
       return this.judged(req, toolId, views, { blocked: { ext: ZUT, reason: `zut could not judge this call: ${e instanceof Error ? e.message : String(e)}` } });
+    }
+  }
+
+  /** Runs each view through `chain` (rewrites chain into `current`); the first block. */
+  private async chains(chain: Interceptor[], views: FramedView[], current: JsonObject[], call: ForeignCall | undefined, req: GuardRequest, rewrittenBy: string[], asked: Set<string>): Promise<Blocked | undefined> {
+    for (const i of chain) asked.add(i.ext);
+    if (chain.length === 0) return undefined;
+    for (let i = 0; i < views.length; i++) {
+      const accept = call && ((args: unknown) => refusal(call.back(current.map((a, j) => (j === i ? (args as JsonObject) : a)))));
+      const d = await chainToolCall(chain, { ...frameOf(views[i], req), tool_args: current[i] }, accept, req.strict);
+      if (d.blocked) return d.blocked;
+      current[i] = d.args as JsonObject;
+      for (const by of d.rewrittenBy) if (!rewrittenBy.includes(by)) rewrittenBy.push(by);
+    }
+    return undefined;
+  }
+
+  /**
+   * Until no extension is starting: `askFresh` after each look (the guards that came up meanwhile; its block ends the
+   * wait). At `deadline` with some still starting, the call is blocked naming them: their guards could not be asked.
+   */
+  private async asTheyStart(deadline: number, askFresh: () => Promise<Blocked | undefined>): Promise<Blocked | undefined> {
+    for (;;) {
+      const still = this.port.starting?.() ?? [];
+      const blocked = await askFresh();
+      if (blocked || still.length === 0) return blocked;
+      if (Date.now() >= deadline) {
+        const many = still.length > 1;
+        return { ext: ZUT, reason: `${still.join(', ')} ${many ? 'are' : 'is'} still starting: ${many ? 'their' : 'its'} guards could not be asked in time` };
+      }
+      await new Promise((r) => setTimeout(r, Math.min(HOOK_START_POLL_MS, Math.max(0, deadline - Date.now()))));
     }
   }
 

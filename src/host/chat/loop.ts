@@ -188,7 +188,7 @@ export async function runLoop(o: LoopOptions): Promise<LoopResult> {
       sink.notice('info', `Stopped after ${o.maxRounds} rounds (setting zut.chat.maxRounds).`);
       return done('max_rounds');
     }
-    const start = await host.interceptTurnStart(step);
+    const start = await host.interceptTurnStart(step, o.prompt);
     if (start.blocked) {
       sink.notice('blocked', `Turn blocked by ${start.blocked.ext}: ${start.blocked.reason}`);
       return done('blocked');

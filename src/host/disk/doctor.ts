@@ -45,6 +45,8 @@ export interface DoctorError {
 export interface DoctorReport {
   extensions: DoctorEntry[];
   errors: DoctorError[];
+  /** How agents' hooks reach this host: the window's hook socket or why it has none, the warm hook hosts running. */
+  hooks?: string[];
 }
 
 /**
@@ -171,6 +173,7 @@ export function doctorText(report: DoctorReport): string {
     out.push('', 'load errors:');
     for (const err of report.errors) out.push(`  ${err.ext}: ${block(err.message, '    ')}`);
   }
+  if (report.hooks?.length) out.push('', 'agent hooks:', ...report.hooks.map((h) => `  ${block(h, '    ')}`));
   return sanitizeText(out.join('\n')) + '\n';
 }
 
@@ -225,6 +228,7 @@ export function doctorMarkdown(report: DoctorReport, summary?: string): string {
     out.push('## Load errors', '');
     for (const err of report.errors) out.push(`${mdCode(err.ext)}:`, '', mdCodeBlock(err.message), '');
   }
+  if (report.hooks?.length) out.push('## Agent hooks', '', ...report.hooks.map((h) => `- ${mdCode(h)}`), '');
   return out.join('\n');
 }
 
@@ -232,5 +236,5 @@ export function doctorMarkdown(report: DoctorReport, summary?: string): string {
 
 /** `{"extensions":[…],"errors":[…]}`, indented. */
 export function doctorJson(report: DoctorReport): string {
-  return JSON.stringify({ extensions: report.extensions, errors: report.errors }, null, 2) + '\n';
+  return JSON.stringify({ extensions: report.extensions, errors: report.errors, ...(report.hooks && { hooks: report.hooks }) }, null, 2) + '\n';
 }

@@ -1,9 +1,11 @@
 /**
  * `zut ext install <path>` / `zut ext remove`: copy a local extension into an extensions directory, staged and
- * validated so a broken copy never becomes an installed extension. Two steps so the caller can show what will run
- * before it is installed: `stageInstall` copies (and with `build: 'go'` builds) into `<root>/.staging-<random>`
- * and returns the plan; `commit` renames the staging directory into place, `discard` removes it. Nothing is built
- * unless asked and nothing is fetched here (git sources: installSources.ts).
+ * validated so a broken copy never becomes an installed extension. Steps so the caller can show what will run (and
+ * what would be built) before anything runs: `stageInstall` copies into `<root>/.staging-<random>` (never `.git`)
+ * and returns the plan; with a builder, `build` runs it afterwards IN the staged copy (never in the source folder,
+ * whose git configuration the build must not run), once the caller showed the plan and it was accepted; `commit`
+ * renames the staging directory into place, `discard` removes it. Nothing is built unless asked and nothing is
+ * fetched here (git sources: installSources.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -27,7 +29,9 @@ export interface InstallPlan {
   manifest: Manifest;
   /** Every file of the staged copy, sorted. */
   files: CopiedFile[];
-  /** Set when `--build=go` produced the executable: the command that ran. */
+  /** With a builder: the command that builds the executable in the staged copy (shown before it runs). */
+  build?: string;
+  /** Set once the build ran: the command that ran. */
   built?: string;
 }
 
@@ -36,22 +40,27 @@ export interface StagedInstall {
   plan: InstallPlan;
   /** The staged copy's directory (`<root>/.staging-<random>`), exactly what `commit` renames into place. */
   staging: string;
-  /** Renames the staged copy into place; refuses if the destination appeared meanwhile (and discards). */
+  /** Runs the builder in the staged copy and validates the result (plan.built and plan.files updated). */
+  build(): Promise<void>;
+  /** Renames the staged copy into place; refuses if the destination appeared meanwhile, or a build is pending (and discards). */
   commit(): Promise<InstalledExtension>;
   /** Removes the staged copy. Idempotent. */
   discard(): Promise<void>;
 }
 
 /**
- * Builds the staged copy's executable (`--build=go`): `out` is the absolute path the manifest's relative `exec`
- * names inside the staging directory. Returns the command line that ran (for the plan).
+ * Builds the staged copy's executable (`--build=go`). `command` says what will run (for the plan, before it runs);
+ * `run` runs it with the staged copy as its working directory, `exec` being the manifest's relative `exec`.
  */
-export type Builder = (sourceDir: string, out: string) => Promise<string>;
+export interface Builder {
+  command(exec: string): string;
+  run(stagedDir: string, exec: string): Promise<void>;
+}
 
 export interface StageOptions {
   /** How to name the source in messages and in the plan (a git URL cloned to a temporary folder). Default: its path. */
   label?: string;
-  /** Build the executable into the staged copy (`--build=go`); the source need not contain it. */
+  /** The builder of the executable (`--build=go`), run by `build()` in the staged copy; the source need not contain it. */
   build?: Builder;
 }
 
@@ -83,8 +92,9 @@ const fail = (what: string, e: unknown): Error =>
 /**
  * Stages the extension at `src` for `<destRoot>/<name>` (`name` from its manifest). Steps: validate `src`; refuse
  * an existing destination or a destination inside the source; copy every file's content (not `.git`; a link that
- * leaves the folder is refused, naming it: copyTree.ts) into `<destRoot>/.staging-<random>`; build when asked;
- * validate the staged copy. On any failure the staging directory is removed. Throws an `install: …` error.
+ * leaves the folder is refused, naming it: copyTree.ts) into `<destRoot>/.staging-<random>`; validate the staged
+ * copy (its executable only once built). Nothing runs here. On any failure the staging directory is removed.
+ * Throws an `install: …` error.
  */
 export async function stageInstall(src: string, destRoot: string, opts: StageOptions = {}): Promise<StagedInstall> {
   const source = path.resolve(src);
@@ -113,21 +123,31 @@ export async function stageInstall(src: string, destRoot: string, opts: StageOpt
   const staging = path.join(root, `.staging-${randomBytes(6).toString('hex')}`);
   const discard = () => fs.rm(staging, { recursive: true, force: true });
   try {
-    let files = await copyContents(source, staging);
-    let built: string | undefined;
-    if (opts.build && manifest.exec !== undefined) {
-      built = await opts.build(source, path.resolve(staging, manifest.exec));
-      files = await listFiles(staging);
-    }
-    const staged = await validate(staging, `staged copy of ${what}`);
+    const files = await copyContents(source, staging);
+    const builder = opts.build;
+    const staged = await validate(staging, `staged copy of ${what}`, builder === undefined);
     if (staged.name !== manifest.name) throw new Error(`install: ${what} changed while it was copied`);
-    const plan: InstallPlan = { source: what, dest, manifest: staged, files, ...(built !== undefined && { built }) };
+    const exec = staged.exec ?? '';
+    const plan: InstallPlan = { source: what, dest, manifest: staged, files, ...(builder && { build: builder.command(exec) }) };
     return {
       plan,
       staging,
       discard,
+      async build() {
+        if (!builder || plan.built !== undefined) return;
+        try {
+          await builder.run(staging, exec);
+          plan.manifest = await validate(staging, `staged copy of ${what} after the build`);
+          plan.files = await listFiles(staging);
+          plan.built = plan.build;
+        } catch (e) {
+          await discard();
+          throw fail(what, e);
+        }
+      },
       async commit() {
         try {
+          if (builder && plan.built === undefined) throw new Error('install: the build did not run');
           if (await exists(dest)) throw new Error(`install: ${dest} already exists`);
           await fs.rename(staging, dest);
         } catch (e) {
@@ -144,9 +164,11 @@ export async function stageInstall(src: string, destRoot: string, opts: StageOpt
   }
 }
 
-/** `stageInstall` then `commit`: installs `src` as `<destRoot>/<name>` in one step. */
+/** `stageInstall`, `build` (when given a builder) then `commit`: installs `src` as `<destRoot>/<name>` in one step. */
 export async function installExtension(src: string, destRoot: string, opts: StageOptions = {}): Promise<InstalledExtension> {
-  return (await stageInstall(src, destRoot, opts)).commit();
+  const staged = await stageInstall(src, destRoot, opts);
+  await staged.build();
+  return staged.commit();
 }
 
 /** Every regular file under `dir` (relative, `/`-separated, sorted) with its size: the plan after a build. */

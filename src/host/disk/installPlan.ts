@@ -3,6 +3,7 @@
  * extension is installed, since an installed global extension runs without a consent prompt. Everything comes from
  * the extension (manifest fields, file names) and is sanitized: no control characters reach a terminal or a dialog.
  */
+import * as path from 'node:path';
 import { INSTALL_PLAN_MAX_FILES } from '../../protocol/limits';
 import { sanitizeText } from './doctor';
 import type { InstallPlan } from './install';
@@ -32,7 +33,8 @@ export function planCommand(plan: Pick<InstallPlan, 'manifest'>): string {
   const { exec, args } = plan.manifest;
   if (exec === undefined) return 'nothing (a theme only)';
   const line = [exec, ...args].map(shellWord).join(' ');
-  return execIsRelativePath(exec) ? `${line}   (in the extension folder)` : `${line}   (${shellWord(exec)} found on PATH)`;
+  if (execIsRelativePath(exec)) return `${line}   (in the extension folder)`;
+  return path.isAbsolute(exec) || path.win32.isAbsolute(exec) ? `${line}   (an absolute path on this machine)` : `${line}   (${shellWord(exec)} found on PATH)`;
 }
 
 /**
@@ -50,7 +52,7 @@ export function planText(plan: InstallPlan): string {
     `  from:  ${plan.source}`,
     `  into:  ${plan.dest}`,
     `  runs:  ${planCommand(plan)}`,
-    ...(plan.built !== undefined ? [`  built: ${plan.built}`] : []),
+    ...(plan.built !== undefined ? [`  built: ${plan.built}`] : plan.build !== undefined ? [`  build: ${plan.build}, once you accept`] : []),
     `  files: ${plan.files.length} (${formatBytes(total)})`,
     ...shown.map((f) => `    ${f.executable ? 'x' : ' '} ${f.path.padEnd(width)}  ${formatBytes(f.bytes)}`),
     ...(plan.files.length > shown.length ? [`    … and ${plan.files.length - shown.length} more`] : []),
@@ -69,7 +71,7 @@ export function planDetail(plan: InstallPlan, warnings: readonly string[] = []):
   const lines = [
     ...warnings.flatMap((w) => [w, '']),
     `Runs: ${planCommand(plan).replace(/ {2,}\(/, ' (')}`,
-    ...(plan.built !== undefined ? [`Built with: ${plan.built}`] : []),
+    ...(plan.built !== undefined ? [`Built with: ${plan.built}`] : plan.build !== undefined ? [`Builds with, once you confirm: ${plan.build}`] : []),
     ...(m.description !== undefined ? [`Description: ${m.description}`] : []),
     ...(m.version !== undefined ? [`Version: ${m.version}`] : []),
     `From: ${plan.source}`,

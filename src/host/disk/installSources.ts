@@ -2,9 +2,12 @@
  * Where an install comes from besides a local folder, and the one build zut offers: a git URL is cloned
  * shallowly (`git clone --depth 1`) into a temporary folder and installed from there exactly like a local folder
  * (install.ts: the same validation and link rules, the clone's `.git` not copied, nothing left behind on failure);
- * `--build=go` runs `go build -trimpath` in the source folder, writing the manifest's relative `exec` into the
- * staged copy (zut-extensions.md, "Built-in extensions"). git and go run in their own process group, are never
- * asked to prompt, and are killed on timeout or abort.
+ * git gets `protocol.allow=never` but for the schemes we accept (https, ssh, file, git), on its command line and in
+ * `GIT_ALLOW_PROTOCOL` (which wins over any configuration of the user's), so `ext::` or `fd::` run nothing whatever
+ * the user's git allows. `--build=go` runs `go build -trimpath -buildvcs=false` in the STAGED copy (no `.git`: the
+ * source folder's git configuration never runs) with `GOTOOLCHAIN=local` (no toolchain download runs) and
+ * `GOWORK=off`, writing the manifest's relative `exec` (zut-extensions.md, "Built-in extensions"). git and go run in
+ * their own process group, are never asked to prompt, and are killed on timeout or abort.
  */
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -23,6 +26,15 @@ export function isGitUrl(source: string): boolean {
   if (/^[a-zA-Z]:[\\/]/.test(source)) return false;
   return /^([^@/:\s]+@)?[^@/:\s]+:[^\s]/.test(source);
 }
+
+/** The URL schemes `ext install` lets git use. */
+export const GIT_SCHEMES = ['https', 'ssh', 'file', 'git'] as const;
+
+/** git's options allowing only GIT_SCHEMES, whatever the user's configuration says. */
+export const GIT_PROTOCOLS_ONLY = ['-c', 'protocol.allow=never', ...GIT_SCHEMES.flatMap((s) => ['-c', `protocol.${s}.allow=always`])];
+
+/** What a build's environment gets: no toolchain download (`go.mod`'s `toolchain` line runs nothing), no go.work above. */
+const GO_ENV = { GOTOOLCHAIN: 'local', GOWORK: 'off' } as const;
 
 /** The end of a tool's run: its exit code (null after a signal) and the tail of its output. */
 interface ToolRun {
@@ -110,10 +122,10 @@ export async function stageFromGit(url: string, destRoot: string, o: GitStageOpt
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'zut-clone-'));
   try {
     const into = path.join(tmp, 'src');
-    const r = await runTool('git', ['clone', '--quiet', '--depth', '1', '--no-recurse-submodules', '--', url, into], {
+    const r = await runTool('git', [...GIT_PROTOCOLS_ONLY, 'clone', '--quiet', '--depth', '1', '--no-recurse-submodules', '--', url, into], {
       cwd: tmp,
       // Never wait for a password nobody can type; credentials come from the user's helpers or ssh agent.
-      env: { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '', GCM_INTERACTIVE: 'never' },
+      env: { GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '', SSH_ASKPASS: '', GCM_INTERACTIVE: 'never', GIT_ALLOW_PROTOCOL: GIT_SCHEMES.join(':') },
       timeoutMs: GIT_CLONE_TIMEOUT_MS,
       missing: `install: ${url}: git is not on PATH (installing from a URL runs git clone)`,
       ...(o.signal && { signal: o.signal }),
@@ -129,21 +141,24 @@ export async function stageFromGit(url: string, destRoot: string, o: GitStageOpt
 }
 
 /**
- * The `--build=go` builder: `go build -trimpath -o <staged exec> .` run in the source folder (it may resolve Go
- * modules and use the network as the user's Go environment allows, as zut says). Resolves with the command shown
- * in the plan.
+ * The `--build=go` builder: `go build -trimpath -buildvcs=false -o <exec> .` run in the staged copy, with
+ * `GOTOOLCHAIN=local` and `GOWORK=off` (it may resolve Go modules and use the network as the user's Go environment
+ * allows, as zut says). Its output goes to `onOutput` as it comes.
  */
 export function goBuilder(o: { signal?: AbortSignal; onOutput?: (chunk: string) => void; env?: NodeJS.ProcessEnv } = {}): Builder {
-  return async (sourceDir, out) => {
-    const r = await runTool('go', ['build', '-trimpath', '-o', out, '.'], {
-      cwd: sourceDir,
-      timeoutMs: GO_BUILD_TIMEOUT_MS,
-      missing: 'go is not on PATH (--build=go runs go build -trimpath)',
-      ...(o.env && { env: o.env }),
-      ...(o.signal && { signal: o.signal }),
-      ...(o.onOutput && { onOutput: o.onOutput }),
-    });
-    if (r.code !== 0) throw new Error(failure('go build -trimpath', r));
-    return `go build -trimpath -o ${path.basename(out)} .`;
+  const args = (exec: string) => ['build', '-trimpath', '-buildvcs=false', '-o', exec, '.'];
+  return {
+    command: (exec) => `${['go', ...args(exec)].join(' ')}   (in the staged copy; ${Object.entries(GO_ENV).map(([k, v]) => `${k}=${v}`).join(' ')})`,
+    async run(stagedDir, exec) {
+      const r = await runTool('go', args(exec), {
+        cwd: stagedDir,
+        timeoutMs: GO_BUILD_TIMEOUT_MS,
+        missing: 'go is not on PATH (--build=go runs go build -trimpath)',
+        env: { ...o.env, ...GO_ENV },
+        ...(o.signal && { signal: o.signal }),
+        ...(o.onOutput && { onOutput: o.onOutput }),
+      });
+      if (r.code !== 0) throw new Error(failure('go build -trimpath', r));
+    },
   };
 }

@@ -3,7 +3,6 @@
  * CLI and zut itself: `read manifest: …`, `parse manifest: …`, `manifest: name is required`,
  * `manifest: exec is required`.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
@@ -11,6 +10,8 @@ import { valueAt } from '../../protocol';
 import { MAX_MANIFEST_BYTES } from '../../protocol/limits';
 import type { Manifest } from '../types';
 import { readBoundedFile } from './boundedRead';
+import { appendMember, memberOf, parseJsonText, replaceValue } from './jsonText';
+import { userFile } from './userFile';
 
 /** The manifest's file name inside an extension directory. */
 export const MANIFEST_FILE = 'extension.json';
@@ -205,19 +206,16 @@ export async function readManifest(dir: string): Promise<ReadManifestResult> {
 }
 
 /**
- * Sets `enabled` in `<dir>/extension.json`, keeping every other field and the field order (re-serialised with
- * a 2-space indent). Atomic: a temp file beside the real manifest, then rename, so a crash never leaves a
- * half-written manifest. Throws `read manifest: …` / `parse manifest: …` errors.
+ * Sets `enabled` in `<dir>/extension.json`, every other byte as it was (jsonText.ts), through the careful writer
+ * (userFile.ts: mode, owner and a link kept, a temporary file created exclusively, fsync, rename), so a crash never
+ * leaves a half-written manifest. Throws `read manifest: …` / `parse manifest: …` / `write manifest: …` errors.
  */
 export async function setManifestEnabled(dir: string, enabled: boolean): Promise<void> {
-  let file = path.join(dir, MANIFEST_FILE);
+  const file = path.join(dir, MANIFEST_FILE);
   let text: string;
-  let mode: number;
   try {
-    // A symlinked manifest stays a symlink: the real file is replaced.
+    // A symlinked manifest stays a symlink: the real file is written (userFile.ts), inside the extension's directory.
     text = await readBoundedFile(file, MAX_MANIFEST_BYTES, dir);
-    file = await fs.realpath(file);
-    mode = (await fs.stat(file)).mode & 0o777;
   } catch (e) {
     throw new Error(`read manifest: ${(e as Error).message}`);
   }
@@ -230,14 +228,15 @@ export async function setManifestEnabled(dir: string, enabled: boolean): Promise
   if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
     throw new Error(`parse manifest: ${file}: expected a JSON object, got ${jsonType(obj)}`);
   }
-  // Assigning an existing key keeps its position; a new key goes last.
-  (obj as Record<string, unknown>).enabled = enabled;
-  const tmp = path.join(path.dirname(file), `.${MANIFEST_FILE}.${randomBytes(6).toString('hex')}.tmp`);
+  // The field changed in place (or added last); every other byte stays as written.
+  const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const body = text.slice(bom.length);
+  const root = parseJsonText(body);
+  const was = memberOf(root, 'enabled');
+  const next = was ? replaceValue(body, was, enabled) : appendMember(body, root, 'enabled', enabled);
   try {
-    await fs.writeFile(tmp, JSON.stringify(obj, null, 2) + '\n', { mode, flag: 'wx' });
-    await fs.rename(tmp, file);
+    await (await userFile(file, { within: dir, noRead: true })).write(bom + next);
   } catch (e) {
-    await fs.rm(tmp, { force: true });
     throw new Error(`write manifest: ${file}: ${(e as Error).message}`);
   }
 }

@@ -131,15 +131,18 @@ export async function modifiedSince(files: readonly string[], since: number): Pr
 
 /**
  * The files whose change restarts an extension (the watcher's targets besides its manifest): its executable when
- * that is a relative path, and every argument naming a file inside its directory (`node main.js`, a Go
- * extension's `main.go`). Its consent fingerprint covers more (its whole directory: extensions/fingerprint.ts),
- * checked at every spawn.
+ * that is a relative path, every argument naming a file inside its directory (`node main.js`, a Go extension's
+ * `main.go`), and its skills' SKILL.md files (the restart reads their names and descriptions again, and a project
+ * extension's changed skill passes the consent gate like changed code). Its consent fingerprint covers more (its
+ * whole directory: extensions/fingerprint.ts), checked at every spawn.
  */
-export function watchedFiles(ext: { dir: string; exec?: string; args?: readonly string[] }): string[] {
+export function watchedFiles(ext: { dir: string; exec?: string; args?: readonly string[]; skills?: readonly { path: string }[] }): string[] {
   const files = ext.exec && execIsRelativePath(ext.exec) ? [resolveExec(ext.dir, ext.exec)] : [];
+  const inside = (p: string) => p.startsWith(ext.dir + path.sep) && !files.includes(p);
   for (const a of ext.args ?? []) {
     const p = path.resolve(ext.dir, a);
-    if (p.startsWith(ext.dir + path.sep) && !files.includes(p)) files.push(p);
+    if (inside(p)) files.push(p);
   }
+  for (const s of ext.skills ?? []) if (inside(s.path)) files.push(s.path);
   return files;
 }

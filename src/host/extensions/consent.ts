@@ -101,3 +101,12 @@ export function decideGate(
   if (!r || r.fingerprint !== fingerprint) return 'consent';
   return r.answer === 'allow' ? undefined : 'denied';
 }
+
+/**
+ * Choices that allow exactly the given content: directory → fingerprint (a headless run's `--pin`s, pins.ts). Any
+ * other directory, or other content, has no answer and waits for consent — in a headless run, for ever.
+ */
+export function pinnedChoices(pins: ReadonlyMap<string, string>): WorkspaceChoices {
+  const records = new Map([...pins].map(([dir, fingerprint]) => [consentKey(dir), { answer: 'allow', fingerprint } satisfies ConsentRecord]));
+  return { get: (key) => records.get(key), set: () => undefined };
+}

@@ -15,6 +15,8 @@ import { createHash } from 'node:crypto';
 import { constants as fsConstants, promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { execIsRelativePath, resolveExec } from '../disk/manifest';
+import { logPathFor } from '../disk/paths';
+import type { DiscoveredExtension } from '../types';
 import { FINGERPRINT_MAX_BYTES, FINGERPRINT_MAX_ENTRIES, FINGERPRINT_PARALLEL_READS, FINGERPRINT_READ_CHUNK_BYTES } from '../../protocol/limits';
 
 /** What to fingerprint. */
@@ -62,6 +64,24 @@ interface Entry {
 }
 
 class Refused extends Error {}
+
+/**
+ * What consent fingerprints for a discovered extension (the Gatekeeper's gate and the pins of a copied MCP
+ * configuration, pins.ts, alike): its directory (a top-level e file: only that level, shared with its siblings), its
+ * manifest and the files `exec`/`args` name.
+ */
+export function fingerprintTarget(d: DiscoveredExtension, folders: readonly string[], zutHome: string): FingerprintTarget {
+  return {
+    name: d.name,
+    dir: d.dir,
+    manifestPath: d.manifestPath,
+    exec: d.manifest?.exec,
+    args: d.manifest?.args,
+    shallow: d.ecosystem === 'e' && d.eTarget !== undefined && d.eTarget !== d.dir,
+    folders,
+    logPath: logPathFor(zutHome, d.name),
+  };
+}
 
 export async function contentFingerprint(t: FingerprintTarget, bounds: FingerprintBounds = DEFAULT_BOUNDS): Promise<FingerprintResult> {
   const budget = { entries: 0, bytes: 0 };

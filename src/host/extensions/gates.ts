@@ -11,7 +11,7 @@ import { MANIFEST_FILE, readManifest } from '../disk/manifest';
 import { identity } from '../disk/discovery';
 import { logPathFor } from '../disk/paths';
 import { consentRecord, decideGate, isInside, isRepositoryCode, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
-import { contentFingerprint, filePart, type FingerprintResult } from './fingerprint';
+import { contentFingerprint, filePart, fingerprintTarget, type FingerprintResult } from './fingerprint';
 import type { ExtensionSupervisor } from './supervisor';
 import type { ExtensionInfo } from '../types';
 
@@ -95,16 +95,7 @@ export class Gatekeeper {
 
   private fingerprint(s: ExtensionSupervisor): Promise<FingerprintResult> {
     const o = this.host.options();
-    return contentFingerprint({
-      name: s.name,
-      dir: s.disc.dir,
-      manifestPath: s.disc.manifestPath,
-      exec: s.disc.manifest?.exec,
-      args: s.disc.manifest?.args,
-      shallow: isTopLevelE(s),
-      folders: o.folders,
-      logPath: logPathFor(o.zutHome, s.name),
-    });
+    return contentFingerprint(fingerprintTarget(s.disc, o.folders, o.zutHome));
   }
 
   /** When any of `among` now waits for consent: fires once with everything pending. */
@@ -224,9 +215,4 @@ export class Gatekeeper {
     if (!consent) throw new Error('this host keeps no workspace choices');
     return consent;
   }
-}
-
-/** A top-level e file (discovery read a file, not a directory): its directory is shared with its siblings. */
-function isTopLevelE(s: ExtensionSupervisor): boolean {
-  return s.disc.ecosystem === 'e' && s.disc.eTarget !== undefined && s.disc.eTarget !== s.disc.dir;
 }

@@ -96,7 +96,7 @@ export class EProtocol implements ExtensionProtocol {
       case 'intercept': {
         const p = request.payload;
         if (p.event === 'tool_call') return requestLine(id, 'hook.tool_call', { name: p.tool_name, arguments: p.tool_args ?? {}, ...foreignFields(p) });
-        if (p.event === 'turn_start') return requestLine(id, 'hook.before_turn', { prompt: typeof p.text === 'string' ? p.text : '' });
+        if (p.event === 'turn_start') return requestLine(id, 'hook.before_turn', { prompt: typeof p.prompt === 'string' ? p.prompt : '' });
         return requestLine(id, `hook.${p.event}`, p);
       }
     }

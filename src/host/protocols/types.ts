@@ -64,9 +64,14 @@ export interface ExtensionHello {
 
 // ---------------------------------------------------------------- host → extension
 
-/** The payload of an interception request: `event` plus that event's fields (tool_id, tool_args, step, text, …). */
+/**
+ * The payload of an interception request: `event` plus that event's fields (tool_id, tool_args, step, text, …).
+ * `prompt` (`turn_start`) is the turn's user prompt: e's `hook.before_turn` takes it; zut's and zot's frames do not
+ * carry it.
+ */
 export interface InterceptPayload {
   event: string;
+  prompt?: string;
   [field: string]: unknown;
 }
 

@@ -122,8 +122,11 @@ export class FrameProtocol implements ExtensionProtocol {
         return encodeFrame({ type: 'tool_call', id, name: r.name, args: r.args });
       case 'command':
         return encodeFrame({ type: 'command_invoked', id, name: r.name, args: r.args });
-      case 'intercept':
-        return encodeFrame({ type: 'event_intercept', id, ...r.payload });
+      case 'intercept': {
+        // `prompt` is e's (`hook.before_turn`): zut's and zot's `event_intercept` for `turn_start` carries `step` alone.
+        const { prompt: _prompt, ...payload } = r.payload;
+        return encodeFrame({ type: 'event_intercept', id, ...payload });
+      }
     }
   }
 

@@ -1,7 +1,7 @@
 // @ts-check
 // In-host: the stable launcher and its two commands. "Copy MCP Client Configuration…" puts a snippet on the
-// clipboard whose command (the launcher under the extension's global storage), run with its args exactly as given,
-// serves the workspace's tools over MCP on stdio. "Guard Agent Tools…" writes .github/hooks/zut.json; its
+// clipboard whose command (the launcher under the extension's global storage), run with its args exactly as given
+// (the project's extensions pinned to their content), serves the workspace's tools over MCP on stdio. "Guard Agent Tools…" writes .github/hooks/zut.json; its
 // PreToolUse command, run the way VS Code's hook executor runs it (a shell, cwd = home, env without VSCODE_*/GITHUB_*/
 // COPILOT_*, JSON on stdin), is denied by the example guard running in this window (no second copy: a headless host
 // would not start the project's guard without --allow-project), and Remove takes the entries out again.
@@ -21,6 +21,7 @@ const WS = process.env.ZUT_TEST_WORKSPACE;
 function hookEnv() {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VSCODE_|GITHUB_|COPILOT_)/.test(k)));
   delete env.ZUT_ALLOW_PROJECT; // a headless fallback could not start the project's guard
+  env.ZUT_HOOK_WARM = '0'; // nor leave a warm host behind after the test
   return env;
 }
 
@@ -90,7 +91,11 @@ suite('agent setup (launcher, Copy MCP Client Configuration, Guard Agent Tools)'
     assert.strictEqual(names.length, 1);
     const server = config.servers[names[0]];
     assert.strictEqual(server.type, 'stdio');
-    assert.deepStrictEqual(server.args, ['mcp', '--cwd', WS, '--allow-project']);
+    // The project's extensions pinned to their content now: one --pin per extension, the weather one among them.
+    assert.deepStrictEqual(server.args.slice(0, 4), ['mcp', '--cwd', WS, '--allow-project']);
+    const pins = server.args.slice(4);
+    assert.ok(pins.length >= 2 && pins.every((a, i) => (i % 2 === 0 ? a === '--pin' : /^[^=]+=[0-9a-f]{64}$/.test(a))), `pins: ${JSON.stringify(pins)}`);
+    assert.ok(pins.some((a) => a.startsWith('.zut/extensions/weather=')), `weather is pinned: ${JSON.stringify(pins)}`);
     assert.ok(path.isAbsolute(server.command) && /[\\/]globalStorage[\\/]zut\.zut-vscode[\\/]bin[\\/]zut-host(\.cmd)?$/i.test(server.command), `the launcher under global storage: ${server.command}`);
     console.log(`agent setup: launcher ${server.command}`);
 

@@ -98,6 +98,26 @@ suite('agent mode (MCP bridge)', function () {
     assert.match(text, /blocked by guard: refused: matches danger pattern "rm -rf"/);
   });
 
+  test("a zut extension's skill in VS Code's agent: the skill tool lists its name and description, invokeTool loads its SKILL.md", async () => {
+    await eventually(() => host.extensions().some((e) => e.name === 'briefing' && e.state === 'running'), 'briefing running', 30000);
+    const skill = await eventuallyLive(() => mcpTool('skill'), 'the mcp skill tool in vscode.lm.tools');
+    assert.match(skill.description, /- weather-briefing \(from briefing\): Write a short travel weather briefing for one or more cities/);
+    assert.deepStrictEqual(skill.inputSchema.properties.name.enum, ['weather-briefing']);
+    // readOnlyHint: VS Code runs it without a confirmation; the body arrives only now, on demand.
+    const { text } = await invoke(skill.name, { name: 'weather-briefing' });
+    const folder = fs.realpathSync(path.join(vscode.workspace.workspaceFolders[0].uri.fsPath, '.zut', 'extensions', 'briefing', 'skills', 'weather-briefing'));
+    assert.strictEqual(text.split('\n')[0], `Skill "weather-briefing" of the zut extension briefing. Paths in it are relative to ${folder}.`);
+    assert.match(text, /# Weather briefing/);
+    // Stopped, its skill goes: the running server hears list_changed (no restart) and the tool leaves the list.
+    await host.stopExtension('briefing');
+    try {
+      await eventuallyListed(() => !mcpEnding('skill'), 'the skill tool gone with its extension');
+    } finally {
+      await host.startExtension('briefing');
+    }
+    await eventuallyListed(() => mcpTool('skill'), 'the skill tool back');
+  });
+
   test('adding an extension updates the list (and zut.agentTools.exclude removes a tool)', async () => {
     await eventuallyLive(() => mcpTool('weather'), 'the server live');
     const dir = path.join(vscode.workspace.workspaceFolders[0].uri.fsPath, '.zut', 'extensions', 'agent-probe');

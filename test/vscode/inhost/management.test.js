@@ -13,7 +13,7 @@ const vscode = require('vscode');
 
 const ID = 'zut.zut-vscode';
 const WS = process.env.ZUT_TEST_WORKSPACE;
-const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
+const EXAMPLES = ['briefing', 'guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
 
 async function api() {
   const ext = vscode.extensions.getExtension(ID);

@@ -1,9 +1,11 @@
 // @ts-check
 // UI: the agent setup commands as a person runs them, from the installed .vsix (its dist/agent-setup.js and the
-// launcher it writes). "Zut: Guard Agent Tools…": pick the agent and the scope, a modal shows the file and the exact
-// entries before anything is written, Write merges them; run again, the modal offers Remove, which takes them out.
-// "Zut: Copy MCP Client Configuration…": pick the client and which extensions, a notification says what was copied
-// and where it goes. In Restricted Mode, Guard Agent Tools offers only the user scope.
+// launcher it writes). "Zut: Guard Agent Tools…": pick the agent and the scope, a modal summarizes the file, the
+// events and the one command before anything is written, Write merges them; run again, the modal offers Remove, which
+// takes them out. "Zut: Copy MCP Client Configuration…": VS Code offered last, global extensions first; a
+// notification says what was copied and where it goes (with an Open button); choosing the project's extensions asks
+// first, saying the client will run the repository's code. In Restricted Mode, Guard Agent Tools offers only the user
+// scope.
 // Screenshots: <run dir>/screenshots/agent-setup-*.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -17,6 +19,11 @@ async function runWhenListed(page, title) {
     await paletteRow(page, title).waitFor({ timeout: 3000 });
   }, { timeout: 60_000, interval: 200 });
   await paletteRow(page, title).click();
+}
+
+/** The labels of the open quick pick's rows, in order (each row's first label: not its detail). */
+function rowLabels(page) {
+  return page.locator('.quick-input-widget .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.querySelector('.label-name')?.textContent?.trim()));
 }
 
 /** The notification containing `text`, from the notification center (toasts may be hidden); left open. */
@@ -48,8 +55,10 @@ describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () 
     const ask = page.locator('.monaco-dialog-box', { hasText: "Let your zut guards and event subscribers see VS Code's agent's tool calls?" });
     await ask.waitFor();
     const detail = await ask.textContent();
-    assert.ok(detail?.includes(`Merging into ${file}:`), detail ?? '');
-    assert.match(detail ?? '', /hooks\.PreToolUse: \{"type":"command","command":"'[^']*\/globalStorage\/zut\.zut-vscode\/bin\/zut-host' hook --agent vscode PreToolUse","timeout":30\}/);
+    assert.ok(detail?.includes(`File: ${file}`), detail ?? '');
+    assert.ok(detail?.includes('Events: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop'), detail ?? '');
+    assert.match(detail ?? '', /Command: '[^']*\/globalStorage\/zut\.zut-vscode\/bin\/zut-host' hook --agent vscode <event>/);
+    assert.ok(!detail?.includes('"type":"command"'), 'no raw JSON in the dialog');
     await screenshot(page, 'agent-setup-guard-plan');
     assert.ok(!fs.existsSync(file), 'nothing written before Write');
     await ask.locator('.monaco-button', { hasText: /^Write$/ }).click();
@@ -58,7 +67,7 @@ describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () 
     assert.deepEqual(Object.keys(written.hooks).sort(), ['PostToolUse', 'PreToolUse', 'SessionStart', 'Stop', 'SubagentStop', 'UserPromptSubmit']);
     const launcher = written.hooks.PreToolUse[0].command.match(/^'([^']*)'/)[1];
     assert.ok(fs.statSync(launcher).mode & 0o100, `the launcher is executable: ${launcher}`);
-    await notification(page, `Written 6 zut hook entries into ${file}`);
+    await notification(page, `VS Code's agent's tool calls now go through your zut guards (hooks in ${file})`);
     await screenshot(page, 'agent-setup-guard-written');
     await page.keyboard.press('Escape');
 
@@ -72,16 +81,32 @@ describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () 
     await retry(async () => assert.ok(!fs.existsSync(file), 'removed'));
   });
 
-  it('Copy MCP Client Configuration asks the client and which extensions, and says what it copied', async () => {
+  it('Copy MCP Client Configuration asks the client (VS Code last) and which extensions (global first), and says what it copied', async () => {
     await runWhenListed(page, 'Zut: Copy MCP Client Configuration…');
-    await paletteRow(page, 'Cursor (mcp.json)').click();
-    await paletteRow(page, 'Only your global extensions').click();
-    const note = await notification(page, 'Copied the Cursor (mcp.json) configuration');
+    await paletteRow(page, 'Cursor').waitFor();
+    const clients = await rowLabels(page);
+    assert.deepEqual(clients, ['Claude Desktop', 'Cursor', 'Command line', 'VS Code (mcp.json)']);
+    await paletteRow(page, 'Cursor').click();
+    await paletteRow(page, 'Only your global extensions').waitFor();
+    const choices = await rowLabels(page);
+    assert.equal(choices[0], 'Only your global extensions', 'the safe choice first (Enter picks it)');
+    await page.keyboard.press('Enter');
+    const note = await notification(page, 'Copied the Cursor configuration');
     const text = (await note.textContent()) ?? '';
-    assert.match(text, /\/globalStorage\/zut\.zut-vscode\/bin\/zut-host/);
     assert.match(text, /Only your global extensions start/);
+    await note.locator('.monaco-button', { hasText: 'Open mcp.json' }).waitFor();
     await screenshot(page, 'agent-setup-copy-mcp');
     await page.keyboard.press('Escape');
+
+    // The project's extensions: a modal says plainly what that means before anything is copied.
+    await runWhenListed(page, 'Zut: Copy MCP Client Configuration…');
+    await paletteRow(page, 'Claude Desktop').click();
+    await paletteRow(page, "Also this folder's extensions, as they are now").click();
+    const ask = page.locator('.monaco-dialog-box', { hasText: "Claude Desktop will run this repository's code on every start, without asking you." });
+    await ask.waitFor();
+    assert.match((await ask.textContent()) ?? '', /pinned to their content now/);
+    await screenshot(page, 'agent-setup-copy-mcp-project');
+    await ask.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
   });
 });
 

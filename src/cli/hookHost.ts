@@ -1,0 +1,172 @@
+/**
+ * `zut-host hook host`: the warm headless host agents' hooks use when no window is open on their folder (started
+ * detached by the first such hook, src/hooks/warmHost.ts). It serves one folder with one set of options (the
+ * project's own extensions only when started with `--allow-project`, as every headless run) over the hooks' local
+ * socket (src/hooks/server.ts), keeps its extensions running and restarts one whose files change (the fingerprint
+ * rules: Manager.applyChanges), and exits — stopping them — after `--idle-timeout` seconds without a call
+ * (HOOK_HOST_IDLE_MS; `$ZUT_HOOK_HOST_IDLE_SECONDS`), when its own dist/cli.js is replaced (an update), on SIGTERM or
+ * on `zut-host hook host stop`. A watchdog (src/hooks/watchdog.ts) ends its extensions' process groups if it dies
+ * without stopping them. `status` lists the warm hosts; `stop [--cwd DIR]` ends them (or the one of DIR).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Manager } from '../host/manager';
+import { NullHostUi } from '../host/hostUi';
+import { globalExtensionsDir } from '../host/disk/paths';
+import { HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
+import { removeStale } from '../hooks/client';
+import { HookServer } from '../hooks/server';
+import { alive, ensurePrivateDir, hooksDir, readRendezvous, realFolder, type Rendezvous } from '../hooks/rendezvous';
+import { warmRendezvous, type WarmOptions } from '../hooks/warmHost';
+import { startWatchdog } from '../hooks/watchdog';
+import { EXIT, hostOptions, UsageError, write, type Parsed } from './common';
+import { allowProject } from './project';
+
+/** `zut-host hook host [status|stop]`. */
+export async function hookHost(p: Parsed): Promise<number> {
+  const [, , verb, ...rest] = p.positionals;
+  if (rest.length > 0) throw new UsageError('hook host takes at most one verb: status or stop');
+  if (verb === 'status') return status(p);
+  if (verb === 'stop') return stop(p);
+  if (verb !== undefined) throw new UsageError(`hook host: unknown verb "${verb}" (status, stop)`);
+  return serve(p);
+}
+
+/** The warm hosts whose rendezvous files are in the hooks directory (live ones; stale files are removed). */
+export function warmHosts(dir = hooksDir()): { file: string; r: Rendezvous }[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.startsWith('h-') && n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => {
+    const file = path.join(dir, n);
+    const r = readRendezvous(file);
+    if (!r) return [];
+    if (!alive(r.pid)) {
+      removeStale(file, r);
+      return [];
+    }
+    return [{ file, r }];
+  });
+}
+
+async function status(p: Parsed): Promise<number> {
+  const hosts = warmHosts();
+  if (p.values.json) await write(process.stdout, JSON.stringify(hosts.map(({ r }) => ({ pid: r.pid, folder: r.folder }))) + '\n');
+  else if (hosts.length === 0) await write(process.stdout, 'No warm hook host is running.\n');
+  else for (const { r } of hosts) await write(process.stdout, `warm hook host: pid ${r.pid} for ${r.folder}\n`);
+  return EXIT.ok;
+}
+
+async function stop(p: Parsed): Promise<number> {
+  const only = p.values.cwd !== undefined ? realFolder(p.values.cwd) : undefined;
+  const hosts = warmHosts().filter(({ r }) => only === undefined || r.folder === only);
+  for (const { r } of hosts) {
+    try {
+      process.kill(r.pid, 'SIGTERM');
+    } catch {
+      // gone already
+    }
+  }
+  // Each stops its extensions (shutdown → grace → SIGTERM → SIGKILL) before it exits: wait for that, bounded.
+  const until = Date.now() + 15_000;
+  while (hosts.some(({ r }) => alive(r.pid)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  await write(process.stdout, hosts.length ? `Stopped ${hosts.length} warm hook host${hosts.length > 1 ? 's' : ''}.\n` : 'No warm hook host is running.\n');
+  return EXIT.ok;
+}
+
+/** Seconds of `--idle-timeout`, else `$ZUT_HOOK_HOST_IDLE_SECONDS`, else HOOK_HOST_IDLE_MS. */
+function idleMs(p: Parsed): number {
+  const given = p.values['idle-timeout'] ?? process.env.ZUT_HOOK_HOST_IDLE_SECONDS;
+  if (given === undefined) return HOOK_HOST_IDLE_MS;
+  const s = Number(given);
+  if (!Number.isFinite(s) || s <= 0) throw new UsageError('--idle-timeout must be a positive number of seconds');
+  return s * 1000;
+}
+
+async function serve(p: Parsed): Promise<number> {
+  const folder = realFolder(p.values.cwd ?? process.cwd());
+  const options: WarmOptions = { allowProject: allowProject(p.values), noZot: !!p.values['no-zot'], noE: !!p.values['no-e'] };
+  const idle = idleMs(p);
+  const dir = hooksDir();
+  const why = ensurePrivateDir(dir);
+  if (why) throw new Error(`hook host: ${why}`);
+  const file = warmRendezvous(folder, options, dir);
+  const manager = new Manager({ ...hostOptions(p), folders: [folder], ui: new NullHostUi(), provider: 'hook', model: 'unknown', autoRestart: true, isTrusted: () => options.allowProject });
+  const watchdog = startWatchdog();
+  const tracked = manager.onDidChangeExtensions(() => watchdog.track(manager.extensions().flatMap((e) => (e.pid ? [e.pid] : []))));
+  let ending: Promise<void> | undefined;
+  let ended!: () => void;
+  const finished = new Promise<void>((resolve) => (ended = resolve));
+  // (`end`, below, runs only when the timer fires: after everything here is set up.)
+  const idleTimer = setTimeout(() => void end(), idle);
+  const server = await HookServer.listen(manager, [folder], { dir, warmFile: file, onRequest: () => idleTimer.refresh() });
+  fs.rmSync(`${file}.lock`, { force: true });
+  if (typeof server === 'string') throw new Error(`hook host: ${server}`);
+
+  const end = (): Promise<void> =>
+    (ending ??= (async () => {
+      server.dispose();
+      clearTimeout(idleTimer);
+      clearInterval(checks);
+      watchers.forEach((w) => w.close());
+      await manager.stop();
+      tracked.dispose();
+      watchdog.bye();
+      manager.dispose();
+      ended();
+    })());
+  // An update replaces dist/cli.js: the next hook then starts the new version.
+  const self = fs.realpathSync(process.argv[1]);
+  const stamp = (f: string) => {
+    try {
+      const st = fs.statSync(f);
+      return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      return 'gone';
+    }
+  };
+  const was = stamp(self);
+  const checks = setInterval(() => {
+    if (stamp(self) !== was) void end();
+  }, HOOK_HOST_CHECK_MS);
+  const watchers = watchExtensions(manager, folder, p, options);
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void end());
+  void manager.start().catch(() => undefined);
+  await finished;
+  return EXIT.ok;
+}
+
+/** Restarts an extension whose files change: the extension directories this host loads, watched recursively. */
+function watchExtensions(manager: Manager, folder: string, p: Parsed, o: WarmOptions): fs.FSWatcher[] {
+  const opts = hostOptions(p);
+  const roots = [
+    globalExtensionsDir(opts.zutHome),
+    ...(opts.zot ? [globalExtensionsDir(opts.zot.home)] : []),
+    ...(opts.e ? [globalExtensionsDir(opts.e.home)] : []),
+    ...(o.allowProject ? ['.zut', ...(opts.zot ? ['.zot'] : []), ...(opts.e ? ['.e'] : [])].map((d) => path.join(folder, d, 'extensions')) : []),
+    ...(opts.extensionPaths ?? []),
+  ];
+  let changed = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    const paths = [...changed];
+    changed = new Set();
+    void manager.applyChanges(paths).catch(() => undefined);
+  };
+  return roots.flatMap((root) => {
+    try {
+      const w = fs.watch(root, { recursive: true }, (_e, name) => {
+        if (name) changed.add(path.join(root, name.toString()));
+        clearTimeout(timer);
+        timer = setTimeout(flush, WATCH_DEBOUNCE_MS);
+      });
+      w.on('error', () => w.close());
+      return [w];
+    } catch {
+      return []; // not there (yet)
+    }
+  });
+}

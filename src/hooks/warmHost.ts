@@ -1,0 +1,81 @@
+/**
+ * The warm headless host, from the hook's side: with no window for its folder, a hook starts one host per folder and
+ * options (`zut-host hook host`, detached; src/cli/hookHost.ts) that keeps the extensions running between calls and
+ * answers over the same local socket as a window, then exits when idle. Here: the options that key it, and starting
+ * it — once (an exclusive lock file beside its rendezvous; a start older than HOOK_HOST_START_MS is stale) — and
+ * waiting, bounded, until it listens. `ZUT_HOOK_WARM=0` turns it off (each call then runs its own host, as before).
+ * Light: the entry an agent runs per tool call (src/hook.ts) uses it. VS Code-free.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { HOOK_HOST_START_MS } from '../protocol/limits';
+import { alive, ensurePrivateDir, hooksDir, readRendezvous, warmFile } from './rendezvous';
+
+/** What keys a warm host besides its folder: the hook's options that change which extensions run. */
+export interface WarmOptions {
+  allowProject: boolean;
+  noZot: boolean;
+  noE: boolean;
+}
+
+/** Whether hooks may start a warm host (`ZUT_HOOK_WARM=0`: no). */
+export const warmEnabled = (): boolean => process.env.ZUT_HOOK_WARM !== '0';
+
+/** The option words of a warm host (its key and its command line). */
+export function warmFlags(o: WarmOptions): string[] {
+  return [...(o.allowProject ? ['--allow-project'] : []), ...(o.noZot ? ['--no-zot'] : []), ...(o.noE ? ['--no-e'] : [])];
+}
+
+/** The rendezvous file of the warm host for `folder` with `o`. */
+export function warmRendezvous(folder: string, o: WarmOptions, dir = hooksDir()): string {
+  return warmFile(dir, folder, warmFlags(o));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts the warm host for `folder` with `o` (running `cli`, dist/cli.js) unless one is starting already, and waits
+ * until it listens or `deadline` (ms since epoch) passes. Resolves with its rendezvous file, or undefined when it did
+ * not come up in time (the caller answers by itself).
+ */
+export async function startWarmHost(cli: string, folder: string, o: WarmOptions, deadline: number): Promise<string | undefined> {
+  const dir = hooksDir();
+  if (ensurePrivateDir(dir)) return undefined;
+  const file = warmRendezvous(folder, o, dir);
+  const lock = `${file}.lock`;
+  const until = Math.min(deadline, Date.now() + HOOK_HOST_START_MS);
+  let child: number | undefined;
+  if (takeLock(lock)) {
+    const p = spawn(process.execPath, [cli, 'hook', 'host', '--cwd', folder, ...warmFlags(o)], { cwd: folder, detached: true, stdio: 'ignore', windowsHide: true });
+    p.on('error', () => fs.rmSync(lock, { force: true }));
+    p.unref();
+    child = p.pid;
+  }
+  // Ours, or the one another hook is starting: up once its rendezvous names a live process (ours: that pid).
+  for (;;) {
+    const r = readRendezvous(file);
+    if (r && (child === undefined ? alive(r.pid) : r.pid === child)) return file;
+    if (Date.now() >= until) return undefined;
+    await sleep(20);
+  }
+}
+
+/** Creates the start lock exclusively; one older than HOOK_HOST_START_MS (its starter died) is taken over. */
+function takeLock(lock: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch {
+      let age = 0;
+      try {
+        age = Date.now() - fs.statSync(lock).mtimeMs;
+      } catch {
+        continue; // gone meanwhile: try again
+      }
+      if (age < HOOK_HOST_START_MS) return false;
+      fs.rmSync(lock, { force: true });
+    }
+  }
+  return false;
+}

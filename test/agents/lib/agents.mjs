@@ -1,0 +1,177 @@
+// @ts-check
+// The real agent CLIs, pinned, and how a scenario runs them offline: Claude Code and GitHub Copilot CLI installed with
+// npm into a cache OUTSIDE the repository ($ZUT_AGENTS_CACHE, default ~/.cache/zut-vscode-agents; never in
+// package.json), then run in prompt mode (`-p`) against the scripted model (model.mjs) with a fresh HOME, no sign-in,
+// no telemetry or update check, and the model server as their HTTP(S) proxy so anything that tries to leave the
+// machine is refused and recorded. Every run has a deadline; the agent's whole process group is killed at its end.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const CLAUDE_CODE = '@anthropic-ai/claude-code@2.1.328';
+export const COPILOT_CLI = '@github/copilot@1.0.102';
+/** One agent run's deadline (a scripted run takes 1–10 s here). */
+export const AGENT_RUN_MS = 90_000;
+/** The npm install's deadline (about 570 MB of two native binaries). */
+const INSTALL_MS = 15 * 60_000;
+
+/** Process groups of agents running now (each run is a group of its own: the agent, its hooks, its MCP servers). */
+const live = new Set();
+
+/** Kills every agent run still going, with all it started (the runner's Ctrl+C). */
+export function killAgentsSync() {
+  for (const pid of live) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  live.clear();
+}
+
+/** The cache the agents are installed into. */
+export function agentsCache() {
+  return path.resolve(process.env.ZUT_AGENTS_CACHE || path.join(os.homedir(), '.cache', 'zut-vscode-agents'));
+}
+
+const bin = (name) => path.join(agentsCache(), 'node_modules', '.bin', name);
+const installedVersion = (pkg) => {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(agentsCache(), 'node_modules', pkg, 'package.json'), 'utf8')).version;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Installs the pinned agents into the cache when either is missing or another version; returns their binaries.
+ * @param {(line: string) => void} [log]
+ */
+export function ensureAgents(log = () => undefined) {
+  const wanted = [CLAUDE_CODE, COPILOT_CLI];
+  const missing = wanted.filter((spec) => {
+    const at = spec.lastIndexOf('@');
+    return installedVersion(spec.slice(0, at)) !== spec.slice(at + 1) || !fs.existsSync(bin(spec.startsWith('@github') ? 'copilot' : 'claude'));
+  });
+  if (missing.length) {
+    const cache = agentsCache();
+    fs.mkdirSync(cache, { recursive: true });
+    log(`installing ${missing.join(' ')} into ${cache} (once; about 570 MB)`);
+    // Free of the outer `npm run`'s npm_* variables, so this install is not taken for a part of the repository's.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_(config|lifecycle|package)_/i.test(k)));
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const r = spawnSync(npm, ['install', '--prefix', cache, '--no-audit', '--no-fund', '--save-exact', ...wanted], { env, stdio: 'inherit', timeout: INSTALL_MS });
+    if (r.status !== 0) throw new Error(`npm install --prefix ${cache} ${wanted.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`})`);
+  }
+  return { claude: bin('claude'), copilot: bin('copilot'), claudeVersion: installedVersion('@anthropic-ai/claude-code'), copilotVersion: installedVersion('@github/copilot') };
+}
+
+/** The environment both agents share: nothing of this machine's user, the model server as the only way out. */
+function baseEnv(home, model, extra) {
+  /** @type {NodeJS.ProcessEnv} */
+  const env = { PATH: process.env.PATH, HOME: home, USER: 'zut-test', LANG: 'C.UTF-8', TERM: 'dumb', TMPDIR: os.tmpdir() };
+  Object.assign(env, { HTTPS_PROXY: model.url, HTTP_PROXY: model.url, https_proxy: model.url, http_proxy: model.url, NO_PROXY: '127.0.0.1,localhost', no_proxy: '127.0.0.1,localhost' });
+  return { ...env, ...extra };
+}
+
+/**
+ * The environment of Claude Code against `model` (the recipe: shared/recipes/real-agents).
+ * @param {string} home @param {{ url: string }} model @param {NodeJS.ProcessEnv} [extra]
+ */
+export function claudeEnv(home, model, extra = {}) {
+  return baseEnv(home, model, {
+    ANTHROPIC_BASE_URL: model.url,
+    ANTHROPIC_API_KEY: 'sk-ant-offline-test',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    ENABLE_TOOL_SEARCH: 'false',
+    ...extra,
+  });
+}
+
+/**
+ * Readies a fresh HOME for Copilot CLI: it unpacks itself (~235 MB) into $XDG_CACHE_HOME/copilot/pkg on its first
+ * run; that one folder is shared through the agents' cache (a link), so it happens once per cache rather than once
+ * per scenario (5–8 s a run here). Everything else it caches (MCP tool lists, ids) stays in the fresh HOME.
+ * @param {string} home
+ */
+export function prepareCopilotHome(home) {
+  const shared = path.join(agentsCache(), 'copilot-pkg');
+  fs.mkdirSync(shared, { recursive: true });
+  fs.mkdirSync(path.join(home, '.cache', 'copilot'), { recursive: true });
+  fs.symlinkSync(shared, path.join(home, '.cache', 'copilot', 'pkg'));
+}
+
+/**
+ * The environment of Copilot CLI against `model` (a HOME readied by prepareCopilotHome).
+ * @param {string} home @param {{ url: string }} model @param {NodeJS.ProcessEnv} [extra]
+ */
+export function copilotEnv(home, model, extra = {}) {
+  return baseEnv(home, model, {
+    XDG_CACHE_HOME: path.join(home, '.cache'),
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: model.url,
+    COPILOT_PROVIDER_TYPE: 'anthropic',
+    COPILOT_PROVIDER_API_KEY: 'sk-offline-test',
+    COPILOT_MODEL: 'claude-sonnet-4.5',
+    COPILOT_AUTO_UPDATE: 'false',
+    ...extra,
+  });
+}
+
+/**
+ * Runs `file args` in `cwd` to its end (or the deadline, then its whole process group is killed).
+ * @param {string} file @param {string[]} args @param {{ cwd: string, env: NodeJS.ProcessEnv, timeoutMs?: number }} o
+ * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string, ms: number, timedOut: boolean }>}
+ */
+export function runAgent(file, args, o) {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: o.cwd, env: o.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid) live.add(child.pid);
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, o.timeoutMs ?? AGENT_RUN_MS);
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      killGroup(); // hooks or MCP servers it left behind
+      live.delete(child.pid);
+      resolve({ code, signal, stdout, stderr, ms: Date.now() - started, timedOut });
+    });
+  });
+}
+
+/** Claude Code's `--output-format json` result (the last JSON line of stdout). */
+export function claudeResult(stdout) {
+  const lines = stdout.trim().split('\n').filter((l) => l.startsWith('{'));
+  return lines.length ? JSON.parse(lines[lines.length - 1]) : undefined;
+}
+
+/** Copilot CLI's `--output-format json` events (one JSON object per line). */
+export function copilotEvents(stdout) {
+  return stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l));
+}

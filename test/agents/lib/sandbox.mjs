@@ -1,0 +1,91 @@
+// @ts-check
+// One scenario's private world: a temp directory holding the agent's workspace, a fresh HOME, a $ZUT_HOME whose
+// extensions/ has the test guard (test/unit/fixtures/hooks/guard.mjs, logging every event to $GUARD_LOG), an empty
+// $ZOT_HOME, and an empty private $ZUT_HOOKS_DIR (so a hook never asks a zut-vscode window running on this machine:
+// a window whose folder is a parent of the sandbox would otherwise answer for it); helpers to run the project's own
+// CLI (dist/cli.js: `hook install`, `mcp`) there and to read the guard's log. Removed at the end unless the test
+// failed or ZUT_AGENTS_KEEP=1.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const CLI = path.join(REPO, 'dist', 'cli.js');
+export const GUARD = path.join(REPO, 'test', 'unit', 'fixtures', 'hooks', 'guard.mjs');
+export const GUARD_NAME = 'hook-guard';
+/** `zut-host hook install`'s deadline. */
+const CLI_MS = 30_000;
+
+/** @typedef {ReturnType<typeof sandbox>} Sandbox */
+
+/**
+ * A fresh sandbox.
+ * @param {string} name
+ */
+export function sandbox(name) {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `zut-agents-${name}-`)));
+  const ws = path.join(root, 'ws');
+  const home = path.join(root, 'home');
+  const zutHome = path.join(root, 'zut-home');
+  const guardLog = path.join(root, 'guard.log');
+  const hooksDir = path.join(root, 'zut-hooks');
+  for (const d of [ws, home, path.join(root, 'no-zot')]) fs.mkdirSync(d, { recursive: true });
+  fs.mkdirSync(hooksDir, { mode: 0o700 });
+  const guardDir = path.join(zutHome, 'extensions', GUARD_NAME);
+  fs.mkdirSync(guardDir, { recursive: true });
+  fs.writeFileSync(path.join(guardDir, 'extension.json'), JSON.stringify({ name: GUARD_NAME, exec: process.execPath, args: [GUARD] }));
+  /** What zut's hook and MCP server need in the agent's environment (they inherit it). */
+  const zutEnv = { ZUT_HOME: zutHome, ZOT_HOME: path.join(root, 'no-zot'), ZUT_HOOKS_DIR: hooksDir, GUARD_LOG: guardLog };
+  return {
+    root,
+    ws,
+    home,
+    zutHome,
+    guardLog,
+    zutEnv,
+    /** Runs the project's CLI (`node dist/cli.js …`) with this sandbox's HOME and ZUT_HOME; throws unless it exits 0. */
+    cli(/** @type {string[]} */ args) {
+      const r = spawnSync(process.execPath, [CLI, ...args], { cwd: ws, env: { PATH: process.env.PATH, HOME: home, ...zutEnv }, encoding: 'utf8', timeout: CLI_MS });
+      if (r.status !== 0) throw new Error(`zut-host ${args.join(' ')}: exit ${r.status}\n${r.stdout}\n${r.stderr}`);
+      return r.stdout;
+    },
+    /** The guard's log: one object per event or interception it got. */
+    guardSaw() {
+      const text = fs.existsSync(guardLog) ? fs.readFileSync(guardLog, 'utf8') : '';
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+    },
+    /** Writes a JSON file (directories made). */
+    writeJson(/** @type {string} */ file, /** @type {unknown} */ value) {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
+    },
+    /** Stops the warm hook hosts the hooks started here, then removes the sandbox (or keeps it when `keep` or ZUT_AGENTS_KEEP=1). */
+    dispose(keep = false) {
+      spawnSync(process.execPath, [CLI, 'hook', 'host', 'stop'], { cwd: ws, env: { PATH: process.env.PATH, HOME: home, ...zutEnv }, timeout: CLI_MS });
+      if (keep || process.env.ZUT_AGENTS_KEEP === '1') console.log(`      (kept ${root})`);
+      else fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A fresh sandbox for each test of the calling suite (mocha hooks: call it inside `describe`, not at a file's top
+ * level, where the hooks would run for every test of the run), kept when the test failed; returns the current one.
+ * @param {string} name
+ */
+export function sandboxEach(name) {
+  /** @type {Sandbox} */
+  let current;
+  beforeEach(function () {
+    current = sandbox(name);
+  });
+  afterEach(function () {
+    current.dispose(this.currentTest?.state === 'failed');
+  });
+  return () => current;
+}
