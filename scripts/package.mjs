@@ -23,9 +23,11 @@ export function extensionManifest() {
  * The most dist/extension.js may weigh in a release (minified) package: ours (issue 14), KB = 1,000 bytes; 300 KB,
  * raised to 320 KB for issue 20 (bounded reads, request window, byte caps, relay handshake, consent: ~20 KB of room),
  * to 340 KB for issue 21 (VS Code's tools in `@zut`: the foreign-tool table, the guarded editor-tool path; main was
- * at 319.3 KB, these add ~8 KB).
+ * at 319.3 KB, these add ~8 KB), to 350 KB for issue 32 (the consent question's words, Allow All and multi-select,
+ * project data dirs, own-content consent and edits, the install plan for a dialog, the doctor summary: ~9 KB; main
+ * was at 331.3 KB, 340.4 KB with these).
  */
-export const BUNDLE_LIMIT_BYTES = 340_000;
+export const BUNDLE_LIMIT_BYTES = 350_000;
 
 const VSCE = path.join(ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
 

@@ -53,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   registerContextKeys(context, host);
   registerManagement(context, host, control);
   registerConsentPrompt(context, host);
-  registerNewExtension(context, control);
+  registerNewExtension(context, host, control);
   registerProblems(context, host);
   registerChat(context, host, ui);
   registerAgentTools(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })), (m) => log.info(m));

@@ -130,6 +130,16 @@ export interface HostConsent {
   answerConsent(names: readonly string[], answer: 'allow' | 'deny', seen?: Readonly<Record<string, string>>): Promise<void>;
   /** Forgets the answer: the extension stops and waits for consent again. */
   revokeConsent(name: string): Promise<void>;
+  /**
+   * The user wrote `staging` through us (New Extension, Install), about to become `dest`: Allow for exactly that
+   * content, so it runs at once. Not serialised: call it inside `exclusive`, before the rename.
+   */
+  allowOwnContent(staging: string, dest: string): Promise<void>;
+  /**
+   * `file` was saved in the editor with `bytes`: when it belongs to one of the user's own extensions and is the only
+   * change since that extension was allowed, its new content is allowed too (gates.ts). Resolves whether it was.
+   */
+  allowOwnEdit(file: string, bytes: Uint8Array): Promise<boolean>;
   /** "Disable (Workspace)": a workspace-local choice; the manifest is not touched. */
   setDisabledInWorkspace(name: string, disabled: boolean): Promise<void>;
   /** Stop until Start, a restart or a reload (no automatic restart). */

@@ -81,7 +81,7 @@ export interface HostUi {
   panelRender(ext: string, render: PanelRender): void;
   /** `panel_close` from the extension. */
   panelClose(ext: string, panelId: string): void;
-  /** The extension is gone (crash, stop, reload): drop its status items, widgets, notes and panels. */
+  /** Its process ended (crash, stop, reload): drop its status items, widgets and panels (a host may keep its notes). */
   clearExtension(ext: string): void;
 }
 

@@ -69,6 +69,7 @@ export class Manager extends Disposable implements ExtensionHost {
   private readonly gates = new Gatekeeper({
     options: () => this.options,
     find: (name) => this.set.find(name),
+    all: () => this.set.all,
     extensions: () => this.extensions(),
     requestConsent: (pending) => this.consentEmitter.fire(pending),
   });
@@ -187,6 +188,14 @@ export class Manager extends Disposable implements ExtensionHost {
 
   revokeConsent(name: string): Promise<void> {
     return this.loader.serial(() => this.gates.revokeConsent(name));
+  }
+
+  allowOwnContent(staging: string, dest: string): Promise<void> {
+    return this.gates.allowOwnContent(staging, dest);
+  }
+
+  allowOwnEdit(file: string, bytes: Uint8Array): Promise<boolean> {
+    return this.loader.serial(() => this.gates.allowOwnEdit(file, bytes));
   }
 
   setDisabledInWorkspace(name: string, disabled: boolean): Promise<void> {

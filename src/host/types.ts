@@ -148,6 +148,8 @@ export interface ExtensionInfo {
   startingSince?: number;
   /** Project extensions in consent mode `ask`: the content fingerprint the consent is for. */
   fingerprint?: string;
+  /** Waiting for consent (HostConsent.pendingConsent) though an earlier content of it was allowed here. */
+  allowedBefore?: true;
   /** Disabled by the workspace-local choice ("Disable (Workspace)"), not by its manifest. */
   disabledInWorkspace?: boolean;
   /** The wire protocol it spoke at its last handshake (`zut` v2, `zot` v1, `e`); undefined before one. */

@@ -307,6 +307,10 @@ export const GO_BUILD_TIMEOUT_MS = 10 * 60_000;
 export const TOOL_OUTPUT_TAIL_BYTES = 8 * 1024;
 /** An install plan lists at most this many files by name (then "… and N more"). Ours: readable in a dialog. */
 export const INSTALL_PLAN_MAX_FILES = 40;
+/** The consent question lists at most this many extensions by name (then "… and N more"). Ours: a modal's height. */
+export const CONSENT_QUESTION_MAX_LISTED = 12;
+/** One extension's line in the consent question (name, command, description), cut past this. Ours: a modal's width. */
+export const CONSENT_QUESTION_MAX_LINE = 160;
 /** `zut-host ext logs -f` checks the log for new bytes this often. Ours: polling works on every file system. */
 export const LOG_FOLLOW_POLL_MS = 200;
 

@@ -5,7 +5,7 @@
  */
 import type { CommandReply } from '../host/protocols/types';
 import type { PanelSpec } from '../protocol';
-import type { CommandInfo } from '../host/types';
+import type { CommandInfo, ExtensionInfo } from '../host/types';
 
 /** A quick-pick row for one zut command. `label` is `/name`; the extension name is the detail. */
 export interface CommandPickItem {
@@ -14,6 +14,36 @@ export interface CommandPickItem {
   detail: string;
   /** The canonical command name (without `/`). */
   name: string;
+  /** Not a zut command: the VS Code command this row runs (the way forward when there is no command yet). */
+  action?: string;
+}
+
+/**
+ * What "Run Command…" says while it lists no command, and the row that leads on: in Restricted Mode, that the
+ * project's extensions start once the workspace is trusted ("Manage Workspace Trust…"); waiting for consent, that
+ * they wait for the user (the Extensions view, with Allow All); starting, to wait.
+ */
+export function emptyCommandPick(exts: readonly Pick<ExtensionInfo, 'state'>[]): { placeholder: string; items: CommandPickItem[]; busy: boolean } {
+  const count = (states: readonly string[]): number => exts.filter((e) => states.includes(e.state)).length;
+  const plural = (n: number): string => `${n} project extension${n === 1 ? '' : 's'}`;
+  const blocked = count(['blocked']);
+  if (blocked > 0) {
+    return {
+      placeholder: `No zut commands: this workspace is in Restricted Mode, and its ${plural(blocked)} ${blocked === 1 ? 'starts' : 'start'} once you trust it`,
+      items: [{ label: '$(workspace-untrusted) Manage Workspace Trust…', description: '', detail: 'Project extensions are programs from the repository', name: '', action: 'zut.manageTrust' }],
+      busy: false,
+    };
+  }
+  const waiting = count(['consent']);
+  if (waiting > 0) {
+    return {
+      placeholder: `No zut commands yet: ${plural(waiting)} ${waiting === 1 ? 'waits for you to allow it' : 'wait for you to allow them'}`,
+      items: [{ label: '$(check) Review Waiting Extensions…', description: '', detail: 'The Zut side bar: Allow All, or Allow one by one', name: '', action: 'zut.extensions.focus' }],
+      busy: false,
+    };
+  }
+  if (count(['starting', 'restarting']) > 0) return { placeholder: 'Waiting for zut extensions to start…', items: [], busy: true };
+  return { placeholder: 'No zut commands are available (see the Zut Extensions view)', items: [], busy: false };
 }
 
 /** Active commands as quick-pick rows, sorted by name (case-insensitively). */

@@ -243,3 +243,16 @@ function firstLine(s: string): string {
   const line = s.split('\n', 1)[0];
   return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }
+
+/**
+ * The doctor report's first line: how many extensions in each state, and the load errors. "8 zut extensions:
+ * 6 running, 1 waiting for consent, 1 disabled. No load errors."
+ */
+export function extensionsSummary(infos: readonly Pick<ExtensionInfo, 'state'>[], loadErrors: number): string {
+  const counts = new Map<ExtensionState, number>();
+  for (const e of infos) counts.set(e.state, (counts.get(e.state) ?? 0) + 1);
+  const parts = [...counts].sort((a, b) => b[1] - a[1] || STATE_LABELS[a[0]].localeCompare(STATE_LABELS[b[0]])).map(([s, n]) => `${n} ${STATE_LABELS[s]}`);
+  const n = infos.length;
+  const head = n === 0 ? 'No zut extensions' : `${n} zut extension${n === 1 ? '' : 's'}: ${parts.join(', ')}`;
+  return `${head}. ${loadErrors === 0 ? 'No load errors' : `${loadErrors} load error${loadErrors === 1 ? '' : 's'} (below)`}.`;
+}

@@ -31,7 +31,7 @@ async function callTool(host: HostCatalog & HostCalls, name?: string, argsJson?:
       void vscode.window.showInformationMessage('No zut tools are registered. See the Zut Extensions view.');
       return undefined;
     }
-    const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Call which zut tool?', matchOnDescription: true, matchOnDetail: true });
+    const picked = await vscode.window.showQuickPick(items, { title: 'Zut: Call Tool (1/2)', placeHolder: 'Call which zut tool?', matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true });
     if (!picked) return undefined;
     toolName = picked.name;
   }
@@ -44,7 +44,9 @@ async function callTool(host: HostCatalog & HostCalls, name?: string, argsJson?:
   let text = argsJson;
   if (text === undefined) {
     text = await vscode.window.showInputBox({
+      title: 'Zut: Call Tool (2/2)',
       prompt: `JSON arguments for ${tool.name} (${tool.ext})`,
+      ignoreFocusOut: true,
       value: argsPlaceholder(schema),
       validateInput: (v) => {
         const r = checkToolArgs(v, schema);

@@ -15,7 +15,7 @@ import { untilHidden } from './quickInput';
 import { zutDocuments } from './documents';
 import { isMultiLine } from '../ui-model/notesModel';
 import { escapeIcons, escapeNotificationLinks } from '../ui-model/statusModel';
-import { commandIdFor, commandPickItems, type CommandPickItem, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from '../ui-model/commandModel';
+import { commandIdFor, commandPickItems, emptyCommandPick, type CommandPickItem, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from '../ui-model/commandModel';
 
 /** The part of `VsCodeHostUi` this module uses. */
 export type CommandsUi = Pick<HostUi, 'display' | 'openPanel'> & { onDidSubmitSlash: Event<{ ext: string; text: string }> };
@@ -77,7 +77,12 @@ export class CommandRunner {
     if (picked === undefined) return undefined;
     let typed = args;
     if (typed === undefined) {
-      typed = await vscode.window.showInputBox({ prompt: `Arguments for /${picked} (optional)`, placeHolder: 'Enter to run without arguments' });
+      typed = await vscode.window.showInputBox({
+        title: name === undefined ? 'Zut: Run Command (2/2)' : 'Zut: Run Command',
+        prompt: `Arguments for /${picked} (optional)`,
+        placeHolder: 'Enter to run without arguments',
+        ignoreFocusOut: true,
+      });
       if (typed === undefined) return undefined;
     }
     return this.run(picked, typed);
@@ -89,11 +94,16 @@ export class CommandRunner {
    */
   private async pickCommand(): Promise<string | undefined> {
     const qp = vscode.window.createQuickPick<CommandPickItem>();
+    qp.title = 'Zut: Run Command (1/2)';
+    // A multi-step pick stays open when focus moves (started from the Welcome page, focus goes back to it).
+    qp.ignoreFocusOut = true;
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
     let shown = '';
     const update = (): void => {
-      const items = commandPickItems(this.host.commands());
+      const commands = commandPickItems(this.host.commands());
+      const empty = commands.length === 0 ? emptyCommandPick(this.host.extensions()) : undefined;
+      const items = empty?.items ?? commands;
       // Re-assigning items resets the active row: only when the list really changed.
       const key = JSON.stringify(items);
       if (key !== shown) {
@@ -103,19 +113,23 @@ export class CommandRunner {
         const keep = items.find((i) => i.name === active);
         if (keep) qp.activeItems = [keep];
       }
-      const starting = this.host.extensions().some((e) => e.state === 'starting' || e.state === 'restarting');
-      qp.busy = starting;
-      qp.placeholder =
-        qp.items.length > 0 ? 'Run a zut command' : starting ? 'Waiting for zut extensions to start…' : 'No zut commands are available (see the Zut Extensions view)';
+      qp.busy = empty?.busy ?? this.host.extensions().some((e) => e.state === 'starting' || e.state === 'restarting');
+      qp.placeholder = empty?.placeholder ?? 'Run a zut command';
     };
     const sub = this.host.onDidChangeExtensions(update);
     update();
     try {
       // Accepting with nothing selected (no match yet, extensions still starting) keeps the pick open.
-      return await untilHidden<string>(qp, (done) => {
-        const name = qp.selectedItems[0]?.name;
-        if (name !== undefined) done(name);
+      const action = { id: undefined as string | undefined };
+      const picked = await untilHidden<string>(qp, (done) => {
+        const item = qp.selectedItems[0];
+        if (item?.action !== undefined) {
+          action.id = item.action;
+          qp.hide();
+        } else if (item !== undefined) done(item.name);
       });
+      if (action.id !== undefined) await vscode.commands.executeCommand(action.id);
+      return picked;
     } finally {
       sub.dispose();
     }

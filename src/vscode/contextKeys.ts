@@ -1,22 +1,40 @@
 /**
- * Context keys for `when` clauses: `zut.hasExtensions` is true while the host knows at least one zut extension
- * (in any state), so the Command Palette offers the per-extension commands (run, call, restart, …) only when they
- * can work. Set on every change burst of the host, only when the value changes.
+ * Context keys for `when` clauses, so the Command Palette and the Extensions view's title offer a command only when
+ * it has something to act on (a per-extension command with nothing to act on used to answer only "No matching zut
+ * extensions."): `zut.hasExtensions` while the host knows any extension; `zut.consentPending` while one waits for
+ * consent (Allow All, Don't Allow); `zut.hasAnswerable` (waiting or denied: Allow), `zut.hasAllowed` (Revoke Consent),
+ * `zut.hasLive` (Stop), `zut.hasStopped` (Start), `zut.hasWorkspaceDisabled` (Enable (Workspace)). Set on every
+ * change burst of the host, each only when its value changes.
  */
 import * as vscode from 'vscode';
 import type { HostCatalog } from '../host/api';
+import type { ExtensionInfo } from '../host/types';
 
-/** The context key names this extension sets. */
-export const CONTEXT_KEYS = { hasExtensions: 'zut.hasExtensions' } as const;
+/** Waiting for an answer, or denied: Allow applies. */
+export const isAnswerable = (e: ExtensionInfo): boolean => e.state === 'consent' || e.state === 'denied';
+
+/** Each context key and which extensions make it true (any of them). */
+export const CONTEXT_KEYS: Readonly<Record<string, (e: ExtensionInfo) => boolean>> = {
+  'zut.hasExtensions': () => true,
+  'zut.consentPending': (e) => e.state === 'consent',
+  'zut.hasAnswerable': isAnswerable,
+  'zut.hasAllowed': (e) => e.fingerprint !== undefined && !isAnswerable(e),
+  'zut.hasLive': (e) => e.pid !== undefined,
+  'zut.hasStopped': (e) => e.state === 'stopped',
+  'zut.hasWorkspaceDisabled': (e) => e.disabledInWorkspace === true,
+};
 
 /** Keeps the context keys in step with the host. */
 export function registerContextKeys(context: vscode.ExtensionContext, host: HostCatalog): void {
-  let last: boolean | undefined;
+  const last = new Map<string, boolean>();
   const update = (): void => {
-    const has = host.extensions().length > 0;
-    if (has === last) return;
-    last = has;
-    void Promise.resolve(vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasExtensions, has)).catch(() => undefined);
+    const all = host.extensions();
+    for (const [key, applies] of Object.entries(CONTEXT_KEYS)) {
+      const value = all.some(applies);
+      if (last.get(key) === value) continue;
+      last.set(key, value);
+      void Promise.resolve(vscode.commands.executeCommand('setContext', key, value)).catch(() => undefined);
+    }
   };
   context.subscriptions.push(host.onDidChangeExtensions(update));
   update();

@@ -42,8 +42,11 @@ export class ZutDocuments extends Disposable implements vscode.TextDocumentConte
     return vscode.Uri.from({ scheme: ZUT_DOCUMENT_SCHEME, path: `/${parts.join('/')}.${ext}` });
   }
 
-  /** Sets the text of `uri` and shows it (not as a preview tab); resolves to the shown document. */
-  async show(uri: vscode.Uri, text: string, options: { language?: string; viewColumn?: vscode.ViewColumn } = {}): Promise<vscode.TextDocument> {
+  /**
+   * Sets the text of `uri` and shows it (not as a preview tab); resolves to the shown document. `preview`: a
+   * Markdown document is shown rendered (VS Code's Markdown preview), its source where there is no preview.
+   */
+  async show(uri: vscode.Uri, text: string, options: { language?: string; viewColumn?: vscode.ViewColumn; preview?: boolean } = {}): Promise<vscode.TextDocument> {
     const key = uri.toString();
     this.texts.delete(key);
     this.texts.set(key, text);
@@ -52,6 +55,14 @@ export class ZutDocuments extends Disposable implements vscode.TextDocumentConte
     this.changed.fire(uri);
     let doc = await vscode.workspace.openTextDocument(uri);
     if (options.language && doc.languageId !== options.language) doc = await vscode.languages.setTextDocumentLanguage(doc, options.language);
+    if (options.preview) {
+      try {
+        await vscode.commands.executeCommand('markdown.showPreview', uri);
+        return doc;
+      } catch {
+        // No Markdown preview in this editor: the source below.
+      }
+    }
     await vscode.window.showTextDocument(doc, { preview: false, viewColumn: options.viewColumn });
     return doc;
   }

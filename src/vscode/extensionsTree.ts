@@ -98,7 +98,8 @@ export function toTreeItem(m: ItemModel): vscode.TreeItem {
  */
 export function registerExtensionsView(context: vscode.ExtensionContext, host: HostCatalog): ExtensionsTreeProvider {
   const provider = new ExtensionsTreeProvider(host);
-  const view = vscode.window.createTreeView('zut.extensions', { treeDataProvider: provider, showCollapseAll: true });
+  // Multi-select: Allow, Don't Allow, Revoke Consent, Stop… act on every selected row (localChoices.ts).
+  const view = vscode.window.createTreeView('zut.extensions', { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   const updateBadge = (): void => {
     const n = provider.attention().length;
     view.badge = n > 0 ? { value: n, tooltip: `${n} zut extension${n === 1 ? ' needs' : 's need'} attention` } : undefined;

@@ -93,7 +93,7 @@ class HostRuntime extends Disposable implements HostControl {
     this._register({ dispose: () => this.execWatchers.forEach((w) => w.dispose()) });
 
     this._register(vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)));
-    this._register(vscode.workspace.onDidSaveTextDocument((d) => this.savedInEditor(d.uri)));
+    this._register(vscode.workspace.onDidSaveTextDocument((d) => this.savedInEditor(d)));
     this._register(
       vscode.workspace.onDidChangeWorkspaceFolders(() => {
         this.applySettings();
@@ -228,12 +228,19 @@ class HostRuntime extends Disposable implements HostControl {
    * A file saved in the editor: when it is a loaded extension's manifest, executable or argument file, the Manager
    * decides after SAVE_DEBOUNCE_MS instead of waiting for the file watcher and its quiet period (save → new
    * behaviour is an author's inner loop). The watcher's own event comes later and finds the process newer than the
-   * file (loader.applyChanges): no second restart.
+   * file (loader.applyChanges): no second restart. A file of one of the user's own extensions (New Extension,
+   * Install) is first offered as their own edit (gates.ts `allowOwnEdit`, queued before that restart), so saving
+   * what they wrote does not ask for consent.
    */
-  private savedInEditor(uri: vscode.Uri): void {
+  private savedInEditor(doc: vscode.TextDocument): void {
+    const uri = doc.uri;
     if (uri.scheme !== 'file') return;
     const file = uri.fsPath;
-    const watched = this.manager.extensions().some((e) => e.manifestPath === file || watchedFiles(e).includes(file));
+    const exts = this.manager.extensions();
+    if (exts.some((e) => file.startsWith(e.dir + path.sep))) {
+      void this.manager.allowOwnEdit(file, new TextEncoder().encode(doc.getText())).catch((e: unknown) => this.log.warn(`${file}: ${errorText(e)}`));
+    }
+    const watched = exts.some((e) => e.manifestPath === file || watchedFiles(e).includes(file));
     if (watched) this.manifestChanged(uri, SAVE_DEBOUNCE_MS, true);
   }
 

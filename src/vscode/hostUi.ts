@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import * as z from 'zod';
-import type { HostPanels } from '../host/api';
+import type { HostCatalog, HostPanels } from '../host/api';
 import type { Answer, HostUi, NoteLevel, PanelRender, Question, WidgetSpec } from '../host/hostUi';
 import { Disposable, Emitter, type Event } from '../host/events';
 import type { PanelSpec } from '../protocol/frames';
@@ -83,9 +83,18 @@ export class VsCodeHostUi extends Disposable implements HostUi {
     }
   }
 
-  /** Connects panels to the Manager (keys, sizes, user closes). Call once, after the Manager exists. */
-  attach(host: HostPanels): void {
+  /**
+   * Connects panels to the Manager (keys, sizes, user closes), and drops the notes of an extension gone from it.
+   * Call once, after the Manager exists.
+   */
+  attach(host: HostPanels & Pick<HostCatalog, 'extensions' | 'onDidChangeExtensions'>): void {
     this.panels.attach(host);
+    this._register(
+      host.onDidChangeExtensions(() => {
+        const known = new Set(host.extensions().map((e) => e.name));
+        for (const ext of this.notes.model.exts()) if (!known.has(ext)) this.notes.clear(ext);
+      }),
+    );
   }
 
   /** A question (e's ui.select / ui.confirm / ui.input): QuickPick, modal, InputBox; one at a time. */
@@ -155,10 +164,14 @@ export class VsCodeHostUi extends Disposable implements HostUi {
     this.panels.close(ext, panelId);
   }
 
+  /**
+   * Its process ended (a stop, a crash, a reload): what it shows live goes (it sends it again when it starts). Its
+   * notes stay — command output the user may not have read yet; a reload for another extension's sake used to take
+   * them away — until `clear_notes`, the next `@zut` prompt, or the extension is gone from the host (`attach`).
+   */
   clearExtension(ext: string): void {
     this.statusBar.clearExtension(ext);
     this.widgets?.clearExtension(ext);
-    this.notes.clear(ext);
     this.panels.clearExtension(ext);
   }
 

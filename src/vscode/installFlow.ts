@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { stageInstall, type StagedInstall } from '../host/disk/install';
-import { planText } from '../host/disk/installPlan';
+import { planDetail } from '../host/disk/installPlan';
 import { InstallAborted, isGitUrl, stageFromGit } from '../host/disk/installSources';
 
 /** A folder that exists, else a git URL, else undefined (the caller says why). */
@@ -27,12 +27,12 @@ export async function pickInstallSource(): Promise<string | undefined> {
       { label: 'From a Folder…', detail: 'A folder with extension.json (copied)', from: 'folder' as const },
       { label: 'From a Git URL…', detail: 'Any URL git accepts, cloned with git clone --depth 1 (https://…, git@host:repo, file://…)', from: 'git' as const },
     ],
-    { placeHolder: 'Install a zut extension from…' },
+    { title: 'Zut: Install Extension (1/3)', placeHolder: 'Install a zut extension from…', ignoreFocusOut: true },
   );
   if (!how) return undefined;
   if (how.from === 'git') {
     return vscode.window.showInputBox({
-      title: 'Install a zut extension from a git URL',
+      title: 'Zut: Install Extension (2/3): a git URL',
       prompt: 'Cloned shallowly; nothing runs and nothing is built before you confirm what it will run.',
       placeHolder: 'https://github.com/you/your-extension.git',
       ignoreFocusOut: true,
@@ -44,7 +44,7 @@ export async function pickInstallSource(): Promise<string | undefined> {
     canSelectFiles: false,
     canSelectMany: false,
     openLabel: 'Install',
-    title: 'Install a zut extension (a folder with extension.json)',
+    title: 'Zut: Install Extension (2/3): a folder with extension.json',
   });
   return picked?.[0]?.fsPath;
 }
@@ -70,12 +70,12 @@ export async function stageSource(source: string, destRoot: string): Promise<Sta
   }
 }
 
-/** The plan in a modal: "Install" resolves true; anything else false. */
-export async function confirmPlan(staged: StagedInstall): Promise<boolean> {
+/** The plan in a modal, `warnings` first (a name another extension has): "Install" resolves true; anything else false. */
+export async function confirmPlan(staged: StagedInstall, warnings: readonly string[] = []): Promise<boolean> {
   const { manifest } = staged.plan;
   const answer = await vscode.window.showWarningMessage(
     `Install the zut extension "${manifest.name}"? It will run what is listed below.`,
-    { modal: true, detail: planText(staged.plan) },
+    { modal: true, detail: planDetail(staged.plan, warnings) },
     'Install',
   );
   return answer === 'Install';

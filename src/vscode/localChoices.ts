@@ -9,33 +9,61 @@ import * as vscode from 'vscode';
 import type { HostCatalog, HostConsent } from '../host/api';
 import { MANIFEST_FILE } from '../host/disk/manifest';
 import type { ExtensionInfo } from '../host/types';
+import { isAnswerable } from './contextKeys';
 import { resolveExtension } from './pickExtension';
 
 type Reg = (id: string, fn: (...args: unknown[]) => unknown) => void;
 
-/** Registers the consent, workspace-disable and stop/start commands. */
+/**
+ * Registers the consent, workspace-disable and stop/start commands. From the Extensions view (multi-select) a
+ * command acts on every selected extension it applies to, in one answer (VS Code passes the clicked row and the
+ * selection); from the palette it asks which. "Allow All" allows everything waiting for consent.
+ */
 export function registerLocalChoices(reg: Reg, host: HostCatalog & HostConsent): void {
   const action =
-    (verb: string, filter: (e: ExtensionInfo) => boolean, run: (name: string) => Promise<void>) =>
-    async (target?: unknown): Promise<boolean> => {
-      const info = await resolveExtension(host, target, `${verb} which zut extension?`, filter);
-      if (!info) return false;
+    (verb: string, filter: (e: ExtensionInfo) => boolean, run: (names: string[]) => Promise<void>) =>
+    async (target?: unknown, selection?: unknown): Promise<boolean> => {
+      const selected = selectedInfos(host, target, selection).filter(filter);
+      const picked = selected.length > 0 ? selected : [await resolveExtension(host, target, `${verb} which zut extension?`, filter, `No zut extension to ${verb.toLowerCase()}.`)];
+      const names = picked.flatMap((i) => (i ? [i.name] : []));
+      if (names.length === 0) return false;
       try {
-        await run(info.name);
+        await run(names);
         return true;
       } catch (e) {
-        void vscode.window.showErrorMessage(`${verb} ${info.name}: ${e instanceof Error ? e.message : String(e)}`);
+        void vscode.window.showErrorMessage(`${verb} ${names.join(', ')}: ${e instanceof Error ? e.message : String(e)}`);
         return false;
       }
     };
-  const waiting = (e: ExtensionInfo): boolean => e.state === 'consent' || e.state === 'denied';
-  reg('zut.allowExtension', action('Allow', waiting, (n) => host.answerConsent([n], 'allow')));
-  reg('zut.denyExtension', action("Don't allow", (e) => e.state === 'consent', (n) => host.answerConsent([n], 'deny')));
-  reg('zut.revokeConsent', action('Revoke consent for', (e) => e.fingerprint !== undefined && !waiting(e), (n) => host.revokeConsent(n)));
-  reg('zut.disableInWorkspace', action('Disable (Workspace)', (e) => !e.disabledInWorkspace && e.state !== 'disabled', (n) => host.setDisabledInWorkspace(n, true)));
-  reg('zut.enableInWorkspace', action('Enable (Workspace)', (e) => e.disabledInWorkspace === true, (n) => host.setDisabledInWorkspace(n, false)));
-  reg('zut.stopExtension', action('Stop', (e) => e.pid !== undefined, (n) => host.stopExtension(n)));
-  reg('zut.startExtension', action('Start', (e) => e.state === 'stopped', (n) => host.startExtension(n)));
+  const each = (fn: (name: string) => Promise<void>) => async (names: string[]) => {
+    for (const n of names) await fn(n);
+  };
+  reg('zut.allowExtension', action('Allow', isAnswerable, (ns) => host.answerConsent(ns, 'allow')));
+  reg('zut.denyExtension', action("Don't allow", (e) => e.state === 'consent', (ns) => host.answerConsent(ns, 'deny')));
+  reg('zut.allowAll', async () => {
+    const names = host.pendingConsent().map((e) => e.name);
+    if (names.length === 0) void vscode.window.showInformationMessage('No zut extension is waiting for consent.');
+    else await host.answerConsent(names, 'allow');
+    return names;
+  });
+  reg('zut.revokeConsent', action('Revoke consent for', (e) => e.fingerprint !== undefined && !isAnswerable(e), each((n) => host.revokeConsent(n))));
+  reg('zut.disableInWorkspace', action('Disable (Workspace)', (e) => !e.disabledInWorkspace && e.state !== 'disabled', each((n) => host.setDisabledInWorkspace(n, true))));
+  reg('zut.enableInWorkspace', action('Enable (Workspace)', (e) => e.disabledInWorkspace === true, each((n) => host.setDisabledInWorkspace(n, false))));
+  reg('zut.stopExtension', action('Stop', (e) => e.pid !== undefined, each((n) => host.stopExtension(n))));
+  reg('zut.startExtension', action('Start', (e) => e.state === 'stopped', each((n) => host.startExtension(n))));
+}
+
+/**
+ * The extensions a view command acts on: the selection when the clicked row is part of it (VS Code's second
+ * argument with `canSelectMany`), else none (the caller falls back to the one target).
+ */
+function selectedInfos(host: HostCatalog, target: unknown, selection: unknown): ExtensionInfo[] {
+  if (!Array.isArray(selection) || selection.length < 2) return [];
+  const dirOf = (n: unknown): string | undefined => (typeof n === 'object' && n !== null ? (n as { info?: ExtensionInfo }).info?.dir : undefined);
+  const dirs = new Set(selection.map(dirOf).filter((d): d is string => d !== undefined));
+  const clicked = dirOf(target);
+  if (clicked === undefined || !dirs.has(clicked)) return [];
+  return host.extensions().filter((e) => dirs.has(e.dir) && e.state !== 'shadowed');
 }
 
 /**

@@ -10,14 +10,16 @@ import type { LoadReport } from '../host/types';
 import { buildDoctorReport, doctorMarkdown } from '../host/disk/doctor';
 import { agentHooksStatus } from './agentHooks';
 import type { InstalledExtension, StagedInstall } from '../host/disk/install';
-import { planText } from '../host/disk/installPlan';
+import { planText, shadowWarning } from '../host/disk/installPlan';
+import { globalExtensionsDir, projectDataDir } from '../host/disk/paths';
 import { setManifestEnabled } from '../host/disk/manifest';
 import { registerCallTool } from './callTool';
 import { zutDocuments } from './documents';
 import type { HostControl } from './host';
+import { extensionsSummary } from '../ui-model/extensionsModel';
 import { confirmPlan, pickInstallSource, stageSource } from './installFlow';
 import { registerLocalChoices, trashExtension } from './localChoices';
-import { destinationRoot, pickDestination, resolveExtension, type DestinationWords } from './pickExtension';
+import { destinationRoot, pickDestination, resolveExtension } from './pickExtension';
 
 /** The outcome of `zut.install` (for scripts and tests; the user sees notifications). */
 export interface InstallOutcome {
@@ -35,9 +37,12 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
   reg('zut.reload', () => reload(control.reload('Zut: Reload Extensions')));
 
   reg('zut.doctor', async () => {
-    const content = doctorMarkdown({ ...buildDoctorReport(host.extensions(), control.lastReport()?.errors ?? []), hooks: agentHooksStatus() });
+    const infos = host.extensions();
+    const errors = control.lastReport()?.errors ?? [];
+    const content = doctorMarkdown({ ...buildDoctorReport(infos, errors), hooks: agentHooksStatus() }, extensionsSummary(infos, errors.length));
     const docs = zutDocuments();
-    await docs.show(docs.uri(['doctor-report'], 'md'), content, { language: 'markdown' });
+    // Rendered (Markdown preview): every extension value in it is a code span or block (doctor.ts).
+    await docs.show(docs.uri(['doctor-report'], 'md'), content, { language: 'markdown', preview: true });
     return content;
   });
 
@@ -46,7 +51,7 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
   reg('zut.install', async (src?: unknown, dest?: unknown, options?: unknown): Promise<InstallOutcome | undefined> => {
     const source = typeof src === 'string' ? src : await pickInstallSource();
     if (!source) return undefined;
-    const destRoot = typeof dest === 'string' ? destinationRoot(dest, control.zutHome()) : await pickDestination(control.zutHome(), INSTALL_WORDS);
+    const destRoot = typeof dest === 'string' ? destinationRoot(dest, control.zutHome()) : await pickDestination(control.zutHome(), 'Zut: Install Extension (3/3)');
     if (!destRoot) return undefined;
     const skipConfirm = typeof options === 'object' && options !== null && (options as { confirm?: unknown }).confirm === false;
     let staged: StagedInstall | undefined;
@@ -54,13 +59,21 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
       staged = await stageSource(source, destRoot);
       if (!staged) return undefined;
       const plan = planText(staged.plan);
-      if (!skipConfirm && !(await confirmPlan(staged))) {
+      const scope = destRoot === globalExtensionsDir(control.zutHome()) ? 'global' : 'project';
+      const shadow = shadowWarning(staged.plan.manifest.name, scope, host.extensions());
+      if (!skipConfirm && !(await confirmPlan(staged, shadow ? [shadow] : []))) {
         await staged.discard();
         return { plan };
       }
       const ready = staged;
-      const installed = await control.exclusive(() => ready.commit());
-      void vscode.window.showInformationMessage(`Installed zut extension "${installed.name}" into ${installed.dir}.`);
+      // What the user installs into a project is theirs: consent for exactly the staged copy they confirmed.
+      const installed = await control.exclusive(async () => {
+        await host.allowOwnContent(ready.staging, ready.plan.dest);
+        return ready.commit();
+      });
+      const said = `Installed zut extension "${installed.name}" into ${installed.dir}.`;
+      if (shadow) void vscode.window.showWarningMessage(`${said} ${shadow}`);
+      else void vscode.window.showInformationMessage(said);
       await control.reload(`installed ${installed.name}`);
       return { installed, plan };
     } catch (e) {
@@ -126,7 +139,13 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
     if (!skipConfirm) {
       const answer = await vscode.window.showWarningMessage(
         `Remove the zut extension "${info.name}"?`,
-        { modal: true, detail: `This moves ${info.dir} to the trash, including any state the extension keeps there.` },
+        {
+          modal: true,
+          detail:
+            info.scope === 'project'
+              ? `This moves ${info.dir} to the trash. Its data_dir, ${projectDataDir(control.zutHome(), info.dir, info.name)}, stays.`
+              : `This moves ${info.dir} to the trash, including any state the extension keeps there.`,
+        },
         'Remove',
       );
       if (answer !== 'Remove') return false;
@@ -161,10 +180,3 @@ async function reload(p: Promise<LoadReport>): Promise<LoadReport | undefined> {
     return undefined;
   }
 }
-
-const INSTALL_WORDS: DestinationWords = {
-  placeHolder: 'Install where?',
-  globalFirst: true,
-  globalDetail: 'Available in every workspace ($ZUT_HOME/extensions)',
-  projectDetail: 'Only this project (.zut/extensions); needs a trusted workspace to run',
-};

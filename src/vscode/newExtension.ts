@@ -8,8 +8,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createNewExtension, isNewExtensionLang, LANG_LABELS, NEW_EXTENSION_LANGS, newExtensionNameProblem, type NewExtension, type NewExtensionLang } from '../host/authoring/newExtension';
+import type { HostConsent } from '../host/api';
 import type { HostControl } from './host';
-import { destinationRoot, pickDestination, type DestinationWords } from './pickExtension';
+import { destinationRoot, pickDestination } from './pickExtension';
 
 interface NewExtensionArgs {
   lang?: string;
@@ -17,7 +18,7 @@ interface NewExtensionArgs {
   where?: string;
 }
 
-export function registerNewExtension(context: vscode.ExtensionContext, control: HostControl): void {
+export function registerNewExtension(context: vscode.ExtensionContext, host: Pick<HostConsent, 'allowOwnContent'>, control: HostControl): void {
   const sdkDir = path.join(context.extensionPath, 'dist', 'sdk');
   context.subscriptions.push(
     vscode.commands.registerCommand('zut.newExtension', async (arg?: unknown): Promise<NewExtension | undefined> => {
@@ -26,10 +27,12 @@ export function registerNewExtension(context: vscode.ExtensionContext, control: 
       if (!lang) return undefined;
       const name = a.name ?? (await askName());
       if (!name) return undefined;
-      const root = a.where !== undefined ? destinationRoot(a.where, control.zutHome()) : await pickDestination(control.zutHome(), NEW_WORDS);
+      const root = a.where !== undefined ? destinationRoot(a.where, control.zutHome()) : await pickDestination(control.zutHome(), 'Zut: New Extension (3/3)');
       if (!root) return undefined;
       try {
-        const made = await control.exclusive(() => createNewExtension({ lang, name, root, sdkDir }));
+        // What the user creates here is theirs: consent is recorded for exactly the files written (gates.ts).
+        const dest = path.join(root, name);
+        const made = await control.exclusive(() => createNewExtension({ lang, name, root, sdkDir, beforeCommit: (staging) => host.allowOwnContent(staging, dest) }));
         await control.reload(`created ${made.name}`);
         await vscode.window.showTextDocument(vscode.Uri.file(made.mainFile), { preview: false });
         void vscode.window.showInformationMessage(
@@ -46,22 +49,15 @@ export function registerNewExtension(context: vscode.ExtensionContext, control: 
 
 async function pickLang(): Promise<NewExtensionLang | undefined> {
   const items = NEW_EXTENSION_LANGS.map((l) => ({ label: LANG_LABELS[l].split(' (')[0]!, description: LANG_LABELS[l].slice(LANG_LABELS[l].indexOf('(')), lang: l }));
-  return (await vscode.window.showQuickPick(items, { title: 'New zut extension (1/3)', placeHolder: 'Language' }))?.lang;
+  return (await vscode.window.showQuickPick(items, { title: 'Zut: New Extension (1/3)', placeHolder: 'Language', ignoreFocusOut: true }))?.lang;
 }
 
 function askName(): Thenable<string | undefined> {
   return vscode.window.showInputBox({
-    title: 'New zut extension (2/3)',
+    title: 'Zut: New Extension (2/3)',
+    ignoreFocusOut: true,
     prompt: 'Name (lower-case letters, digits and dashes): also its command /name',
     placeHolder: 'my-extension',
     validateInput: (v) => (v === '' ? undefined : newExtensionNameProblem(v)),
   });
 }
-
-const NEW_WORDS: DestinationWords = {
-  title: 'New zut extension (3/3)',
-  placeHolder: 'Where',
-  globalFirst: false,
-  globalDetail: 'Every workspace ($ZUT_HOME/extensions)',
-  projectDetail: 'This project only (.zut/extensions); runs in a trusted workspace',
-};

@@ -15,6 +15,7 @@ export async function resolveExtension(
   target: unknown,
   placeHolder: string,
   filter: (e: ExtensionInfo) => boolean = () => true,
+  none = 'No zut extension matches.',
 ): Promise<ExtensionInfo | undefined> {
   const all = host.extensions();
   const fromNode = typeof target === 'object' && target !== null ? (target as { info?: ExtensionInfo }).info : undefined;
@@ -29,7 +30,7 @@ export async function resolveExtension(
   }
   const items = all.filter(filter).map((e) => ({ label: e.name, description: `${e.state} · ${e.scope}`, detail: e.dir, info: e }));
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('No matching zut extensions.');
+    void vscode.window.showInformationMessage(none);
     return undefined;
   }
   return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }))?.info;
@@ -43,27 +44,24 @@ export function destinationRoot(dest: string, zutHome: string): string | undefin
   return path.isAbsolute(dest) ? dest : undefined;
 }
 
-/** How the destination pick reads (install and new extension word it each their own way). */
-export interface DestinationWords {
-  title?: string;
-  placeHolder: string;
-  /** The global entry first (install) or last (new extension). */
-  globalFirst: boolean;
-  globalDetail: string;
-  projectDetail: string;
-}
-
-/** Global or one workspace folder's `.zut/extensions`: the chosen extensions directory. */
-export async function pickDestination(zutHome: string, words: DestinationWords): Promise<string | undefined> {
-  const global = { label: 'Global', description: globalExtensionsDir(zutHome), detail: words.globalDetail, root: globalExtensionsDir(zutHome) };
+/**
+ * Global or one workspace folder's `.zut/extensions`: the chosen extensions directory. "New Extension…" and
+ * "Install Extension…" ask it in the same words and order (the project first), under their own `title`.
+ */
+export async function pickDestination(zutHome: string, title: string): Promise<string | undefined> {
+  const global = {
+    label: 'Global',
+    description: globalExtensionsDir(zutHome),
+    detail: 'All your workspaces, yours only ($ZUT_HOME/extensions); runs without being asked for',
+    root: globalExtensionsDir(zutHome),
+  };
   const projects = (vscode.workspace.workspaceFolders ?? [])
     .filter((f) => f.uri.scheme === 'file')
     .map((f) => ({
       label: `Project: ${f.name}`,
       description: projectExtensionsDir(f.uri.fsPath),
-      detail: words.projectDetail,
+      detail: "This project only, shared through its repository (.zut/extensions); runs in a trusted workspace, allowed as you wrote it",
       root: projectExtensionsDir(f.uri.fsPath),
     }));
-  const items = words.globalFirst ? [global, ...projects] : [...projects, global];
-  return (await vscode.window.showQuickPick(items, { title: words.title, placeHolder: words.placeHolder }))?.root;
+  return (await vscode.window.showQuickPick([...projects, global], { title, placeHolder: 'Where should it go?', ignoreFocusOut: true }))?.root;
 }

@@ -131,8 +131,10 @@ export class WidgetsTree extends Disposable implements vscode.TreeDataProvider<W
         const item = new vscode.TreeItem(firstLine === '' ? ' ' : firstLine);
         item.id = treeId('note', n.parent.ext, n.noteId);
         item.tooltip = n.text;
-        item.description = n.level;
+        // The level is its icon (and read out): no description column to squeeze the text (a one-line command
+        // answer was cut to "6 words, 25 characters, 1 line…").
         item.iconPath = new vscode.ThemeIcon(NOTE_ICONS[n.level]);
+        item.accessibilityInformation = { label: `${n.level}: ${n.text}` };
         return item;
       }
     }

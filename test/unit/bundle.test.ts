@@ -28,7 +28,7 @@ afterAll(cleanupTemps);
 describe('release bundle', () => {
   it(`dist/extension.js is within the limit`, () => {
     const bytes = fs.statSync(path.join(out, 'extension.js')).size;
-    expect(pkg.BUNDLE_LIMIT_BYTES).toBe(340_000);
+    expect(pkg.BUNDLE_LIMIT_BYTES).toBe(350_000);
     expect(bytes).toBeLessThanOrEqual(pkg.BUNDLE_LIMIT_BYTES);
     expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES, bundle: path.join(out, 'extension.js') })).not.toThrow();
   });
@@ -90,7 +90,7 @@ describe('package-time check', () => {
     expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES.filter((f) => f !== 'dist/sdk/sucrase.js'), bundle: big }))
       .toThrow(/^the package would lack dist\/sdk\/sucrase\.js:/);
     expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES.filter((f) => f !== 'dist/hook.js'), bundle: big })).toThrow(/^the package would lack dist\/hook\.js:/);
-    expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES, bundle: big })).toThrow(/340,001 bytes, over the 340,000-byte limit/);
-    expect(pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES, bundle: big, production: false }).bytes).toBe(340_001);
+    expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES, bundle: big })).toThrow(/350,001 bytes, over the 350,000-byte limit/);
+    expect(pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES, bundle: big, production: false }).bytes).toBe(350_001);
   });
 });

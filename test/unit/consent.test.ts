@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { consentPrompt, decideGate, needsConsent, rememberConsent, setDisabledInWorkspace } from '../../src/host/extensions/consent';
+import { CHANGE_CONSENT_HINT, consentQuestion } from '../../src/ui-model/consentQuestion';
+import { decideGate, needsConsent, rememberConsent, setDisabledInWorkspace } from '../../src/host/extensions/consent';
 import { MemoryChoices, cleanupTemps } from '../helpers/hostFixtures';
 
 afterEach(cleanupTemps);
@@ -35,8 +36,29 @@ describe('consent decisions', () => {
     expect(needsConsent({ dir: '/w/tools/ext', scope: 'explicit' }, 'trustedWorkspace', folders)).toBe(false);
   });
 
-  it('the prompt names every pending extension', () => {
-    expect(consentPrompt(['a', 'b', 'c'])).toBe('This workspace wants to run 3 zut extensions: a, b, c');
-    expect(consentPrompt(['a'])).toBe('This workspace wants to run 1 zut extension: a');
+  it('issue 32 point 3: the first question names each extension and what it runs, says it runs as the user, that the answer is kept per content and where to change it', () => {
+    const q = consentQuestion([
+      { name: 'todo', exec: './todo.mjs', args: [], description: 'A persistent todo list' },
+      { name: 'evil\u202e', exec: 'sh', args: ['x.sh'], description: 'line one\nline two\x07' },
+    ]);
+    expect(q.first).toBe(true);
+    expect(q.message).toBe('Allow 2 zut extensions from this workspace to run?');
+    const lines = q.detail.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['• todo: runs ./todo.mjs — A persistent todo list', '• evil\\u{202e}: runs sh x.sh — line one line two\\x07']);
+    expect(q.detail).toContain('They are programs from this repository (.zut/extensions). Allowed, they run as you, with your files, network and credentials');
+    expect(q.detail).toContain('guards that see and can block tool calls');
+    expect(q.detail).toContain('kept in this workspace for exactly this content: if an extension\'s files change, you are asked again');
+    expect(q.detail).toContain(CHANGE_CONSENT_HINT);
+    expect(consentQuestion([{ name: 'a', args: [] }]).message).toBe('Allow the zut extension "a" from this workspace to run?');
+    const many = consentQuestion(Array.from({ length: 20 }, (_, i) => ({ name: `e${i}`, exec: './run.sh', args: [], description: 'x'.repeat(500) })));
+    expect(many.detail.split('\n').filter((l) => l.startsWith('• '))).toHaveLength(12);
+    expect(many.detail).toContain('… and 8 more');
+    expect(Math.max(...many.detail.split('\n').filter((l) => l.startsWith('• ')).map((l) => l.length))).toBe(160);
+  });
+
+  it('content changed since it was allowed: a notification, not a modal', () => {
+    expect(consentQuestion([{ name: 'a', args: [], allowedBefore: true }])).toEqual({ first: false, message: 'a changed since you allowed it: run the new content? (zut extension from this workspace)', detail: '' });
+    expect(consentQuestion([{ name: 'a', args: [], allowedBefore: true }, { name: 'b', args: [], allowedBefore: true }]).message).toBe('a and b changed since you allowed them: run the new content? (zut extensions from this workspace)');
+    expect(consentQuestion([{ name: 'a', args: [], allowedBefore: true }, { name: 'b', args: [] }]).first).toBe(true);
   });
 });

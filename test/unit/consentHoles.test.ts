@@ -10,31 +10,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ManagerOptions } from '../../src/host/api';
 import { logPathFor } from '../../src/host/disk/paths';
 import { FINGERPRINT_MAX_ENTRIES } from '../../src/protocol/limits';
-import { MemoryChoices, cleanupTemps, managerFixture, stopManagers, tempDir, until, writeExt } from '../helpers/hostFixtures';
+import { consentSetup, shBody } from '../helpers/consentFixture';
+import { cleanupTemps, stopManagers, tempDir, until, writeExt } from '../helpers/hostFixtures';
 
 afterEach(async () => {
   await stopManagers();
   cleanupTemps();
 });
-
-function consentSetup(opts: Partial<ManagerOptions> = {}) {
-  const choices = new MemoryChoices();
-  const s = managerFixture({ hostVersion: '1.0.0', autoRestart: false, consent: { mode: () => 'ask', choices }, ...opts }, 'zut-consent-');
-  const m = s.make();
-  const marker = path.join(tempDir('zut-marker-'), 'ran');
-  const ran = (): string => (fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : '');
-  const info = (n: string) => m.extensions().find((e) => e.name === n)!;
-  return { ...s, m, choices, marker, ran, info };
-}
-
-/** A v2 handshake then wait for shutdown, in sh; `pre` runs first (the line that records what ran). */
-function shBody(name: string, pre: string): string {
-  const hello = JSON.stringify({ type: 'hello', protocol_version: 2, name, version: '1.0.0', capabilities: [] });
-  return `${pre}\nprintf '%s\\n' '${hello}' '{"type":"ready"}'\nwhile IFS= read -r l; do case "$l" in *'"shutdown"'*) exit 0;; esac; done\n`;
-}
 
 /** Starts, allows `name`, checks it ran `v1`; then `change()`, restarts it, and checks it waits without running. */
 async function allowThenChange(s: ReturnType<typeof consentSetup>, name: string, change: () => void): Promise<void> {

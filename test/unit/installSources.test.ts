@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planCommand, planText } from '../../src/host/disk/installPlan';
+import { planCommand, planDetail, planText, shadowWarning } from '../../src/host/disk/installPlan';
 import { isGitUrl } from '../../src/host/disk/installSources';
 import { moveToTrash } from '../../src/host/disk/trash';
 import { INSTALL_PLAN_MAX_FILES } from '../../src/protocol/limits';
@@ -41,6 +41,37 @@ describe('planText', () => {
     expect(plan('C:\\Tools\\run.exe')).toBe('"C:\\\\Tools\\\\run.exe" x   (an absolute path on this machine)');
     expect(plan('python3')).toBe('python3 x   (python3 found on PATH)');
     expect(plan('./run')).toBe('./run x   (in the extension folder)');
+  });
+});
+
+describe('issue 32, rough edge 11: the plan in a dialog, and a name another extension has', () => {
+  it('planDetail: what it runs first, no columns, "executable" spelled out, the warnings on top', () => {
+    const detail = planDetail(
+      { source: '/src/x', dest: '/h/extensions/x', manifest: { name: 'x', version: '1.0.0', exec: './run.sh', args: [], skills: [], enabled: true, description: 'd\x1b' }, files: [{ path: 'extension.json', bytes: 50, executable: false }, { path: 'run.sh', bytes: 2048, executable: true }] },
+      ['Careful.'],
+    );
+    expect(detail.split('\n')).toEqual([
+      'Careful.',
+      '',
+      'Runs: ./run.sh (in the extension folder)',
+      'Description: d\\x1b',
+      'Version: 1.0.0',
+      'From: /src/x',
+      'Into: /h/extensions/x',
+      '',
+      'Files: 2 (2.0 KiB)',
+      '• extension.json — 50 B',
+      '• run.sh — 2.0 KiB, executable',
+    ]);
+  });
+
+  it('shadowWarning: installing globally a name the project uses says the global copy will be shadowed; the other way round, which one loses', () => {
+    const known = [{ name: 'todo', scope: 'project' as const, dir: '/p/.zut/extensions/todo' }, { name: 'mine', scope: 'global' as const, dir: '/h/extensions/mine' }];
+    expect(shadowWarning('todo', 'global', known)).toBe(
+      'Another extension named "todo" is in this workspace\'s project (/p/.zut/extensions/todo) and wins here: the copy you install will be listed as shadowed and will not run in this workspace.',
+    );
+    expect(shadowWarning('mine', 'project', known)).toBe('Your extension named "mine" in your global extensions (/h/extensions/mine) will be shadowed in this workspace by the copy you install.');
+    expect(shadowWarning('fresh', 'global', known)).toBeUndefined();
   });
 });
 

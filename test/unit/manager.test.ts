@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTEXT_TRUNCATED_MARKER } from '../../src/host/calls/intercept';
 import { Manager } from '../../src/host/manager';
+import { projectDataDir } from '../../src/host/disk/paths';
 import type { ManagerOptions } from '../../src/host/api';
 import { RequestError } from '../../src/host/types';
 import { FIXTURES, alive, cleanupTemps, managerFixture, nodeExt, stopManagers, until, writeExt } from '../helpers/hostFixtures';
@@ -39,14 +40,14 @@ describe('Manager: loading', () => {
     expect(infos.themey!.pid).toBeUndefined();
   });
 
-  it('hello_ack carries version, provider, model, the project folder as cwd, extension_dir = data_dir, session', async () => {
+  it('hello_ack carries version, provider, model, the project folder as cwd, extension_dir, data_dir (outside the repository), session', async () => {
     const s = setup();
     const dir = nodeExt(s.projectExts, { name: 'ack', tools: [{ name: 'ack_events', mode: 'events' }] });
     const m = s.make();
     m.setSession({ id: 'branch-1', parent_id: 'root-1' });
     await m.start();
     const [ack] = await received(m, 'ack_events');
-    expect(ack).toMatchObject({ type: 'hello_ack', protocol_version: 2, zut_version: '9.9.9', provider: 'test-vendor', model: 'test-model', cwd: s.project, extension_dir: dir, data_dir: dir, session: { id: 'branch-1', parent_id: 'root-1' } });
+    expect(ack).toMatchObject({ type: 'hello_ack', protocol_version: 2, zut_version: '9.9.9', provider: 'test-vendor', model: 'test-model', cwd: s.project, extension_dir: dir, data_dir: projectDataDir(s.home, dir, 'ack'), session: { id: 'branch-1', parent_id: 'root-1' } });
   });
 
   it('an untrusted workspace blocks project extensions; global ones run', async () => {

@@ -16,7 +16,7 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
     configuration: { properties: Record<string, { scope?: string }> };
     menus: Record<string, { command: string; when?: string }[]>;
     viewsWelcome: { view: string; contents: string }[];
-    walkthroughs: { id: string; title: string; steps: { id: string; title: string; media: { markdown?: string; image?: string } }[] }[];
+    walkthroughs: { id: string; title: string; steps: { id: string; title: string; description: string; completionEvents?: string[]; media: { markdown?: string; image?: string } }[] }[];
   };
 };
 const shipped = fs.readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8').split('\n').filter((l) => l.startsWith('!')).map((l) => l.slice(1));
@@ -59,6 +59,14 @@ describe('marketplace face', () => {
     // The Widgets welcome's "Get Started" opens this walkthrough (publisher.name#id).
     const widgets = pkg.contributes.viewsWelcome.find((v) => v.view === 'zut.widgets');
     expect(widgets?.contents).toContain(`openWalkthrough?%22zut.zut-vscode%23${w.id}%22`);
+  });
+
+  it('issue 32, rough edge 6: step texts show no literal backticks; "Write your own" offers New Extension…', () => {
+    const [w] = pkg.contributes.walkthroughs;
+    for (const s of w.steps) expect(s.description, s.id).not.toContain('`');
+    const write = w.steps.find((s) => s.id === 'writeOwn')!;
+    expect(write.description).toMatch(/\n\[New Extension…\]\(command:zut\.newExtension\)$/);
+    expect(write.completionEvents).toEqual(['onCommand:zut.newExtension']);
   });
 
   it('declares a scope for every setting (zut.home and zut.extensionPaths machine: a workspace cannot set them)', () => {

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/host/manager';
 import { watchedFiles } from '../../src/host/disk/manifestSignature';
 import { createNewExtension, NEW_EXTENSION_LANGS, newExtensionNameProblem, SDK_FILES, TS_TRANSFORM_FILE } from '../../src/host/authoring/newExtension';
-import { cleanupTemps, RecordingUi, tempDir, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
+import { cleanupTemps, MemoryChoices, RecordingUi, tempDir, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
 
 const ROOT = path.resolve(__dirname, '../..');
 let sdkDir: string;
@@ -25,6 +25,9 @@ function hasGo(): boolean {
 }
 
 beforeAll(async () => {
+  // The Go template's binaries go to $XDG_CACHE_HOME/zut-go: a temporary one here (Go's own build cache kept).
+  if (hasGo()) process.env.GOCACHE ??= execFileSync('go', ['env', 'GOCACHE'], { encoding: 'utf8' }).trim();
+  process.env.XDG_CACHE_HOME = tempDir('zut-cache-');
   // The SDK as the build ships it (dist/sdk): the runtime bundle, its declarations and the TypeScript transform.
   sdkDir = tempDir('zut-sdk-');
   const { bundleSdkRuntime, bundleTsTransform } = await import('../../scripts/sdk.mjs');
@@ -67,6 +70,52 @@ describe.each(NEW_EXTENSION_LANGS)('new %s extension', (lang) => {
     expect(await m.callTool(made.tool, { who: 'Bo "the" \\ Builder' })).toMatchObject({ isError: false, content: [{ type: 'text', text: 'Hello, Bo "the" \\ Builder!' }] });
     expect(await m.callTool(made.tool, {})).toMatchObject({ isError: true, content: [{ type: 'text', text: 'who is required (a non-empty string)' }] });
     expect(m.allTools()[0]!.schema).toEqual({ type: 'object', properties: { who: { type: 'string', description: 'Who to greet' } }, required: ['who'] });
+  }, 120_000);
+});
+
+describe.each(NEW_EXTENSION_LANGS)('new %s extension in a project with consent "ask" (issue 32, points 1 and 2)', (lang) => {
+  it('is allowed for exactly the files written: runs at once, never asks again across restarts and windows; its own saved edit is allowed, any other change asks', async () => {
+    const project = tempDir('zut-new-');
+    const root = path.join(project, '.zut', 'extensions');
+    const choices = new MemoryChoices();
+    const { home } = zutHome();
+    const make = () => keepManager(new Manager({ folders: [project], zutHome: home, ui: new RecordingUi(), hostVersion: '0', autoRestart: false, consent: { mode: () => 'ask', choices } }));
+    const m = make();
+    const asked: string[] = [];
+    m.onDidRequestConsent((infos) => asked.push(...infos.map((i) => i.name)));
+    await m.start();
+    const name = `own-${lang}`;
+    const made = await createNewExtension({ lang, name, root, sdkDir, beforeCommit: (staging) => m.allowOwnContent(staging, path.join(root, name)) });
+    await m.reload();
+    const state = (mm: Manager) => mm.extensions().find((e) => e.name === name)!.state;
+    if (lang === 'go' && !hasGo()) return expect(state(m)).toBe('error'); // it could not build: never asked
+    expect(state(m)).toBe('running');
+    expect(await m.invokeCommand(made.command, 'Ada')).toMatchObject({ display: `Hello from ${name}: Ada` });
+    // Its runs write nothing into its folder (the Go build goes to a cache outside it): a restart and a new window run it.
+    await m.restart(name);
+    expect(state(m)).toBe('running');
+    await m.stop();
+    const again = make();
+    again.onDidRequestConsent((infos) => asked.push(...infos.map((i) => i.name)));
+    await again.start();
+    expect(state(again)).toBe('running');
+    expect(asked).toEqual([]);
+    // An edit saved in the editor, the only change: the user's own, allowed; it restarts with no question.
+    const edited = `${fs.readFileSync(made.mainFile, 'utf8')}\n`; // a blank line: valid in every language
+    fs.writeFileSync(made.mainFile, edited);
+    expect(await again.allowOwnEdit(made.mainFile, Buffer.from(edited))).toBe(true);
+    await again.restart(name);
+    expect(state(again)).toBe('running');
+    expect(asked).toEqual([]);
+    // Other bytes on disk than the editor saved: not that edit.
+    fs.writeFileSync(made.mainFile, `${edited}\n`);
+    expect(await again.allowOwnEdit(made.mainFile, Buffer.from(`${edited}\n\n`))).toBe(false);
+    // The save plus another file changed (a git pull, a tool): not the user's edit alone; it asks.
+    fs.writeFileSync(path.join(made.dir, 'extra.txt'), 'x');
+    expect(await again.allowOwnEdit(made.mainFile, Buffer.from(`${edited}\n`))).toBe(false);
+    await again.restart(name);
+    expect(state(again)).toBe('consent');
+    expect(asked).toEqual([name]);
   }, 120_000);
 });
 

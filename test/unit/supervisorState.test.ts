@@ -21,6 +21,7 @@ function deps(home: string, changes: { n: number }): SupervisorDeps<ExtensionSup
     ui: new RecordingUi(),
     logPath: path.join(home, 'logs', 'ext.log'),
     hostInfo: (s) => ({ hostVersion: '1.0.0', provider: '', model: '', cwd: home, extensionDir: s.disc.dir, dataDir: s.disc.dir }),
+    prepareSpawn: () => Promise.resolve(),
     timeouts: {},
     autoRestart: () => false,
     trace: () => 'off',

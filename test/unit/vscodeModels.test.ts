@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { commandIdFor, commandPickItems, diffCommandIds, parseSlash, planResponse, promptQuery, responseErrorMessage } from '../../src/ui-model/commandModel';
+import { commandIdFor, commandPickItems, diffCommandIds, emptyCommandPick, parseSlash, planResponse, promptQuery, responseErrorMessage } from '../../src/ui-model/commandModel';
 import { argsPlaceholder, checkToolArgs, fence, toolPickItems, toolResultMarkdown } from '../../src/ui-model/toolArgs';
-import { extensionChildren, extensionContextValue, extensionItem, groupChildren, sortExtensions } from '../../src/ui-model/extensionsModel';
+import { extensionChildren, extensionContextValue, extensionItem, extensionsSummary, groupChildren, sortExtensions } from '../../src/ui-model/extensionsModel';
+import { doctorMarkdown } from '../../src/host/disk/doctor';
 import type { CommandInfo, ExtensionInfo, ToolInfo } from '../../src/host/types';
 import { extensionInfo } from '../helpers/extensionInfo';
 
@@ -33,6 +34,15 @@ describe('command quick pick', () => {
       { label: '/Alpha', description: '', detail: 'b', name: 'Alpha' },
       { label: '/zeta', description: 'last', detail: 'a', name: 'zeta' },
     ]);
+  });
+
+  it('issue 32, rough edge 7: with no command yet it says why and leads on (Restricted Mode: Manage Workspace Trust…)', () => {
+    const restricted = emptyCommandPick([{ state: 'blocked' }, { state: 'blocked' }, { state: 'running' }]);
+    expect(restricted.placeholder).toBe('No zut commands: this workspace is in Restricted Mode, and its 2 project extensions start once you trust it');
+    expect(restricted.items).toMatchObject([{ label: '$(workspace-untrusted) Manage Workspace Trust…', action: 'zut.manageTrust' }]);
+    expect(emptyCommandPick([{ state: 'consent' }])).toMatchObject({ placeholder: 'No zut commands yet: 1 project extension waits for you to allow it', items: [{ action: 'zut.extensions.focus' }] });
+    expect(emptyCommandPick([{ state: 'starting' }])).toEqual({ placeholder: 'Waiting for zut extensions to start…', items: [], busy: true });
+    expect(emptyCommandPick([])).toEqual({ placeholder: 'No zut commands are available (see the Zut Extensions view)', items: [], busy: false });
   });
 
   it('parses /name args', () => {
@@ -183,5 +193,15 @@ describe('extensions tree model', () => {
   it('sorts by name then scope', () => {
     const sorted = sortExtensions([info({ name: 'b' }), info({ name: 'a', scope: 'global' }), info({ name: 'a', scope: 'project' })]);
     expect(sorted.map((s) => `${s.name}:${s.scope}`)).toEqual(['a:project', 'a:global', 'b:project']);
+  });
+});
+
+describe('issue 32, rough edge 13: the doctor report starts with a summary line', () => {
+  it('counts each state in words, most first, and the load errors', () => {
+    const states = ['running', 'running', 'consent', 'disabled', 'running'] as const;
+    expect(extensionsSummary(states.map((state) => ({ state })), 0)).toBe('5 zut extensions: 3 running, 1 disabled, 1 waiting for consent. No load errors.');
+    expect(extensionsSummary([{ state: 'blocked' }], 2)).toBe('1 zut extension: 1 blocked by Workspace Trust. 2 load errors (below).');
+    expect(extensionsSummary([], 0)).toBe('No zut extensions. No load errors.');
+    expect(doctorMarkdown({ extensions: [], errors: [] }, 'No zut extensions. No load errors.')).toMatch(/^# Zut doctor report\n\n\*\*No zut extensions\. No load errors\.\*\*\n/);
   });
 });

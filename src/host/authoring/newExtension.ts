@@ -3,9 +3,11 @@
  * TypeScript (with the SDK), Python, Go or POSIX sh. VS Code-free; the VS Code command and the CLI only ask
  * for the language, name and place.
  */
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { NEW_EXTENSION_NAME_MAX } from '../../protocol/limits';
+import { exists } from '../disk/install';
 import { MANIFEST_FILE } from '../disk/manifest';
 import type { Template, TemplateVars } from './templates/common';
 import { goTemplate } from './templates/go';
@@ -39,6 +41,11 @@ export interface NewExtensionOptions {
   root: string;
   /** Where the built SDK and TypeScript transform are (dist/sdk next to the bundle); required for `ts`. */
   sdkDir?: string;
+  /**
+   * Called with the staging directory once every file is written, before it is renamed into place: what it holds
+   * is exactly what the extension will be (VS Code records consent for that content: gates.ts `allowOwnContent`).
+   */
+  beforeCommit?: (staging: string) => Promise<void>;
 }
 
 export interface NewExtension {
@@ -73,8 +80,9 @@ export function isNewExtensionLang(s: string): s is NewExtensionLang {
 }
 
 /**
- * Writes `<root>/<name>/` with `extension.json` and the language's files. Refuses an existing directory. On
- * failure nothing half-written is left behind.
+ * Writes `<root>/<name>/` with `extension.json` and the language's files: into `<root>/.staging-<random>` first
+ * (a dot directory discovery skips), renamed into place once complete, so the extension appears whole. Refuses an
+ * existing directory. On failure nothing half-written is left behind.
  */
 export async function createNewExtension(o: NewExtensionOptions): Promise<NewExtension> {
   const problem = newExtensionNameProblem(o.name);
@@ -89,13 +97,11 @@ export async function createNewExtension(o: NewExtensionOptions): Promise<NewExt
     for (const f of [...SDK_FILES, TS_TRANSFORM_FILE]) sdk.push({ from: path.join(o.sdkDir, f), to: path.join('sdk', f) });
     await Promise.all(sdk.map((s) => fs.access(s.from).catch(() => Promise.reject(new Error(`the zut SDK is missing: ${s.from} (build it with npm run build)`)))));
   }
+  const taken = (): Error => new Error(`${dir} already exists: pick another name`);
+  if (await exists(dir)) throw taken();
   await fs.mkdir(path.dirname(dir), { recursive: true });
-  try {
-    await fs.mkdir(dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new Error(`${dir} already exists: pick another name`);
-    throw e;
-  }
+  const staging = path.join(path.dirname(dir), `.staging-${randomBytes(6).toString('hex')}`);
+  await fs.mkdir(staging);
   try {
     const manifest = {
       name: o.name,
@@ -105,18 +111,22 @@ export async function createNewExtension(o: NewExtensionOptions): Promise<NewExt
       ...(t.args ? { args: t.args } : {}),
       language: t.language,
     };
-    await fs.writeFile(path.join(dir, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
+    await fs.writeFile(path.join(staging, MANIFEST_FILE), JSON.stringify(manifest, null, 2) + '\n');
     for (const f of files) {
-      const target = path.join(dir, f.path);
+      const target = path.join(staging, f.path);
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.writeFile(target, f.content, { mode: f.executable ? 0o755 : 0o644 });
     }
     for (const s of sdk) {
-      await fs.mkdir(path.dirname(path.join(dir, s.to)), { recursive: true });
-      await fs.copyFile(s.from, path.join(dir, s.to));
+      await fs.mkdir(path.dirname(path.join(staging, s.to)), { recursive: true });
+      await fs.copyFile(s.from, path.join(staging, s.to));
     }
+    await o.beforeCommit?.(staging);
+    // rename(2) would replace an empty directory: refuse one that appeared meanwhile.
+    if (await exists(dir)) throw taken();
+    await fs.rename(staging, dir);
   } catch (e) {
-    await fs.rm(dir, { recursive: true, force: true });
+    await fs.rm(staging, { recursive: true, force: true });
     throw e;
   }
   return {
@@ -127,3 +137,4 @@ export async function createNewExtension(o: NewExtensionOptions): Promise<NewExt
     files: [MANIFEST_FILE, ...files.map((f) => f.path), ...sdk.map((s) => s.to)],
   };
 }
+

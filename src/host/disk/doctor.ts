@@ -197,8 +197,9 @@ export function mdCodeBlock(s: string): string {
 }
 
 /** Markdown report; every extension- or manifest-supplied value is inside a code span or code block. */
-export function doctorMarkdown(report: DoctorReport): string {
+export function doctorMarkdown(report: DoctorReport, summary?: string): string {
   const out: string[] = ['# Zut doctor report', ''];
+  if (summary !== undefined) out.push(`**${summary}**`, '');
   if (report.extensions.length === 0) out.push('No extensions found.', '');
   for (const e of report.extensions) {
     out.push(`## ${mdCode(e.name)} — ${e.status}`, '');

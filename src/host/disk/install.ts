@@ -38,6 +38,8 @@ export interface InstallPlan {
 /** A copy in its staging directory, validated, not yet an installed extension. */
 export interface StagedInstall {
   plan: InstallPlan;
+  /** The staged copy's directory (`<root>/.staging-<random>`), exactly what `commit` renames into place. */
+  staging: string;
   /** Runs the builder in the staged copy and validates the result (plan.built and plan.files updated). */
   build(): Promise<void>;
   /** Renames the staged copy into place; refuses if the destination appeared meanwhile, or a build is pending (and discards). */
@@ -62,7 +64,8 @@ export interface StageOptions {
   build?: Builder;
 }
 
-async function exists(p: string): Promise<boolean> {
+/** Whether anything (a link included) is at `p`. */
+export async function exists(p: string): Promise<boolean> {
   try {
     await fs.lstat(p);
     return true;
@@ -128,6 +131,7 @@ export async function stageInstall(src: string, destRoot: string, opts: StageOpt
     const plan: InstallPlan = { source: what, dest, manifest: staged, files, ...(builder && { build: builder.command(exec) }) };
     return {
       plan,
+      staging,
       discard,
       async build() {
         if (!builder || plan.built !== undefined) return;

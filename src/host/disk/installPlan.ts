@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { INSTALL_PLAN_MAX_FILES } from '../../protocol/limits';
 import { sanitizeText } from './doctor';
 import type { InstallPlan } from './install';
+import type { ExtensionInfo, Scope } from '../types';
 import { execIsRelativePath } from './manifest';
 
 /** `1536` → `1.5 KiB`. */
@@ -57,4 +58,45 @@ export function planText(plan: InstallPlan): string {
     ...(plan.files.length > shown.length ? [`    … and ${plan.files.length - shown.length} more`] : []),
   ];
   return lines.map((l) => sanitizeText(l).replace(/\n/g, ' ')).join('\n') + '\n';
+}
+
+/**
+ * The plan for a dialog (proportional font: no columns to line up): what it runs first, where from and to, then
+ * its files one per line, "executable" spelled out. `warnings` (shadowWarning) come first. Sanitized as planText.
+ */
+export function planDetail(plan: InstallPlan, warnings: readonly string[] = []): string {
+  const m = plan.manifest;
+  const total = plan.files.reduce((n, f) => n + f.bytes, 0);
+  const shown = plan.files.slice(0, INSTALL_PLAN_MAX_FILES);
+  const lines = [
+    ...warnings.flatMap((w) => [w, '']),
+    `Runs: ${planCommand(plan).replace(/ {2,}\(/, ' (')}`,
+    ...(plan.built !== undefined ? [`Built with: ${plan.built}`] : plan.build !== undefined ? [`Builds with, once you confirm: ${plan.build}`] : []),
+    ...(m.description !== undefined ? [`Description: ${m.description}`] : []),
+    ...(m.version !== undefined ? [`Version: ${m.version}`] : []),
+    `From: ${plan.source}`,
+    `Into: ${plan.dest}`,
+    '',
+    `Files: ${plan.files.length} (${formatBytes(total)})`,
+    ...shown.map((f) => `• ${f.path} — ${formatBytes(f.bytes)}${f.executable ? ', executable' : ''}`),
+    ...(plan.files.length > shown.length ? [`… and ${plan.files.length - shown.length} more`] : []),
+  ];
+  return lines.map((l) => sanitizeText(l).replace(/\n/g, ' ')).join('\n');
+}
+
+/**
+ * Said before installing `name` into `dest` when an extension of that name is already known, since only one copy
+ * of a name runs (`zut.extensionPaths` wins over the project, the project over global): which copy wins here, and
+ * that the other is listed as shadowed. Undefined when nothing else has the name.
+ */
+export function shadowWarning(name: string, dest: Exclude<Scope, 'explicit'>, known: readonly Pick<ExtensionInfo, 'name' | 'scope' | 'dir'>[]): string | undefined {
+  const rank: Record<Scope, number> = { explicit: 0, project: 1, global: 2 };
+  const same = known.filter((e) => e.name === name).sort((a, b) => rank[a.scope] - rank[b.scope]);
+  const other = same[0];
+  if (!other) return undefined;
+  const where = { explicit: 'from zut.extensionPaths', project: "in this workspace's project", global: 'in your global extensions' }[other.scope];
+  if (rank[other.scope] <= rank[dest]) {
+    return `Another extension named "${name}" is ${where} (${other.dir}) and wins here: the copy you install will be listed as shadowed and will not run in this workspace.`;
+  }
+  return `Your extension named "${name}" ${where} (${other.dir}) will be shadowed in this workspace by the copy you install.`;
 }

@@ -2,6 +2,7 @@
  * Where zut keeps its state: `$ZUT_HOME`, its global `extensions/` directory and per-extension stderr logs.
  * Pure functions of (env, platform, home) so every platform's rule is testable on any machine.
  */
+import { createHash } from 'node:crypto';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
@@ -101,6 +102,18 @@ export function logsDir(zutHome: string): string {
  */
 export function logPathFor(zutHome: string, name: string): string {
   return path.join(logsDir(zutHome), `ext-${safeFileName(name)}.log`);
+}
+
+/**
+ * `<zutHome>/project-data/<name>-<16 hex of sha-256(dir)>`: the `data_dir` of an extension that is the
+ * repository's code (a project extension, or one inside a workspace folder). zut's default, its own directory, is
+ * part of the content its consent is given for (extensions/fingerprint.ts): state kept there would ask for consent
+ * again after every use. Outside the repository, per extension directory (so per workspace folder), the same in the
+ * VS Code window, the hooks' headless host and `zut-host --allow-project`.
+ */
+export function projectDataDir(zutHome: string, dir: string, name: string): string {
+  const hash = createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 16);
+  return path.join(zutHome, 'project-data', `${safeFileName(name)}-${hash}`);
 }
 
 /** A file-name-safe version of an extension name (identity for ordinary names). */

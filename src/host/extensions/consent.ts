@@ -24,6 +24,8 @@ export interface WorkspaceChoices {
 export interface ConsentRecord {
   answer: 'allow' | 'deny';
   fingerprint: string;
+  /** The user wrote this content through us ("New Extension…", "Install Extension…"): theirs, never asked for. */
+  own?: true;
 }
 
 /** Why an extension is held back instead of spawned (`refused`: too large to fingerprint, fingerprint.ts). */
@@ -43,10 +45,20 @@ const disabledKey = (dir: string): string => `zut.disabled:${dir}`;
  * lies inside one of the workspace `folders` (a global or explicit path that points into the repository).
  */
 export function needsConsent(ext: { dir: string; scope: Scope }, mode: ConsentMode, folders: readonly string[] = []): boolean {
-  return mode === 'ask' && (ext.scope === 'project' || folders.some((f) => isInside(ext.dir, f)));
+  return mode === 'ask' && isRepositoryCode(ext, folders);
 }
 
-function isInside(p: string, dir: string): boolean {
+/**
+ * Whether an extension is the repository's code: a project extension, or any other whose directory lies inside one
+ * of the workspace `folders`. Such an extension is asked for (in mode `ask`), and its `data_dir` lies outside the
+ * repository (paths.ts `projectDataDir`), so what it keeps there is never part of what it is asked for.
+ */
+export function isRepositoryCode(ext: { dir: string; scope: Scope }, folders: readonly string[]): boolean {
+  return ext.scope === 'project' || folders.some((f) => isInside(ext.dir, f));
+}
+
+/** Whether `p` lies strictly inside `dir`. */
+export function isInside(p: string, dir: string): boolean {
   const rel = path.relative(dir, p);
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
@@ -56,7 +68,8 @@ export function consentRecord(choices: WorkspaceChoices, dir: string): ConsentRe
   const v = choices.get(consentKey(dir));
   if (typeof v !== 'object' || v === null) return undefined;
   const r = v as Partial<ConsentRecord>;
-  return (r.answer === 'allow' || r.answer === 'deny') && typeof r.fingerprint === 'string' ? { answer: r.answer, fingerprint: r.fingerprint } : undefined;
+  if ((r.answer !== 'allow' && r.answer !== 'deny') || typeof r.fingerprint !== 'string') return undefined;
+  return { answer: r.answer, fingerprint: r.fingerprint, ...(r.own === true && { own: true as const }) };
 }
 
 export async function rememberConsent(choices: WorkspaceChoices, dir: string, record: ConsentRecord | undefined): Promise<void> {
@@ -87,12 +100,6 @@ export function decideGate(
   const r = consentRecord(consent.choices, ext.dir);
   if (!r || r.fingerprint !== fingerprint) return 'consent';
   return r.answer === 'allow' ? undefined : 'denied';
-}
-
-/** The notification's sentence: "This workspace wants to run 3 zut extensions: a, b, c". */
-export function consentPrompt(names: readonly string[]): string {
-  const n = names.length;
-  return `This workspace wants to run ${n} zut extension${n === 1 ? '' : 's'}: ${names.join(', ')}`;
 }
 
 /**

@@ -34,7 +34,17 @@ export interface FingerprintTarget {
   logPath: string;
 }
 
-export type FingerprintResult = { ok: true; fingerprint: string; entries: number; bytes: number } | { ok: false; error: string };
+/**
+ * A fingerprint and what it was made of: `parts` maps each entry's key (its path relative to the directory with
+ * `/`, or `named:<path>`) to `<kind>\0<digest>` (a file's digest is `<size>:<sha-256 hex>`), so a caller can tell
+ * which entries differ between two fingerprints (gates.ts: an editor save of the user's own extension).
+ */
+export type FingerprintResult = { ok: true; fingerprint: string; entries: number; bytes: number; parts: ReadonlyMap<string, string> } | { ok: false; error: string };
+
+/** The part a regular file with exactly these bytes has in a fingerprint (`FingerprintResult.parts`). */
+export function filePart(bytes: Uint8Array): string {
+  return `file\0${bytes.length}:${createHash('sha256').update(bytes).digest('hex')}`;
+}
 
 /** Bounds of one fingerprint (the limits.ts ones unless a test narrows them). */
 export interface FingerprintBounds {
@@ -92,8 +102,12 @@ export async function contentFingerprint(t: FingerprintTarget, bounds: Fingerpri
     entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const digests = await mapLimited(entries, FINGERPRINT_PARALLEL_READS, (e) => (e.kind === 'file' ? fileDigest(e.abs, e.size) : Promise.resolve(e.note)));
     const h = createHash('sha256');
-    entries.forEach((e, i) => h.update(`${e.kind}\0${e.key}\0${digests[i]}\n`));
-    return { ok: true, fingerprint: h.digest('hex'), entries: budget.entries, bytes: budget.bytes };
+    const parts = new Map<string, string>();
+    entries.forEach((e, i) => {
+      h.update(`${e.kind}\0${e.key}\0${digests[i]}\n`);
+      parts.set(e.key, `${e.kind}\0${digests[i]}`);
+    });
+    return { ok: true, fingerprint: h.digest('hex'), entries: budget.entries, bytes: budget.bytes, parts };
   } catch (e) {
     if (e instanceof Refused) return { ok: false, error: e.message };
     return { ok: false, error: `${t.name} (${t.dir}) not started: its content could not be read for the consent fingerprint: ${(e as Error).message}. Log: ${t.logPath}` };

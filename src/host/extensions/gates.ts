@@ -5,10 +5,13 @@
  * work. Choices are keyed by the extension's `identity` (its directory; an e extension's entry file, as top-level
  * e files share a directory). No `vscode`.
  */
+import * as path from 'node:path';
 import type { ManagerOptions } from './options';
+import { MANIFEST_FILE, readManifest } from '../disk/manifest';
 import { identity } from '../disk/discovery';
-import { decideGate, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
-import { contentFingerprint, fingerprintTarget, type FingerprintResult } from './fingerprint';
+import { logPathFor } from '../disk/paths';
+import { consentRecord, decideGate, isInside, isRepositoryCode, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
+import { contentFingerprint, filePart, fingerprintTarget, type FingerprintResult } from './fingerprint';
 import type { ExtensionSupervisor } from './supervisor';
 import type { ExtensionInfo } from '../types';
 
@@ -16,12 +19,20 @@ import type { ExtensionInfo } from '../types';
 export interface GateHost {
   options(): ManagerOptions;
   find(name: string): ExtensionSupervisor | undefined;
+  /** Every supervisor, shadowed copies included. */
+  all(): readonly ExtensionSupervisor[];
   extensions(): ExtensionInfo[];
   /** Tell listeners that these extensions wait for consent. */
   requestConsent(pending: ExtensionInfo[]): void;
 }
 
 export class Gatekeeper {
+  /**
+   * What the user's own extensions (New Extension, Install) last passed the gate with, by identity: an editor save
+   * is compared against it (`allowOwnEdit`). Only those, so memory follows what the user made.
+   */
+  private readonly ownAdmitted = new Map<string, { fingerprint: string; parts: ReadonlyMap<string, string> }>();
+
   constructor(private readonly host: GateHost) {}
 
   /**
@@ -38,7 +49,38 @@ export class Gatekeeper {
     }
     const fp = await this.fingerprint(s);
     if (!fp.ok) return s.refuse(fp.error);
-    s.setGate(decideGate(ext, fp.fingerprint, consent, folders), { fingerprint: fp.fingerprint });
+    const gate = decideGate(ext, fp.fingerprint, consent, folders);
+    if (gate === undefined && consentRecord(consent.choices, ext.dir)?.own) this.ownAdmitted.set(ext.dir, { fingerprint: fp.fingerprint, parts: fp.parts });
+    s.setGate(gate, { fingerprint: fp.fingerprint });
+  }
+
+  /**
+   * A file of the user's own extension (created or installed through us: `allowOwnContent`) saved in the editor
+   * with `bytes`: when that file, with exactly those bytes, is the only difference from the content the extension
+   * last passed the gate with, the new content is the user's too and is allowed (no question for their own edit).
+   * Anything else changed as well (a `git pull`, another file, other bytes on disk) asks as usual. Resolves whether
+   * it allowed the new content; an extension waiting for consent with it starts.
+   */
+  async allowOwnEdit(file: string, bytes: Uint8Array): Promise<boolean> {
+    const consent = this.host.options().consent;
+    const s = consent && this.host.all().find((x) => x.disc.ecosystem !== 'e' && isInside(file, x.disc.dir));
+    if (!consent || !s) return false;
+    const dir = identity(s.disc);
+    const record = consentRecord(consent.choices, dir);
+    const before = this.ownAdmitted.get(dir);
+    if (!record?.own || record.answer !== 'allow' || before?.fingerprint !== record.fingerprint) return false;
+    const fp = await this.fingerprint(s);
+    if (!fp.ok) return false;
+    const key = path.relative(s.disc.dir, file).split(path.sep).join('/');
+    const changed = new Set([...before.parts.keys(), ...fp.parts.keys()].filter((k) => before.parts.get(k) !== fp.parts.get(k)));
+    if (fp.fingerprint !== record.fingerprint && (changed.size !== 1 || !changed.has(key) || fp.parts.get(key) !== filePart(bytes))) return false;
+    await rememberConsent(consent.choices, dir, { answer: 'allow', fingerprint: fp.fingerprint, own: true });
+    this.ownAdmitted.set(dir, { fingerprint: fp.fingerprint, parts: fp.parts });
+    if (s.gate === 'consent') {
+      await this.applyGate(s);
+      if (s.spawnable && !s.conn) await s.start();
+    }
+    return true;
   }
 
   /**
@@ -63,9 +105,17 @@ export class Gatekeeper {
     if (pending.length > 0) this.host.requestConsent(pending);
   }
 
-  /** Extensions waiting for consent. */
+  /** Extensions waiting for consent, each with `allowedBefore` when an earlier content of it was allowed here. */
   pendingConsent(): ExtensionInfo[] {
-    return this.host.extensions().filter((e) => e.state === 'consent');
+    const choices = this.host.options().consent?.choices;
+    return this.host
+      .extensions()
+      .filter((e) => e.state === 'consent')
+      .map((e) => {
+        const s = this.host.find(e.name);
+        const r = choices && s ? consentRecord(choices, identity(s.disc)) : undefined;
+        return r?.answer === 'allow' ? { ...e, allowedBefore: true as const } : e;
+      });
   }
 
   /**
@@ -100,6 +150,30 @@ export class Gatekeeper {
     }
     this.requestConsent(changed);
     await Promise.all(sups.filter((s) => s.spawnable && !s.conn).map((s) => s.start()));
+  }
+
+  /**
+   * "New Extension…" and "Install Extension…" into a project: the user wrote `staging` (complete, not yet renamed
+   * to `dest`) through us, so it is theirs. Records Allow for exactly that content under `dest`: the extension runs
+   * at once when its content is still what was written, and any other change asks as usual. Not serialised (called
+   * from inside `exclusive`); a destination outside every workspace folder needs no answer.
+   */
+  async allowOwnContent(staging: string, dest: string): Promise<void> {
+    const { consent, folders, zutHome } = this.host.options();
+    if (!consent || !isRepositoryCode({ dir: dest, scope: 'global' }, folders)) return;
+    const m = await readManifest(staging);
+    if (!m.ok) throw new Error(`${dest}: ${m.error}`);
+    const fp = await contentFingerprint({
+      name: m.manifest.name,
+      dir: staging,
+      manifestPath: path.join(staging, MANIFEST_FILE),
+      exec: m.manifest.exec,
+      args: m.manifest.args,
+      folders,
+      logPath: logPathFor(zutHome, m.manifest.name),
+    });
+    if (!fp.ok) throw new Error(fp.error);
+    await rememberConsent(consent.choices, dest, { answer: 'allow', fingerprint: fp.fingerprint, own: true });
   }
 
   /** Forgets the answer for this extension: it stops and waits for consent again. */

@@ -6,17 +6,19 @@
  * in call order; queued reloads coalesce (serialQueue.ts). The Manager delegates; consent is the Gatekeeper's
  * (gates.ts). No `vscode`.
  */
+import { promises as fs } from 'node:fs';
 import type { SessionContext } from '../../protocol';
 import type { ManagerOptions } from './options';
 import type { ExtensionLogLine, LoadReport, TraceLevel } from '../types';
 import { DEFAULT_CAPS } from './caps';
 import { readEExtensionsConfig } from '../disk/discoverE';
-import { discover, rereadManifest } from '../disk/discovery';
+import { discover, identity, rereadManifest } from '../disk/discovery';
 import type { ExtensionSet } from './extensionSet';
+import { isRepositoryCode } from './consent';
 import type { Gatekeeper } from './gates';
 import { setManifestEnabled } from '../disk/manifest';
 import { changedExtensions, manifestStamps, modifiedSince, type ManifestStamps } from '../disk/manifestSignature';
-import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectExtensionsDir, zotProjectExtensionsDir } from '../disk/paths';
+import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectDataDir, projectExtensionsDir, zotProjectExtensionsDir } from '../disk/paths';
 import type { HostInfo } from '../protocols';
 import { SerialQueue } from './serialQueue';
 import { ExtensionSupervisor } from './supervisor';
@@ -197,11 +199,16 @@ export class Loader {
         model: facts.model,
         cwd: s.disc.folder ?? options.folders[0] ?? process.cwd(),
         extensionDir: s.disc.dir,
-        dataDir: s.disc.dir,
+        dataDir: this.dataDir(s),
         canAsk: options.ui.canAsk,
         ...(s.disc.ecosystem === 'e' && options.e && { extensionsConfig: readEExtensionsConfig(options.e.home) }),
         ...(facts.session ? { session: facts.session } : {}),
       }),
+      prepareSpawn: async (s: ExtensionSupervisor): Promise<void> => {
+        const dir = this.dataDir(s);
+        if (dir === s.disc.dir) return;
+        await fs.mkdir(dir, { recursive: true, mode: 0o700 }).catch((e: unknown) => s.diagnostic(`cannot create its data_dir ${dir}: ${(e as Error).message}`));
+      },
       timeouts: options.helloTimeoutMs ? { helloMs: options.helloTimeoutMs } : {},
       autoRestart: () => options.autoRestart ?? true,
       trace: () => facts.trace,
@@ -213,6 +220,15 @@ export class Loader {
       requests: this.host.requests,
       admit: (s) => this.host.gates.admit(s),
     };
+  }
+
+  /**
+   * Its `hello_ack.data_dir`: zut's default (its own directory), except for the repository's code, whose state is
+   * kept outside the repository so that using it never changes what its consent was given for (paths.ts).
+   */
+  private dataDir(s: ExtensionSupervisor): string {
+    const { zutHome, folders } = this.host.options;
+    return isRepositoryCode(s.disc, folders) ? projectDataDir(zutHome, identity(s.disc), s.name) : s.disc.dir;
   }
 
   /** Stops one extension, re-reads its manifest, and starts it again (a fresh restart budget). */

@@ -205,7 +205,9 @@ export class ExtensionSupervisor implements Registrant {
   }
 
   private async admitAndSpawn(): Promise<void> {
-    if (await this.deps.admit(this)) await this.spawn();
+    if (!(await this.deps.admit(this))) return;
+    await this.deps.prepareSpawn(this);
+    await this.spawn();
   }
 
   private async spawn(): Promise<void> {

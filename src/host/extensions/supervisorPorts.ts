@@ -16,6 +16,8 @@ export interface SupervisorDeps<S> {
   logPath: string;
   /** The facts its `hello_ack` carries. */
   hostInfo(sup: S): HostInfo;
+  /** Before each spawn: what must exist for it (its `data_dir` outside the repository). Never rejects. */
+  prepareSpawn(sup: S): Promise<void>;
   timeouts: Partial<ConnectionTimeouts>;
   autoRestart(): boolean;
   trace(): TraceLevel;

@@ -318,7 +318,7 @@ suite('management: host and commands', function () {
     await allRunning(host);
   });
 
-  test('zut.doctor opens a read-only markdown report of every extension (a zut: document, not an untitled one)', async () => {
+  test('zut.doctor opens a read-only markdown report of every extension, rendered, with a summary line (a zut: document, not an untitled one)', async () => {
     const host = await api();
     await allRunning(host);
     await closeEditors();
@@ -326,7 +326,10 @@ suite('management: host and commands', function () {
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'zut' && d.getText() === content);
     assert.ok(doc, 'a zut: document with the report is open');
     assert.strictEqual(doc.uri.path, '/doctor-report.md');
-    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document === doc), 'and shown');
+    // Shown rendered: VS Code's Markdown preview of that document (issue 32, rough edge 13).
+    const preview = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType));
+    await eventually(() => preview() && /doctor-report/.test(preview().label), 'the report rendered in a Markdown preview');
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document === doc), 'not its source');
     assert.strictEqual(doc.languageId, 'markdown');
     assert.strictEqual(doc.isUntitled, false);
     assert.strictEqual(doc.isDirty, false, 'nothing to save');
@@ -334,7 +337,7 @@ suite('management: host and commands', function () {
     // Running it again refreshes the same document instead of opening another.
     await vscode.commands.executeCommand('zut.doctor');
     assert.strictEqual(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'zut' && d.uri.path === '/doctor-report.md').length, 1);
-    assert.match(content, /^# Zut doctor report\n/);
+    assert.match(content, /^# Zut doctor report\n\n\*\*\d+ zut extensions: \d+ running, .*\. No load errors\.\*\*\n/);
     // Extension-supplied values are in code spans (padded with spaces by the formatter).
     assert.match(content, /## ` ?snippets ?` — ok/);
     assert.match(content, /## ` ?disabled-demo ?` — disabled/);

@@ -4,7 +4,9 @@
 // the surfaces show is read back through `zut.test.snapshot` (registered in test mode only).
 'use strict';
 const assert = require('assert');
-const { eventually } = require('./util');
+const fs = require('fs');
+const path = require('path');
+const { eventually, writeShExt } = require('./util');
 const vscode = require('vscode');
 
 const ID = 'zut.zut-vscode';
@@ -277,7 +279,8 @@ suite('surfaces (HostUi in VS Code)', function () {
     await eventually(async () => !panelOf(await snapshot(), 'progress', 'progress-log'), 'the log panel to close');
   });
 
-  test('an extension restart drops its status items, widgets, notes and panels', async () => {
+  test('an extension restart drops its status items, widgets and panels, and keeps its notes (issue 32: a reload took them)', async () => {
+    await vscode.commands.executeCommand('zut.test.clearAllNotes');
     await run('status-set', 'gone info about to restart');
     await run('widget', 'gone Gone|x');
     await run('notify', 'info a note');
@@ -288,6 +291,19 @@ suite('surfaces (HostUi in VS Code)', function () {
     await host.restart('progress');
     const s = await snapshot();
     assert.strictEqual(statusOf(s, 'zut.status.progress.gone'), undefined);
-    assert.strictEqual(extView(s, 'progress'), undefined);
+    assert.deepStrictEqual(extView(s, 'progress'), { ext: 'progress', widgets: [], notes: [{ level: 'info', text: 'a note' }] });
+    await vscode.commands.executeCommand('zut.test.clearAllNotes');
+  });
+
+  test('the notes of an extension gone from the host go with it', async () => {
+    const dir = path.join(process.env.ZUT_TEST_WORKSPACE, '.zut', 'extensions', 'notey');
+    writeShExt(path.dirname(dir), 'notey', 'v1');
+    await eventually(() => host.extensions().some((e) => e.name === 'notey' && e.state === 'running'), 'notey running');
+    await eventually(async () => {
+      await run('notey-hi').then(undefined, () => undefined);
+      return extView(await snapshot(), 'notey')?.notes.length;
+    }, 'a note of notey');
+    fs.rmSync(dir, { recursive: true, force: true });
+    await eventually(async () => !host.extensions().some((e) => e.name === 'notey') && !extView(await snapshot(), 'notey'), 'notey and its notes gone');
   });
 });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, retry, runCommand, screenshot, startServer, tempDir, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, replaceAndSave, retry, runCommand, screenshot, startServer, tempDir, zutCommand } from './harness.mjs';
 
 /** The Widgets view's row (notes show `display` output) containing `text`. */
 async function note(page, text, timeout = 30_000) {
@@ -57,10 +57,10 @@ describe('authoring: New Extension, edit and save, Problems', () => {
     await runCommand(page, 'Zut: New Extension…');
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await paletteRow(page, 'TypeScript').click();
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'New zut extension (2/3)' }).waitFor();
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Zut: New Extension (2/3)' }).waitFor();
     await input.fill('hello-ui');
     await input.press('Enter');
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'New zut extension (3/3)' }).waitFor();
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Zut: New Extension (3/3)' }).waitFor();
     await paletteRow(page, `Project: ${path.basename(folder)}`).click();
     // Its main file opens in the editor.
     await page.locator('.tabs-container .tab', { hasText: 'main.ts' }).waitFor();
@@ -76,19 +76,7 @@ describe('authoring: New Extension, edit and save, Problems', () => {
     await screenshot(page, 'authoring-new-extension');
 
     // Edit in the editor: replace "Hello from" with "Howdy from", save.
-    await page.locator('.tabs-container .tab', { hasText: 'main.ts' }).click();
-    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
-    await page.keyboard.press('Control+H');
-    const find = page.locator('.editor-instance .find-widget .find-part textarea, .editor-instance .find-widget .find-part input').first();
-    await find.waitFor();
-    await find.fill('Hello from');
-    const replace = page.locator('.editor-instance .find-widget .replace-part textarea, .editor-instance .find-widget .replace-part input').first();
-    await replace.fill('Howdy from');
-    await replace.press('Control+Alt+Enter'); // Replace All
-    await page.locator('.editor-instance .monaco-editor .view-lines', { hasText: 'Howdy from hello-ui' }).first().waitFor();
-    await page.keyboard.press('Escape');
-    await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
-    await page.keyboard.press('Control+S'); // (the web workbench may also have auto-saved it already)
+    await replaceAndSave(page, 'main.ts', 'Hello from', 'Howdy from');
     await retry(async () => assert.match(fs.readFileSync(path.join(dir, 'main.ts'), 'utf8'), /Howdy from hello-ui/), { timeout: 15_000, interval: 200 });
 
     await commandUntil(page, 'hello-ui', 'Bo', 'Howdy from hello-ui: Bo');

@@ -27,18 +27,20 @@ let browserPromise;
  * @param {boolean} [o.installVsix=true]  install the packaged extension
  * @param {string[]} [o.devPaths]         extra development extensions loaded by openWorkbench (absolute paths)
  * @param {string} [o.name]               label of the server dir in the run dir
- * @returns {Promise<{port:number,url:string,zutHome:string,zotHome:string,logsDir:string,dir:string,devPaths:string[],stop:()=>Promise<void>}>}
+ * @param {boolean} [o.smokeTestDriver=true] false: the window as a user has it — notification toasts show (the
+ *                                        smoke-test driver hides them), no `window.driver` (nor `payload` extensions)
+ * @returns {Promise<{port:number,url:string,zutHome:string,zotHome:string,logsDir:string,dir:string,devPaths:string[],smokeTestDriver:boolean,stop:()=>Promise<void>}>}
  */
 export async function startServer(o = {}) {
-  const { trust = true, settings = {}, env = {}, installVsix = true, devPaths = [], name = 'ui' } = o;
+  const { trust = true, settings = {}, env = {}, installVsix = true, devPaths = [], name = 'ui', smokeTestDriver = true } = o;
   const zutHome = env.ZUT_HOME ?? tempDir('zut-home');
   const zotHome = env.ZOT_HOME ?? tempDir('zot-home');
   const server = await startCodeServer({
     tools: await tools(), dir: serverDir(name), trust, settings: { ...TEST_SETTINGS, ...settings }, env: { ...env, ZUT_HOME: zutHome, ZOT_HOME: zotHome },
-    vsix: installVsix ? vsix() : undefined,
+    vsix: installVsix ? vsix() : undefined, smokeTestDriver,
   });
   const s = {
-    ...server, zutHome, zotHome, devPaths,
+    ...server, zutHome, zotHome, devPaths, smokeTestDriver,
     async stop() {   // close this server's pages first: a page left open keeps reconnecting to a dead server
       servers.delete(s);
       const mine = [...pages].filter((p) => pageServer.get(p) === server.url);
@@ -80,7 +82,7 @@ export function workbenchUrl(server, { folder, workspace, devPaths = server.devP
  * Opens the workbench on `folder` (or `workspace`: a .code-workspace file) in a fresh browser context; resolves once
  * `window.driver.whenWorkbenchRestored()`. `beforeGoto(page)` runs before navigation (e.g. page.exposeFunction).
  * Browser console goes to `<run>/pages/<n>.log`.
- * @param {{ url: string, port: number, devPaths?: string[] }} server
+ * @param {{ url: string, port: number, devPaths?: string[], smokeTestDriver?: boolean }} server
  * @param {{ folder?: string, workspace?: string, devPaths?: string[], payload?: string[][], viewport?: { width: number, height: number },
  *   beforeGoto?: (page: import('playwright-core').Page) => Promise<unknown>, timeout?: number }} [o]
  * @returns {Promise<import('playwright-core').Page>}
@@ -99,11 +101,25 @@ export async function openWorkbench(server, { folder, workspace, devPaths, paylo
   page.on('pageerror', (e) => fs.appendFileSync(logFile, `[pageerror] ${e.message}\n`));
   if (beforeGoto) await beforeGoto(page);
   await page.goto(workbenchUrl(server, { folder, workspace, devPaths, payload }));
+  await workbenchReady(page, server, timeout);
+  return page;
+}
+
+/**
+ * Waits for the workbench (after `goto` or a window reload): `window.driver.whenWorkbenchRestored()` with the
+ * smoke-test driver; without it, the activity and status bars and the first editor group on screen.
+ * @param {import('playwright-core').Page} page
+ * @param {{ smokeTestDriver?: boolean }} server
+ */
+export async function workbenchReady(page, server, timeout = 60_000) {
   await page.locator('.monaco-workbench').waitFor({ timeout });
+  if (server.smokeTestDriver === false) {
+    for (const part of ['.part.activitybar', '[id="workbench.parts.statusbar"]', '.part.editor']) await page.locator(`.monaco-workbench ${part}`).first().waitFor({ timeout });
+    return;
+  }
   // `window.driver` is the smoke-test driver code-server adds (untyped here).
   await page.waitForFunction(() => Boolean(/** @type {any} */ (window).driver), null, { timeout });
   await page.evaluate(() => /** @type {any} */ (window).driver.whenWorkbenchRestored());
-  return page;
 }
 
 /** Runs a command by its palette title (F1, type, pick the row whose label is exactly `title`, Enter). */
@@ -246,6 +262,62 @@ export async function showZutView(page) {
     await container.waitFor({ timeout: 5000 });
   }, { timeout: 30_000, interval: 0 });
   return container;
+}
+
+/** The Extensions view's rows (tree items) in the Zut view container. */
+export function extensionRows(page) {
+  return page.locator('[id="workbench.view.extension.zut"] .pane:has(.pane-header[aria-label^="Extensions"]) .monaco-list-row');
+}
+
+/** The Extensions view's row of extension `name` (its label is exactly the name). */
+export function extensionRow(page, name) {
+  return extensionRows(page).filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) }).first();
+}
+
+/** Waits until `name`'s row in the Extensions view says `state` (its description starts with it). */
+export async function rowState(page, name, state, timeout = 30_000) {
+  await extensionRow(page, name).locator('.label-description', { hasText: new RegExp(`^${state} · `) }).waitFor({ timeout });
+}
+
+/** Waits for a notification containing `text` in the notification center (toasts hide by themselves); left open. */
+export async function notification(page, text) {
+  await openPalette(page, '>Notifications: Show Notifications');
+  await paletteRow(page, 'Notifications: Show Notifications').click();
+  const item = page.locator('.notifications-center .notification-list-item', { hasText: text });
+  await item.first().waitFor();
+  return item;
+}
+
+/**
+ * Runs a palette command, retrying while the palette does not list it yet: right after the workbench is restored
+ * the extension's contributions may still be on their way, and an open palette does not pick them up.
+ */
+export async function runWhenListed(page, title) {
+  await retry(async () => {
+    await openPalette(page, `>${title}`);
+    await paletteRow(page, title).waitFor({ timeout: 3000 });
+  }, { timeout: 60_000, interval: 200 });
+  await paletteRow(page, title).click();
+}
+
+/**
+ * In the open editor tab `tab`: Replace All `from` with `to` (the find widget, Ctrl+H), then save (Ctrl+S; the web
+ * workbench may also have auto-saved it already).
+ */
+export async function replaceAndSave(page, tab, from, to) {
+  await page.locator('.tabs-container .tab', { hasText: tab }).click();
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+H');
+  const find = page.locator('.editor-instance .find-widget .find-part textarea, .editor-instance .find-widget .find-part input').first();
+  await find.waitFor();
+  await find.fill(from);
+  const replace = page.locator('.editor-instance .find-widget .replace-part textarea, .editor-instance .find-widget .replace-part input').first();
+  await replace.fill(to);
+  await replace.press('Control+Alt+Enter'); // Replace All
+  await page.locator('.editor-instance .monaco-editor .view-lines', { hasText: to }).first().waitFor();
+  await page.keyboard.press('Escape');
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+S');
 }
 
 export function statusBarItem(page, itemId) {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, showZutView, startServer, tempDir, workspaceCopy } from './harness.mjs';
+import { extensionRow, extensionRows, notification, openPalette, openWorkbench, paletteRow, rowState, runCommand, screenshot, showZutView, startServer, tempDir, workspaceCopy } from './harness.mjs';
 
 const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
 
@@ -26,34 +26,10 @@ function writeMinimalExtension(dir, name, version) {
   ].join('\n'));
 }
 
-/** The Extensions view's rows (tree items) in the Zut view container. */
-function extensionRows(page) {
-  return page.locator('[id="workbench.view.extension.zut"] .pane:has(.pane-header[aria-label^="Extensions"]) .monaco-list-row');
-}
-
-/** The row of extension `name` (its label is exactly the name). */
-function extensionRow(page, name) {
-  return extensionRows(page).filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name}$`) }) }).first();
-}
-
 /** Opens the Zut view container (its activity bar item) on the Extensions view. */
 async function showExtensionsView(page) {
   await page.keyboard.press('Escape');
   await showZutView(page);
-}
-
-/** Waits for a notification whose text contains `text`, in the notification center (toasts hide by themselves). */
-async function notification(page, text) {
-  await openPalette(page, '>Notifications: Show Notifications');
-  await paletteRow(page, 'Notifications: Show Notifications').click();
-  const item = page.locator('.notifications-center .notification-list-item', { hasText: text });
-  await item.first().waitFor();
-  return item;
-}
-
-/** Waits until `name`'s row description starts with `state`. */
-async function rowState(page, name, state, timeout = 30_000) {
-  await extensionRow(page, name).locator('.label-description', { hasText: new RegExp(`^${state} · `) }).waitFor({ timeout });
 }
 
 describe('management: Run Command and the Extensions view', () => {

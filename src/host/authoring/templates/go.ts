@@ -1,6 +1,9 @@
 /**
- * Go (1.19+, standard library only). `run.sh` builds the binary into `.bin/` when a source is newer, then runs
- * it, so the manifest's `exec` stays a file in the extension (Go must be on PATH).
+ * Go (1.19+, standard library only). `run.sh` builds the binary when a source is newer, then runs it, so the
+ * manifest's `exec` stays a file in the extension (Go must be on PATH). The binary goes to a build cache outside the
+ * extension's folder (`$XDG_CACHE_HOME/zut-go/<checksum of the folder's path>/`, else `~/.cache/zut-go/…`): a build
+ * writes nothing into the folder, so it never changes what a project extension's consent was given for (a binary
+ * in the folder would be new content after every build, and would ask again at the next start).
  */
 import { TOOL_SCHEMA_JSON, type Template } from './common';
 
@@ -12,17 +15,18 @@ export const goTemplate: Template = {
   main: 'main.go',
   files: ({ name, command, tool }) => [
     { path: 'go.mod', content: `module ${name.replace(/[^a-z0-9]/g, '')}ext\n\ngo 1.19\n` },
-    { path: '.gitignore', content: '.bin/\n' },
     {
       path: 'run.sh',
       executable: true,
       content: `#!/bin/sh
 # Builds ${name} when a Go source is newer than the binary, then runs it. Build errors go to the extension's log.
+# The binary lives in a build cache outside this folder, so building never changes the extension's files.
 set -e
 cd "$(dirname "$0")"
-bin=.bin/${name}
+cache="\${XDG_CACHE_HOME:-$HOME/.cache}/zut-go/$(pwd -P | cksum | cut -d' ' -f1)"
+bin="$cache/${name}"
 if [ ! -x "$bin" ] || [ -n "$(find . -name '*.go' -newer "$bin")" ] || [ go.mod -nt "$bin" ]; then
-  mkdir -p .bin
+  mkdir -p "$cache"
   go build -o "$bin" . >&2
 fi
 exec "$bin"
