@@ -158,13 +158,13 @@ describe('GuardedPath: built over the dispatcher and the extension set alone', (
     return { seen, guarded: new GuardedPath(dispatch, { index: { tools: [tool] } }, guards) };
   }
 
-  it('event, guard, call with the arguments the guard gave, then the outcome event; a block never reaches the call', async () => {
+  it('event, guard, call with the arguments the guard gave, then the outcome event; a block never reaches the call (and is a policy decision)', async () => {
     const ok = path(false);
     expect((await ok.guarded.invoke('echo', { x: 1 }, { session: { id: 's' }, origin: 'cli' })).isError).toBe(false);
     expect(ok.seen).toEqual(['event tool_call', 'guard Echo', 'call Echo {"x":2}', 'event tool_result']);
     const no = path(true);
     const r = await no.guarded.invoke('echo', {}, { session: { id: 's' }, origin: 'cli' });
     expect([r.isError, r.blocked?.ext]).toEqual([true, 'g']);
-    expect(no.seen).toEqual(['event tool_call', 'guard Echo', 'event tool_result']);
+    expect(no.seen).toEqual(['event tool_call', 'guard Echo', 'event permission_decision', 'event tool_result']);
   });
 });
