@@ -4,9 +4,9 @@ import tseslint from 'typescript-eslint';
 import { floors } from './scripts/lint/floors.mjs';
 
 export default tseslint.config(
-  // JS is ignored except the VS Code suites (test/vscode) and the real-agent scenarios (test/agents), which get the
-  // recommended JS rules below.
-  { ignores: ['dist/**', 'node_modules/**', 'out/**', '**/*.js', '**/*.mjs', '!test/vscode/**/*.js', '!test/vscode/**/*.mjs', '!test/agents/**/*.mjs', 'media/**/*.d.ts'] },
+  // JS is ignored except the VS Code suites (test/vscode), the real-agent scenarios (test/agents) and the UI bench
+  // (bench/ui), which get the recommended JS rules below.
+  { ignores: ['dist/**', 'node_modules/**', 'out/**', '**/*.js', '**/*.mjs', '!test/vscode/**/*.js', '!test/vscode/**/*.mjs', '!test/agents/**/*.mjs', '!bench/ui/**/*.js', '!bench/ui/**/*.mjs', 'media/**/*.d.ts'] },
   ...tseslint.configs.recommended.map((c) => ({ ...c, files: c.files ?? ['**/*.ts', '**/*.mts', '**/*.cts'] })),
   {
     // The VS Code suites: CommonJS in the extension host (mocha tdd), ES modules driving the browser (mocha bdd,
@@ -16,6 +16,11 @@ export default tseslint.config(
   },
   { files: ['test/vscode/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.mocha } } },
   { files: ['test/vscode/**/*.mjs'], languageOptions: { sourceType: 'module', globals: { ...globals.node, ...globals.mocha, ...globals.browser } } },
+  // npm run bench:ui: the driver (ES modules in Node; page.evaluate bodies run in the page) and its test-only VS Code
+  // extensions (CommonJS in the extension host).
+  { files: ['bench/ui/**/*.js', 'bench/ui/**/*.mjs'], ...js.configs.recommended, rules: { ...js.configs.recommended.rules, 'no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }] } },
+  { files: ['bench/ui/**/*.js'], languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } } },
+  { files: ['bench/ui/**/*.mjs'], languageOptions: { sourceType: 'module', globals: { ...globals.node, ...globals.browser } } },
   // The real-agent scenarios (npm run test:agents): ES modules in Node, mocha bdd.
   { files: ['test/agents/**/*.mjs'], ...js.configs.recommended, languageOptions: { sourceType: 'module', globals: { ...globals.node, ...globals.mocha } } },
   {

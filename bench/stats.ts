@@ -1,4 +1,5 @@
 /** Small statistics for the benchmarks: quantiles, summaries, interleaved A/B trials, and the result row. */
+import * as os from 'node:os';
 
 export interface Summary {
   median: number;
@@ -99,6 +100,21 @@ export interface BenchRow {
   goal: string;
   pass: boolean;
   notes: string[];
+  /** The machine's 1-minute load average while the row was measured: at its start and its end. */
+  load?: [number, number];
+}
+
+/** The 1-minute load average now (os.loadavg; 0 where the platform has none). */
+export function loadNow(): number {
+  return os.loadavg()[0] ?? 0;
+}
+
+/**
+ * True when a ratio's p25–p75 spans more than ±`half` around its median: too noisy to judge against a goal, so the
+ * row is measured again (up to its budget) and says so.
+ */
+export function tooWide(r: Summary | undefined, half = 0.15): boolean {
+  return !!r && Number.isFinite(r.median) && (r.median - r.p25 > half || r.p75 - r.median > half);
 }
 
 export function fmt(x: number, digits = 2): string {
@@ -127,7 +143,8 @@ export function gc(): void {
 
 /** The results table (`npm run bench` and `npm run bench:ui`), with each row's notes under it. */
 export function table(rows: BenchRow[]): string {
-  const head = ['#', 'figure', 'ours', 'baseline', 'ratio', 'goal', 'result'];
+  const withLoad = rows.some((r) => r.load);
+  const head = ['#', 'figure', 'ours', 'baseline', 'ratio', 'goal', 'result', ...(withLoad ? ['load'] : [])];
   const body = rows.map((r, i) => [
     String(i + 1),
     r.figure,
@@ -136,11 +153,12 @@ export function table(rows: BenchRow[]): string {
     r.ratio ? `${fmtSummary(r.ratio)}×` : '—',
     r.goal,
     r.goal === 'info' ? 'INFO' : r.pass ? 'PASS' : 'MISS',
+    ...(withLoad ? [r.load ? `${r.load[0].toFixed(1)}→${r.load[1].toFixed(1)}` : '—'] : []),
   ]);
   const widths = head.map((h, c) => Math.max(h.length, ...body.map((b) => b[c]!.length)));
   const line = (cells: string[]) => cells.map((x, c) => x.padEnd(widths[c]!)).join(' | ');
   const out = [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...body.map(line)];
-  out.push('', 'values: median [p25–p75] over trials; ratio: median of per-trial ours/baseline (interleaved trials)');
+  out.push('', `values: median [p25–p75] over trials; ratio: median of per-trial ours/baseline (interleaved trials)${withLoad ? '; load: 1-minute load average at the row\'s start → end' : ''}`);
   rows.forEach((r, i) => r.notes.forEach((n) => out.push(`${i + 1}. ${n}`)));
   return out.join('\n');
 }

@@ -1,18 +1,19 @@
-// Rows 1 and 6 of `npm run bench:ui`: panel keystroke → painted row (vs a local echo of the same page and VS Code's
-// integrated terminal, interleaved in blocks), and a 10,000-render storm's long tasks in the webview.
+// Rows 1 and 6 of `npm run bench:ui`: panel keystroke → painted row (vs the floor of VS Code's own webview messaging,
+// a local echo of the same page and VS Code's integrated terminal, interleaved in blocks), and a 10,000-render
+// storm's long tasks in the webview, attributed to our frame or to the workbench.
 import path from 'node:path';
 import { panelLines, PANEL_LINES, TERM_LINES } from './fixtures.mjs';
 import { installPanelProbe, installTerminalProbe, runStormProbe } from './probes.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** The content frame of the panel webview showing the uibench panel (all its rows painted). */
-async function panelFrame(page, timeoutMs = 60_000) {
+/** The content frame of the panel webview showing the uibench panel (all its rows painted); `floor`: the floor's. */
+async function panelFrame(page, timeoutMs = 60_000, floor = false) {
   const end = Date.now() + timeoutMs;
   for (;;) {
     for (const f of page.frames()) {
       try {
-        if (await f.evaluate((n) => document.querySelectorAll('#lines > .line').length >= n, PANEL_LINES)) return f;
+        if (await f.evaluate(({ n, floor: fl }) => document.querySelectorAll('#lines > .line').length >= n && (document.body.dataset.floor === '1') === fl, { n: PANEL_LINES, floor })) return f;
       } catch { /* detached or not ours */ }
     }
     if (Date.now() > end) throw new Error('the uibench panel webview did not show its 200 rows');
@@ -24,6 +25,17 @@ async function panelFrame(page, timeoutMs = 60_000) {
 export async function openPanel(page, agent) {
   await agent.call(`const h = await zut(); await until(() => running(h, 'uibench')); await vscode.commands.executeCommand('zut.command.uibench-panel');`);
   const frame = await panelFrame(page);
+  await frame.evaluate(installPanelProbe, { n: PANEL_LINES, linesSource: panelLines.toString() });
+  return frame;
+}
+
+/**
+ * Opens row 1's floor (a) beside our panel (bench/ui/agent's zutBench.floorPanel: a minimal webview whose keys the
+ * extension host answers with a 200-line frame, no child, no zut host) and installs the same probe in it.
+ */
+export async function openFloor(page, agent) {
+  await agent.call(`await vscode.commands.executeCommand('zutBench.floorPanel');`);
+  const frame = await panelFrame(page, 60_000, true);
   await frame.evaluate(installPanelProbe, { n: PANEL_LINES, linesSource: panelLines.toString() });
   return frame;
 }
@@ -46,29 +58,34 @@ async function pressTimed(page, target, key) {
 }
 
 /**
- * Row 1: `blocks` rounds of three blocks (our panel, local echo, terminal; order rotating), `perBlock` ↓ keys
- * each, spaced 30–70 ms apart, every block starting from Home (untimed). Returns the samples per side.
+ * Row 1: `blocks` rounds of four blocks (our panel, the floor webview, the local echo, the terminal; order
+ * rotating), `perBlock` ↓ keys each, spaced 30–70 ms apart, every block starting from Home (untimed). Returns the
+ * samples per side, each tagged with its block. Call again with `from` to add blocks (the noise repeat).
  */
-export async function measureKeystrokes(page, agent, frame, folder, { blocks, perBlock }) {
-  await openTerminal(page, agent, folder);
-  const out = { ext: [], echo: [], term: [] };
-  const focusPanel = async () => { await frame.locator('#lines').click({ position: { x: 5, y: 5 } }); };
+export async function measureKeystrokes(page, agent, frame, floorFrame, folder, { blocks, perBlock, from = 0, out = { ext: [], floor: [], echo: [], term: [] } }) {
+  if (from === 0) await openTerminal(page, agent, folder);
+  const focusPanel = async (f) => { await f.locator('#lines').click({ position: { x: 5, y: 5 } }); };
   const focusTerm = async () => { await page.locator('.terminal-wrapper.active .xterm-screen, .xterm-screen').first().click(); };
-  const sides = ['ext', 'echo', 'term'];
-  for (let b = 0; b < blocks; b++) {
-    for (let k = 0; k < 3; k++) {
-      const side = sides[(b + k) % 3];
-      const target = side === 'term' ? page : frame;
-      if (side === 'term') await focusTerm(); else {
-        await focusPanel();
+  const sides = ['ext', 'floor', 'echo', 'term'];
+  for (let b = from; b < from + blocks; b++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = sides[(b + k) % sides.length];
+      const target = side === 'term' ? page : side === 'floor' ? floorFrame : frame;
+      if (side === 'term') {
+        await focusTerm();
+        await pressTimed(page, page, 'Home');
+      } else if (side === 'floor') {
+        await focusPanel(floorFrame);
+        await pressTimed(page, floorFrame, 'Home');
+      } else {
+        await focusPanel(frame);
         await frame.evaluate(() => { window.__zb.mode = 'ext'; });
         await pressTimed(page, frame, 'Home');   // the extension and the page agree on row 0
         await frame.evaluate((m) => { window.__zb.mode = m; }, side);
       }
-      if (side === 'term') await pressTimed(page, page, 'Home');
       for (let i = 0; i < perBlock; i++) {
         await sleep(30 + Math.random() * 40);
-        out[side].push(await pressTimed(page, target, 'ArrowDown'));
+        out[side].push({ ...(await pressTimed(page, target, 'ArrowDown')), block: b });
       }
     }
   }

@@ -11,7 +11,6 @@
  */
 export function installPanelProbe({ n, linesSource }) {
   if (window.__zb) return;
-  // eslint-disable-next-line no-new-func
   const panelLines = new Function(`return (${linesSource})`)();
   const lines = document.getElementById('lines');
   const zb = { mode: 'ext', results: [], cur: null, storm: null };
@@ -52,12 +51,16 @@ export function installPanelProbe({ n, linesSource }) {
 export function runStormProbe({ timeoutMs }) {
   return new Promise((resolve) => {
     const footer = document.getElementById('footer');
-    const r = { longtasks: [], paints: 0, frames: 0, maxFrameGap: 0, start: performance.now(), firstMsg: undefined, done: undefined, supported: PerformanceObserver.supportedEntryTypes.includes('longtask') };
+    const r = { longtasks: [], ours: [], theirs: [], paints: 0, frames: 0, maxFrameGap: 0, start: performance.now(), firstMsg: undefined, done: undefined, supported: PerformanceObserver.supportedEntryTypes.includes('longtask') };
     const po = new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
         r.longtasks.push(e.duration);
-        // 'self': the task ran this frame's code; otherwise another frame of the same event loop (the workbench).
-        (r.attribution ??= []).push(`${Math.round(e.duration)} ms ${e.name}`);
+        // By the script that ran: 'self' = this frame's code (our panel script); any other name is another frame of
+        // the same event loop (the workbench page, or VS Code's webview host frame around ours): not ours.
+        (e.name === 'self' ? r.ours : r.theirs).push(e.duration);
+        const c = e.attribution?.[0];
+        const where = c ? [c.containerType, c.containerName || c.containerId, c.containerSrc ? c.containerSrc.replace(/^.*\/(?=[^/]+$)/, '') : ''].filter(Boolean).join(' ') : '';
+        (r.attribution ??= []).push(`${Math.round(e.duration)} ms ${e.name === 'self' ? 'OURS (self)' : `VS Code's (${e.name})`}${where ? ` [${where}]` : ''}`);
       }
     });
     if (r.supported) po.observe({ type: 'longtask' });

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // `npm run bench:ui [-- --quick] [-- --only panel,storm,save,chat,window] [-- --keep]`: latency as a person feels
 // it, measured in a real VS Code (code-server 4.139.1 + Playwright + Debian chromium, as test/vscode/run.mjs runs
-// it), printed as `npm run bench`'s table (bench/stats.ts): median [p25–p75], a baseline measured in the same run,
-// goal, PASS/MISS. Not part of `npm test`. Artifacts (server logs, page logs, results.json) in .test-runs/<stamp>/.
-// Rows: 1 panel keystroke → painted row (vs a local echo and the integrated terminal), 2 save → new behaviour, 3
-// window → every extension ready, 4 @zut overhead per tool round, 5 extension-host memory, 6 panel storm.
+// it), printed as `npm run bench`'s table (bench/stats.ts): median [p25–p75], the floor VS Code itself allows
+// measured in the same run (interleaved in blocks), goal, PASS/MISS, and the machine's load while the row ran. A
+// row whose ratio's p25–p75 spans more than ±0.15 (±0.1 for the chat round) is measured again, up to a budget, and
+// says so. Not part of `npm test`. Artifacts (server logs, page logs, bench-ui.json) in .test-runs/<stamp>/.
+// Rows: 1 panel keystroke → painted row (vs a minimal webview's round trip through the extension host; local echo
+// and integrated terminal as info), 2 save → new behaviour (vs VS Code's save event + a restart), 3 window → every
+// extension ready (vs a bare script), activate() (vs a hello-world extension's, by VS Code's own figure), 4 @zut
+// tool round (vs @benchmin), 5 extension-host memory, 6 panel storm (long tasks of our frame only).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,7 +20,7 @@ import { ensureRunDirs, FIXTURES, fixtureVsix, REPO, removeTemp, tempDir, tools,
 import { AgentClient } from './agent.mjs';
 import { handshake, PANEL_LINES, STORM_FRAMES, writeWorkspace } from './fixtures.mjs';
 import { installWindowProbe } from './probes.mjs';
-import { measureKeystrokes, measureStorm, openPanel, hops } from './panel.mjs';
+import { measureKeystrokes, measureStorm, openFloor, openPanel, hops } from './panel.mjs';
 import { measureChat, measureSave } from './inhost.mjs';
 import { bareWindowTrial, hostRss, zutWindowTrial } from './window.mjs';
 
@@ -37,7 +41,7 @@ async function loadStats() {
 
 const { runDir } = ensureRunDirs();
 const S = await loadStats();
-const { summarize, table, fmt } = S;
+const { summarize, table, fmt, tooWide } = S;
 const q = (xs, p) => S.quantile([...xs].sort((a, b) => a - b), p);
 /** Ratio of two independent samples, quantile by quantile: the medians' ratio, [the p25s' and the p75s' ratios]. */
 const qRatio = (a, b) => {
@@ -46,6 +50,9 @@ const qRatio = (a, b) => {
   return { ...summarize([1]), median: q(a, 0.5) / q(b, 0.5), p25: Math.min(lo, hi), p75: Math.max(lo, hi), n: a.length };
 };
 const rows = [];
+const load = () => os.loadavg()[0];
+/** Adds a row with the load at its start (`l0`) and now. */
+const push = (l0, row) => rows.push({ ...row, load: [l0, load()] });
 const failures = [];
 const raw = {};
 
@@ -55,6 +62,7 @@ vsix();
 const tl = await tools();
 const harness = await import('../../test/vscode/ui/harness.mjs');
 const agentVsix = fixtureVsix(path.join(REPO, 'bench', 'ui', 'agent'));
+const helloVsix = fixtureVsix(path.join(REPO, 'bench', 'ui', 'hello'));
 const modelVsix = fixtureVsix(path.join(FIXTURES, 'scripted-model'));
 const sockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zb-'));
 const sockA = path.join(sockDir, 'a.sock');
@@ -73,6 +81,7 @@ try {
     env: { ZUT_BENCH_AGENT_SOCKET: sockA, ZUT_BENCH_WATCH_PREFIX: 'mix-', ZUT_BENCH_WATCH_COMMAND: 'mix-node-02-hi' } });
   installVsix(tl, serverA, agentVsix);
   installVsix(tl, serverA, modelVsix);
+  installVsix(tl, serverA, helloVsix);
   const w1 = tempDir('bench-ui-panel');
   writeWorkspace(w1, { uibench: true });
   let { page, agent } = await open(serverA, w1, sockA);
@@ -82,67 +91,132 @@ try {
     const frame = await openPanel(page, agent);
     if (want('panel')) {
       log('  row 1: keystrokes…');
-      const k = await measureKeystrokes(page, agent, frame, w1, { blocks: Q ? 2 : 4, perBlock: Q ? 5 : 15 });
-      raw.keystrokes = k;
+      const l0 = load();
+      const floorFrame = await openFloor(page, agent);
+      const perBlock = Q ? 5 : 12;
+      let blocks = Q ? 2 : 4;
+      const k = await measureKeystrokes(page, agent, frame, floorFrame, w1, { blocks, perBlock });
       const f = (xs, key) => xs.map((r) => r[key] - r.t0);
+      // Per block: our median over the floor's median in the same round of blocks (the noise of that minute hits
+      // both); the row's ratio is the spread of those.
+      const blockRatios = () => {
+        const out = [];
+        for (let b = 0; b < blocks; b++) {
+          const a = f(k.ext.filter((r) => r.block === b), 'tFrame');
+          const c = f(k.floor.filter((r) => r.block === b), 'tFrame');
+          if (a.length && c.length) out.push(q(a, 0.5) / q(c, 0.5));
+        }
+        return summarize(out);
+      };
+      let repeats = 0;
+      while (!Q && tooWide(blockRatios()) && blocks < 10) {
+        log(`    ratio p25–p75 ${fmt(blockRatios().p25)}–${fmt(blockRatios().p75)} is wider than ±0.15: two more blocks`);
+        await measureKeystrokes(page, agent, frame, floorFrame, w1, { blocks: 2, perBlock, from: blocks, out: k });
+        blocks += 2;
+        repeats++;
+      }
+      raw.keystrokes = k;
       const ext = f(k.ext, 'tFrame');
+      const floor = f(k.floor, 'tFrame');
       const echo = f(k.echo, 'tFrame');
       const term = f(k.term, 'tFrame');
-      const p50 = q(ext, 0.5) / q(echo, 0.5);
-      const p95 = q(ext, 0.95) / q(echo, 0.95);
+      const p50 = q(ext, 0.5) / q(floor, 0.5);
+      const p95 = q(ext, 0.95) / q(floor, 0.95);
+      const br = blockRatios();
       const h = k.ext.map(hops);
-      const hop = (key) => `${fmt(q(h.map((x) => x[key]), 0.5))}`;
-      rows.push({ id: 'ui-keystroke', figure: `Panel keystroke → painted row (${PANEL_LINES}-line panel, keydown → next frame)`, ours: summarize(ext),
-        baseline: summarize(echo), baselineName: 'local echo, same page', unit: 'ms', ratio: qRatio(ext, echo),
-        goal: 'p50 ≤ 1.25×, p95 ≤ 1.5×', pass: p50 <= 1.25 && p95 <= 1.5,
-        notes: [`p50 ${p50.toFixed(2)}×, p95 ${p95.toFixed(2)}× (p95 ${fmt(q(ext, 0.95))} vs ${fmt(q(echo, 0.95))} ms); keydown → DOM: ours ${fmtS(f(k.ext, 'tDom'))}, echo ${fmtS(f(k.echo, 'tDom'))} ms`,
-          `where our time goes (median ms): webview → extension host → child ${hop('toChild')}, in the child ${hop('inChild')}, child → extension host → webview ${hop('back')}, message → rows updated ${hop('toPaint')}, → next frame ${hop('toFrame')}`] });
-      rows.push({ id: 'ui-keystroke-term', figure: 'Panel keystroke vs VS Code\'s integrated terminal (a program redrawing a selection)', ours: summarize(ext),
+      const hf = k.floor.map(hops);
+      const hop = (hs, key) => `${fmt(q(hs.map((x) => x[key]), 0.5))}`;
+      const noise = repeats ? `; measured again ${repeats}× (two blocks each) because the ratio's p25–p75 spanned more than ±0.15${tooWide(br) ? ', and it still does: the load decides this row' : ''}` : '';
+      push(l0, { id: 'ui-keystroke', figure: `Panel keystroke → painted row (${PANEL_LINES}-line panel, keydown → next frame)`, ours: summarize(ext),
+        baseline: summarize(floor), baselineName: 'floor: a minimal webview, key → extension host → 200-line frame back', unit: 'ms', ratio: br,
+        goal: 'p50 ≤ 1.15×, p95 ≤ 1.3×', pass: p50 <= 1.15 && p95 <= 1.3,
+        notes: [`p50 ${p50.toFixed(2)}×, p95 ${p95.toFixed(2)}× the floor (p95 ${fmt(q(ext, 0.95))} vs ${fmt(q(floor, 0.95))} ms); ratio column: per block of ${perBlock} keys, ours/floor medians, ${blocks} blocks interleaved${noise}`,
+          `keydown → DOM: ours ${fmtS(f(k.ext, 'tDom'))}, floor ${fmtS(f(k.floor, 'tDom'))} ms`,
+          `where the time goes (median ms), ours | floor: webview → extension host (→ child) ${hop(h, 'toChild')} | ${hop(hf, 'toChild')}, in the child ${hop(h, 'inChild')} | in the extension host ${hop(hf, 'inChild')}, (child →) extension host → webview message ${hop(h, 'back')} | ${hop(hf, 'back')}, message → rows updated ${hop(h, 'toPaint')} | ${hop(hf, 'toPaint')}, → next frame ${hop(h, 'toFrame')} | ${hop(hf, 'toFrame')}`] });
+      push(l0, { id: 'ui-keystroke-echo', figure: 'Panel keystroke vs a local echo of the same page (the physical limit, no round trip)', ours: summarize(ext),
+        baseline: summarize(echo), baselineName: 'local echo, same page', unit: 'ms', ratio: qRatio(ext, echo), goal: 'info', pass: true,
+        notes: [`echo keydown → DOM ${fmtS(f(k.echo, 'tDom'))} ms; the floor is ${fmt(q(floor, 0.5) / q(echo, 0.5))}× the echo: what any round trip through the extension host costs here`] });
+      push(l0, { id: 'ui-keystroke-term', figure: 'Panel keystroke vs VS Code\'s integrated terminal (a program redrawing a selection)', ours: summarize(ext),
         baseline: summarize(term), baselineName: 'terminal, DOM renderer', unit: 'ms', ratio: qRatio(ext, term), goal: 'info', pass: true,
-        notes: [`terminal keydown → DOM ${fmtS(f(k.term, 'tDom'))} ms; ${k.ext.length}/${k.echo.length}/${k.term.length} keys, blocks interleaved`] });
+        notes: [`terminal keydown → DOM ${fmtS(f(k.term, 'tDom'))} ms; ${k.ext.length}/${k.floor.length}/${k.echo.length}/${k.term.length} keys (ours/floor/echo/terminal), blocks interleaved`] });
+      await agent.call(`for (const t of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) if (t.label === 'floor') await vscode.window.tabGroups.close(t);`).catch(() => undefined);
     }
     if (want('storm')) {
       log('  row 6: storm…');
+      const l0 = load();
       const runs = [];
       for (let i = 0; i < (Q ? 1 : 3); i++) runs.push(await measureStorm(frame, agent));
       raw.storm = runs;
-      const worst = runs.map((r) => (r.longtasks.length ? Math.max(...r.longtasks) : 0));
+      const worstOurs = runs.map((r) => (r.ours.length ? Math.max(...r.ours) : 0));
+      const worstTheirs = runs.map((r) => (r.theirs.length ? Math.max(...r.theirs) : 0));
       const supported = runs.every((r) => r.supported);
-      rows.push({ id: 'ui-storm', figure: `Panel storm: ${STORM_FRAMES.toLocaleString('en-US')} renders in a burst → longest webview long task`, ours: summarize(worst),
-        unit: 'ms', goal: 'no task > 50 ms', pass: supported && worst.every((x) => x <= 50) && runs.every((r) => !r.timedOut),
-        notes: [`per storm: ${runs.map((r) => `${r.longtasks.length} long tasks, ${r.paints} frames painted in ${fmt(r.done - r.firstMsg)} ms (${r.frames} animation frames, longest gap ${fmt(r.maxFrameGap)} ms; long tasks: ${(r.attribution ?? []).join(', ') || 'none'})${r.timedOut ? ', TIMED OUT' : ''}`).join('; ')}${supported ? '' : '; longtask entries NOT supported here'}`] });
+      push(l0, { id: 'ui-storm', figure: `Panel storm: ${STORM_FRAMES.toLocaleString('en-US')} renders in a burst → longest long task of our webview frame`, ours: summarize(worstOurs),
+        unit: 'ms', goal: 'no task of ours > 50 ms', pass: supported && worstOurs.every((x) => x <= 50) && runs.every((r) => !r.timedOut),
+        notes: [`long tasks attributed by script (PerformanceObserver 'longtask' in our frame: 'self' = our panel script; any other = the workbench or VS Code's webview host frame, same event loop): longest of VS Code's per storm ${worstTheirs.map((x) => fmt(x)).join(', ')} ms (not counted)`,
+          `per storm: ${runs.map((r) => `${r.ours.length} of ours + ${r.theirs.length} of VS Code's, ${r.paints} frames painted in ${fmt(r.done - r.firstMsg)} ms (${r.frames} animation frames, longest gap ${fmt(r.maxFrameGap)} ms; long tasks: ${(r.attribution ?? []).join(', ') || 'none'})${r.timedOut ? ', TIMED OUT' : ''}`).join('; ')}${supported ? '' : '; longtask entries NOT supported here'}`] });
     }
   }
   if (want('save')) {
     for (const lang of ['ts', 'sh', 'python']) {
       log(`  row 2: save → new behaviour (${lang})…`);
-      const r = await measureSave(agent, { lang, name: `save-${lang}`, trials: Q ? 2 : 6 });
+      const l0 = load();
+      const trials = Q ? 2 : 6;
+      const r = await measureSave(agent, { lang, name: `save-${lang}`, trials });
+      // The floor of each pair: VS Code's own save (workspace.save → its save event, in this save trial) + a restart
+      // of the same extension (the adjacent restart trial): what a save that did nothing but restart would take.
+      const floorOf = (x) => x.saveHops.map((hh, i) => (typeof hh.saved === 'number' ? hh.saved + x.restart[i] : Number.NaN));
+      let floor = floorOf(r);
+      const ratioOf = () => summarize(r.save.map((x, i) => x / floor[i]).filter(Number.isFinite));
+      let repeats = 0;
+      while (!Q && tooWide(ratioOf()) && repeats < 2) {
+        repeats++;
+        log(`    ratio p25–p75 wider than ±0.15: ${trials} more pairs`);
+        const more = await measureSave(agent, { lang, name: `save-${lang}-${repeats}`, trials });
+        for (const key of ['save', 'restart', 'saveHops', 'restartHops']) r[key].push(...more[key]);
+        r.editAttempts += more.editAttempts;
+        r.viaCommand = more.viaCommand;
+        floor = floorOf(r);
+      }
       raw[`save-${lang}`] = r;
-      const ratio = summarize(r.save.map((x, i) => x / r.restart[i]));
-      rows.push({ id: `ui-save-${lang}`, figure: `Save → new behaviour (${lang} template) vs its cold start`, ours: summarize(r.save), baseline: summarize(r.restart),
-        baselineName: 'restart → answers', unit: 'ms', ratio, goal: lang === 'ts' ? '≤ 1.5×' : 'info', pass: ratio.median <= 1.5,
-        notes: [`after one warm-up pair (the first save took ${fmt(r.firstSave)} ms, its restart ${fmt(r.firstRestart)} ms); zut.command.save-${lang} then answered "${r.viaCommand}"${r.editAttempts ? `; ${r.editAttempts} edits retried` : ''}`,
+      const ratio = ratioOf();
+      const restartRatio = summarize(r.save.map((x, i) => x / r.restart[i]));
+      const noise = repeats ? `; measured again ${repeats}× because the ratio's p25–p75 spanned more than ±0.15${tooWide(ratio) ? ', and it still does' : ''}` : '';
+      push(l0, { id: `ui-save-${lang}`, figure: `Save → new behaviour (${lang} template)`, ours: summarize(r.save), baseline: summarize(floor.filter(Number.isFinite)),
+        baselineName: 'floor: VS Code\'s save event + a restart of the same extension', unit: 'ms', ratio, goal: '≤ 1.1×', pass: ratio.median <= 1.1,
+        notes: [`${r.save.length} interleaved save/restart pairs after one warm-up pair (the first save took ${fmt(r.firstSave)} ms, its restart ${fmt(r.firstRestart)} ms)${noise}; vs the restart alone ${S.fmtSummary(restartRatio)}×; zut.command.save-${lang} then answered "${r.viaCommand}"${r.editAttempts ? `; ${r.editAttempts} edits retried` : ''}`,
           `where the time goes (median ms): save → VS Code's save event ${hopS(r.saveHops, 'saved')}, → the old process stopping ${hopS(r.saveHops, 'down')}, → running again ${hopS(r.saveHops, 'up')}, → the command answering the new text ${hopS(r.saveHops, 'answered')}; restart: → stopping ${hopS(r.restartHops, 'down')}, → running ${hopS(r.restartHops, 'up')}, → answering ${hopS(r.restartHops, 'answered')}`] });
     }
   }
   if (want('chat')) {
     log('  row 4: @zut round…');
-    const r = await measureChat(agent, { trials: Q ? 3 : 15 });
+    const l0 = load();
+    const trials = Q ? 3 : 15;
+    const r = await measureChat(agent, { trials });
+    const minRatioOf = () => summarize(r.round.map((x, i) => x / r.minRound[i]));
+    let repeats = 0;
+    // The issue's bar for this row: enough interleaved rounds that the ratio's p25–p75 stays inside ±0.1.
+    while (!Q && tooWide(minRatioOf(), 0.1) && repeats < 3) {
+      repeats++;
+      log(`    @zut/@benchmin p25–p75 ${fmt(minRatioOf().p25)}–${fmt(minRatioOf().p75)} is wider than ±0.1: ${trials} more rounds`);
+      const more = await measureChat(agent, { trials });
+      for (const key of Object.keys(more)) if (Array.isArray(more[key]) && Array.isArray(r[key])) r[key].push(...more[key]);
+    }
     raw.chat = r;
     const ratio = summarize(r.round.map((x, i) => x / r.direct[i]));
-    rows.push({ id: 'ui-chat', figure: '@zut tool round (model tool-call part → next model request) vs the guarded call', ours: summarize(r.round), baseline: summarize(r.direct),
-      baselineName: 'invokeTool from the extension host', unit: 'ms', ratio, goal: '≤ 1.2×', pass: ratio.median <= 1.2,
-      notes: [`model part → tool_call frame ${fmtS(r.toFrame)} ms; tool_result → next model request ${fmtS(r.fromResult)} ms`,
-        `VS Code's own lm hops for a bare sendRequest of the same model (no @zut): request → provider ${fmtS(r.lmRequest)} ms, reply part → stream ended ${fmtS(r.lmStreamEnd)} ms; ` +
-        `the same round through a minimal participant (@benchmin: the model's tool call → the same guarded call → the next request, no @zut loop) ${fmtS(r.minRound)} ms: VS Code's chat plumbing, not ours`] });
-    const minRatio = summarize(r.round.map((x, i) => x / r.minRound[i]));
-    rows.push({ id: 'ui-chat-min', figure: '@zut tool round vs the same round through a minimal participant', ours: summarize(r.round), baseline: summarize(r.minRound),
-      baselineName: '@benchmin: VS Code\'s chat plumbing + the guarded call', unit: 'ms', ratio: minRatio, goal: '≤ 1.2×', pass: minRatio.median <= 1.2,
-      notes: [`@benchmin: model part → tool_call frame ${fmtS(r.minToFrame)} ms; tool_result → next model request ${fmtS(r.minFromResult)} ms; what @zut adds = the difference of the rounds, median ${fmt(q(r.round, 0.5) - q(r.minRound, 0.5))} ms`,
+    const minRatio = minRatioOf();
+    const noise = repeats ? `; measured again ${repeats}× (${trials} rounds each) because the ratio's p25–p75 spanned more than ±0.1${tooWide(minRatio, 0.1) ? ', and it still does' : ''}` : '';
+    push(l0, { id: 'ui-chat-min', figure: '@zut tool round (model tool-call part → next model request) vs the same round through a minimal participant', ours: summarize(r.round), baseline: summarize(r.minRound),
+      baselineName: '@benchmin: VS Code\'s chat plumbing + the guarded call', unit: 'ms', ratio: minRatio, goal: '≤ 1.1×', pass: minRatio.median <= 1.1,
+      notes: [`${r.round.length} rounds of each, interleaved${noise}`,
+        `@zut: model part → tool_call frame ${fmtS(r.toFrame)} ms; tool_result → next model request ${fmtS(r.fromResult)} ms; @benchmin: ${fmtS(r.minToFrame)} ms; ${fmtS(r.minFromResult)} ms; what @zut adds = the difference of the rounds, median ${fmt(q(r.round, 0.5) - q(r.minRound, 0.5))} ms`,
         `@benchmin offering the same ${r.toolsOffered?.minAll ?? '?'} tools as @zut's ${r.zutToolsOffered ?? '?'} (VS Code's own too, as zut.chat.editorTools "all"): round ${fmtS(r.minAllRound)} ms, @zut ${fmt(q(r.round, 0.5) / q(r.minAllRound, 0.5))}× that`] });
+    push(l0, { id: 'ui-chat', figure: '@zut tool round vs the guarded call alone', ours: summarize(r.round), baseline: summarize(r.direct),
+      baselineName: 'invokeTool from the extension host', unit: 'ms', ratio, goal: 'info', pass: true,
+      notes: [`VS Code's own lm hops for a bare sendRequest of the same model (no @zut): request → provider ${fmtS(r.lmRequest)} ms, reply part → stream ended ${fmtS(r.lmStreamEnd)} ms`] });
   }
   if (want('window')) {
     log('  rows 3, 5: windows…');
+    const l0 = load();
     const w2 = tempDir('bench-ui-window');
     const names = writeWorkspace(w2, { uibench: false, mixed: MIX });
     agent.close();
@@ -167,8 +241,7 @@ try {
     const A = [];
     const B = [];
     const floor = [];
-    const trials = Q ? 2 : 5;
-    for (let i = 0; i < trials; i++) {
+    const trial = async () => {
       const a = await zutWindowTrial(page, sockA, MIX);
       a.mem = await hostRss(a.agent, 2000);
       a.rss = a.mem.rss;
@@ -185,21 +258,37 @@ return handshake(args.folder, args.names, process.env, { spawn: require('child_p
       bb.rss = bb.mem.rss;
       bb.agent.close();
       B.push(bb);
-      log(`    trial ${i + 1}: view ${fmt(a.viewMs)} ms (max ${a.viewMax} rows), api ${fmt(a.apiMs)}, command ${fmt(a.commandMs)}, floor ${fmt(floor.at(-1))}, rss ${fmt(a.rss)} vs ${fmt(bb.rss)} MiB`);
+      log(`    trial ${A.length}: view ${fmt(a.viewMs)} ms (max ${a.viewMax} rows), api ${fmt(a.apiMs)}, command ${fmt(a.commandMs)}, floor ${fmt(floor.at(-1))}, rss ${fmt(a.rss)} vs ${fmt(bb.rss)} MiB; activation (VS Code's figure) ${fmt(a.vscodeActivation.ours)} vs hello ${fmt(a.vscodeActivation.hello)} ms; load ${load().toFixed(1)}`);
+    };
+    const trials = Q ? 2 : 5;
+    for (let i = 0; i < trials; i++) await trial();
+    const windowRatio = () => summarize(A.map((a, i) => (a.apiMs - a.hostUpMs) / floor[i]));
+    let repeats = 0;
+    while (!Q && tooWide(windowRatio()) && repeats < 3) {
+      repeats++;
+      log(`    ratio p25–p75 ${fmt(windowRatio().p25)}–${fmt(windowRatio().p75)} is wider than ±0.15: one more trial`);
+      await trial();
     }
     raw.window = { A: A.map(({ agent: _a, ...x }) => x), B: B.map(({ agent: _a, ...x }) => x), floor };
     const view = A.map((a) => (Number.isFinite(a.viewMs) ? a.viewMs : a.apiMs));
     const ours = A.map((a) => a.apiMs - a.hostUpMs);
-    const ratio = summarize(ours.map((x, i) => x / floor[i]));
-    rows.push({ id: 'ui-window', figure: `Window: extension host up → all ${MIX} extensions running (sh/Python/Node)`, ours: summarize(ours), baseline: summarize(floor),
-      baselineName: 'the same 20 handshaken by a bare script in the extension host', unit: 'ms', ratio, goal: '≤ 1.15×', pass: ratio.median <= 1.15,
-      notes: [`page load → all rows "running" in the Zut view ${fmtS(view)} ms${A.some((a) => !Number.isFinite(a.viewMs)) ? ' (some trials from the API: the view did not show all rows)' : ''}; → first command answered ${fmtS(A.map((a) => a.commandMs))} ms; page load → extension host up ${fmtS(A.map((a) => a.hostUpMs))} ms (without zut-vscode ${fmtS(B.map((x) => x.hostUpMs))} ms)`,
+    const ratio = windowRatio();
+    const noise = repeats ? `; measured again ${repeats}× (one trial each) because the ratio's p25–p75 spanned more than ±0.15${tooWide(ratio) ? ', and it still does' : ''}` : '';
+    push(l0, { id: 'ui-window', figure: `Window: extension host up → all ${MIX} extensions running (sh/Python/Node)`, ours: summarize(ours), baseline: summarize(floor),
+      baselineName: 'the same 20 handshaken by a bare script in the extension host', unit: 'ms', ratio, goal: '≤ 1.1×', pass: ratio.median <= 1.1,
+      notes: [`${A.length} trials, zut window / floor / bare window interleaved${noise}`, `page load → all rows "running" in the Zut view ${fmtS(view)} ms${A.some((a) => !Number.isFinite(a.viewMs)) ? ' (some trials from the API: the view did not show all rows)' : ''}; → first command answered ${fmtS(A.map((a) => a.commandMs))} ms; page load → extension host up ${fmtS(A.map((a) => a.hostUpMs))} ms (without zut-vscode ${fmtS(B.map((x) => x.hostUpMs))} ms)`,
         `host and floor spawn each executable with the extension host's environment: python3 = ${python3[0]}, node = ${python3[1]} (\`#!/usr/bin/env\` resolves them from its PATH)`] });
-    const act = A.map((a) => a.activateMs);
-    rows.push({ id: 'ui-activate', figure: 'Our activate() in that window', ours: summarize(act), unit: 'ms', goal: '≤ 30 ms', pass: q(act, 0.5) <= 30,
-      notes: [`activation start → every extension ready (zut's own clock) ${fmtS(A.map((a) => a.startedMs))} ms`] });
+    // activate() against a hello-world extension (bench/ui/hello, same activation event) in the same window, by VS
+    // Code's own figure (code loading + the activate() call, as Show Running Extensions prints it).
+    const vs = A.filter((a) => Number.isFinite(a.vscodeActivation?.ours) && Number.isFinite(a.vscodeActivation?.hello));
+    const actRatio = summarize(vs.map((a) => a.vscodeActivation.ours / Math.max(1, a.vscodeActivation.hello)));
+    push(l0, { id: 'ui-activate', figure: 'Activation in that window (VS Code\'s figure: code loading + activate() call)', ours: summarize(vs.map((a) => a.vscodeActivation.ours)),
+      baseline: summarize(vs.map((a) => a.vscodeActivation.hello)), baselineName: 'a hello-world extension, same window and event', unit: 'ms', ratio: actRatio,
+      goal: '≤ 1.1×', pass: vs.length > 0 && actRatio.median <= 1.1,
+      notes: [`${vs.length}/${A.length} trials read from Developer: Show Running Extensions (whole ms; the hello-world's 0 ms counted as 1 ms)`,
+        `activate()'s body by each extension's own clock: ours ${fmtS(A.map((a) => a.activateMs))} ms, hello-world ${fmtS(A.map((a) => a.helloActivateMs).filter((x) => typeof x === 'number'))} ms; activation start → every extension ready (zut's own clock) ${fmtS(A.map((a) => a.startedMs))} ms`] });
     const diff = A.map((a, i) => a.rss - B[i].rss);
-    rows.push({ id: 'ui-rss', figure: `Extension host RSS, ${MIX} extensions running, panels closed: zut-vscode's share`, ours: summarize(diff),
+    push(l0, { id: 'ui-rss', figure: `Extension host RSS, ${MIX} extensions running, panels closed: zut-vscode's share`, ours: summarize(diff),
       baseline: summarize(B.map((x) => x.rss)), baselineName: 'RSS of the same window without zut-vscode', unit: 'MiB', goal: '≤ 30 MiB above', pass: q(diff, 0.5) <= 30,
       notes: [`RSS with zut-vscode ${fmtS(A.map((a) => a.rss))} MiB`,
         `of the difference (median MiB): V8 heap in use ${fmt(q(A.map((a, i) => a.mem.heapUsed - B[i].mem.heapUsed), 0.5))} (still live after a full collection ${fmt(q(A.map((a, i) => a.mem.heapLive - B[i].mem.heapLive), 0.5))}; heap reserved ${fmt(q(A.map((a, i) => a.mem.heapTotal - B[i].mem.heapTotal), 0.5))}), outside the heap ${fmt(q(A.map((a, i) => a.mem.external - B[i].mem.external), 0.5))}`,

@@ -46,15 +46,42 @@ export async function zutWindowTrial(page, socket, count) {
 await until(() => { const w = globalThis.__zutBenchWatch; return w && w.allRunningAt && w.firstCommandAt; }, 120000, 20);
 const ext = vscode.extensions.getExtension('zut.zut-vscode');
 const started = await ext.exports.timings.started;
-return { ...globalThis.__zutBenchWatch, activateMs: ext.exports.timings.activateMs, startedMs: started.ms };`);
-  await page.waitForFunction((n) => window.__zw && window.__zw.runningAt !== undefined, count, { timeout: 60_000 }).catch(() => undefined);
+const hello = await until(() => globalThis.__zutBenchHello, 60000, 20).catch(() => ({}));
+return { ...globalThis.__zutBenchWatch, activateMs: ext.exports.timings.activateMs, startedMs: started.ms, helloActivateMs: hello.activateMs };`);
+  await page.waitForFunction(() => window.__zw && window.__zw.runningAt !== undefined, count, { timeout: 60_000 }).catch(() => undefined);
   const p = await page.evaluate(() => ({ origin: performance.timeOrigin, runningAt: window.__zw?.runningAt, max: window.__zw?.max }));
   return {
     agent,
     viewMs: p.runningAt === undefined ? Number.NaN : p.runningAt, viewMax: p.max,
     apiMs: w.allRunningAt - p.origin, commandMs: w.firstCommandAt - p.origin, hostUpMs: w.agentAt - p.origin,
-    activateMs: w.activateMs, startedMs: w.startedMs,
+    activateMs: w.activateMs, startedMs: w.startedMs, helloActivateMs: w.helloActivateMs,
+    vscodeActivation: await runtimeActivation(page, agent),
   };
+}
+
+/**
+ * VS Code's own activation figure (code loading + activate() call, as Developer: Show Running Extensions prints it)
+ * of zut-vscode and of the hello-world extension (bench/ui/hello) in this window; ms by display name.
+ */
+export async function runtimeActivation(page, agent, names = ['Zut Extensions', 'Bench Hello World (test only)']) {
+  await agent.call(`await vscode.commands.executeCommand('workbench.action.showRuntimeExtensions');`);
+  try {
+    const h = await page.waitForFunction((want) => {
+      const out = {};
+      for (const row of document.querySelectorAll('.runtime-extensions-editor .extension')) {
+        const name = row.querySelector('.name')?.textContent ?? '';
+        const m = /Activation: (\d+(?:\.\d+)?)ms/.exec(row.querySelector('.activation-time')?.textContent ?? '');
+        if (m && want.includes(name)) out[name] = Number(m[1]);
+      }
+      return want.every((n) => n in out) && out;
+    }, names, { timeout: 20_000 });
+    const v = await h.jsonValue();
+    return { ours: v[names[0]], hello: v[names[1]] };
+  } catch {
+    return { ours: Number.NaN, hello: Number.NaN };
+  } finally {
+    await agent.call(`await vscode.commands.executeCommand('workbench.action.closeAllEditors');`).catch(() => undefined);
+  }
 }
 
 /** One reload of the window without zut-vscode: page load → the extension host's agent activated. */

@@ -34,6 +34,7 @@ function activate(context) {
     socket.on('error', () => { /* the driver went away */ });
   });
   context.subscriptions.push(vscode.chat.createChatParticipant('zut-bench.min', minimalParticipant));
+  context.subscriptions.push(vscode.commands.registerCommand('zutBench.floorPanel', floorPanel));
   if (process.env.ZUT_BENCH_WATCH_PREFIX) watch(process.env.ZUT_BENCH_WATCH_PREFIX, process.env.ZUT_BENCH_WATCH_COMMAND);
   server.listen(address);
   context.subscriptions.push({ dispose: () => server.close() });
@@ -106,6 +107,61 @@ async function minimalParticipant(request, _context, stream, token) {
     messages.push(vscode.LanguageModelChatMessage.User(results));
   }
   return {};
+}
+
+/**
+ * Row 1's floor (a): VS Code's own webview messaging with nothing of ours. A minimal webview (the same DOM as
+ * zut's panel: #lines of .line rows, .selected, body[data-seq], #footer) posts each key to this extension host, which
+ * posts a 200-line frame (the same lines zut's panel gets) straight back; the page paints the rows that changed in
+ * its message handler. No child process, no zut host. The footer carries the extension host's receive/send times.
+ */
+function floorPanel(n = 200) {
+  const lines = (sel) => {
+    const out = [];
+    for (let i = 0; i < n; i++) out.push(`${i === sel ? '▸ ' : '  '}item ${String(i).padStart(3, '0')} · some text so the row is as wide as a real one`);
+    return out;
+  };
+  const panel = vscode.window.createWebviewPanel('zutBench.floor', 'floor', { viewColumn: vscode.ViewColumn.Two, preserveFocus: true }, { enableScripts: true });
+  let sel = 0;
+  let seq = 0;
+  panel.webview.onDidReceiveMessage((m) => {
+    const recv = epoch();
+    if (!m || m.type !== 'key') return;
+    if (m.key === 'down') sel = (sel + 1) % n;
+    else if (m.key === 'home') sel = 0;
+    else return;
+    const f = { type: 'render', seq: ++seq, title: 'floor', lines: lines(sel), footer: '' };
+    f.footer = 't ' + recv.toFixed(3) + ' ' + epoch().toFixed(3);
+    void panel.webview.postMessage(f);
+  });
+  panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline';">
+<style>body{font-family:monospace;margin:0} #lines{white-space:pre;outline:none} .line.selected{background:#0060c0;color:#fff}</style></head>
+<body data-floor="1" data-seq="0"><div id="lines" tabindex="0">${lines(0).map((l, i) => `<div class="line${i === 0 ? ' selected' : ''}">${l}</div>`).join('')}</div><div id="footer">ready</div>
+<script>
+const vscode = acquireVsCodeApi();
+const linesEl = document.getElementById('lines');
+const footer = document.getElementById('footer');
+window.addEventListener('message', (e) => {
+  const m = e.data;
+  if (!m || m.type !== 'render') return;
+  const rows = linesEl.children;
+  for (let i = 0; i < m.lines.length; i++) {
+    const row = rows[i];
+    if (row.textContent !== m.lines[i]) row.textContent = m.lines[i];
+    row.classList.toggle('selected', m.lines[i].startsWith('▸'));
+  }
+  footer.textContent = m.footer;
+  document.body.dataset.seq = String(m.seq);
+});
+window.addEventListener('keydown', (e) => {
+  const key = e.key === 'ArrowDown' ? 'down' : e.key === 'Home' ? 'home' : undefined;
+  if (!key) return;
+  e.preventDefault();
+  vscode.postMessage({ type: 'key', key });
+});
+linesEl.focus();
+</script></body></html>`;
 }
 
 async function handle(socket, line) {
