@@ -1,6 +1,7 @@
 /**
  * Bundle: the size of the release (minified) dist/extension.js and panel script, built by bench/run.mjs into a
- * temp dir (ZUT_BENCH_BUNDLE_DIR) with esbuild.mjs's options. No baseline: the goal is the package-time limit.
+ * temp dir (ZUT_BENCH_BUNDLE_DIR) with esbuild.mjs's options. Information (issue 28: activation is judged against a
+ * hello-world extension's instead, bench/activation.ts); the limit stays held at package time.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,8 +20,8 @@ export function benchBundle(): Promise<BenchRow> {
     figure: 'Bundle: dist/extension.js in the vsix (release build)',
     ours: summarize([ext / 1000]),
     unit: 'KB',
-    goal: `≤ ${LIMIT_BYTES / 1000} KB`,
-    pass: ext <= LIMIT_BYTES,
-    notes: [`${ext.toLocaleString('en-US')} bytes; panel script ${size('media/panel.js').toLocaleString('en-US')} bytes; the limit is also held by npm run package and test/unit/bundle.test.ts`],
+    goal: 'info',
+    pass: true,
+    notes: [`${ext.toLocaleString('en-US')} bytes (${ext <= LIMIT_BYTES ? 'within' : 'OVER'} the ${LIMIT_BYTES / 1000} KB limit npm run package and test/unit/bundle.test.ts hold); panel script ${size('media/panel.js').toLocaleString('en-US')} bytes`],
   });
 }

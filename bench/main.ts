@@ -2,8 +2,8 @@
  * `npm run bench`: every figure is a ratio against a baseline measured in the same run on the same machine
  * (interleaved trials, warm-up discarded, medians with p25–p75). Prints a table; `--json` also writes
  * bench/results.json. `--only a,b` runs some (roundtrip, throughput, large-frame, fan-out, concurrency, memory,
- * flood, panel-storm, mcp-relay, editor-tool, agent-hook, agent-hook-warm, bundle, activation: read from the in-host suite's newest record,
- * fingerprint); `--quick` runs fewer trials.
+ * flood, panel-storm, mcp-relay, editor-tool, agent-hook, agent-hook-warm, bundle, activation: the release bundle's load + activate() vs a
+ * hello-world's, fingerprint); `--quick` runs fewer trials.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -22,7 +22,7 @@ import { benchMcpRelay } from './mcpRelay';
 import { benchMemory } from './memory';
 import { benchPanelStorm } from './panelStorm';
 import { benchRoundTrip } from './roundtrip';
-import { table, type BenchRow } from './stats';
+import { loadNow, table, type BenchRow } from './stats';
 import { benchThroughput } from './throughput';
 
 // Memory first: RSS only grows once the process has grown, so it is read before the other benches inflate it.
@@ -58,15 +58,17 @@ async function main(): Promise<void> {
     const s = performance.now();
     process.stderr.write(`bench: ${name}… `);
     try {
+      const l0 = loadNow();
       const r = await run(quick);
-      rows.push(...(Array.isArray(r) ? r : [r]));
+      // Every row carries the machine's load while it ran (its start → end).
+      rows.push(...(Array.isArray(r) ? r : [r]).map((x) => ({ ...x, load: x.load ?? ([l0, loadNow()] as [number, number]) })));
       process.stderr.write(`${((performance.now() - s) / 1000).toFixed(1)} s\n`);
     } catch (e) {
       failures.push(`${name}: ${(e as Error).stack ?? String(e)}`);
       process.stderr.write('failed\n');
     }
   }
-  const env = `node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${os.platform()} ${os.release()}`;
+  const env = `node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}, ${os.platform()} ${os.release()}`;
   console.log(`\nzut-vscode bench — ${env} — ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
   console.log(table(rows));
   for (const f of failures) console.log(`\nFAILED ${f}`);
