@@ -15,7 +15,7 @@ await until(() => running(h, made.name), 120000);
 const answer = async (want) => { try { const r = await h.invokeCommand(made.command, 'x'); return String(r.display).includes(want); } catch { return false; } };
 await until(() => answer('from'), 60000);
 const uri = vscode.Uri.file(made.mainFile);
-const re = /Hello(#\\d+)? from/;
+const re = /Hello(#[\\w]+)? from/;
 const out = { save: [], restart: [], saveHops: [], restartHops: [], editAttempts: 0 };
 // Hop marks (epoch ms) of the trial in progress: VS Code's save event, the extension leaving 'running' (the host
 // stopped it) and 'running' again (the new process said ready).
@@ -32,17 +32,21 @@ const subs = [
 const edit = async (k) => {
   // Always through a fresh document object: the one opened earlier can be closed under us (its isDirty then stays
   // false whatever is applied: 'the edit left main.ts clean'), and right after the file was written VS Code may
-  // still sync the document with the disk and drop an edit: retried.
+  // still sync the document with the disk and drop an edit: retried, each retry with a text of its own (the same
+  // replacement again would change nothing and leave the document clean for good). Shown in an editor (kept open:
+  // a document no editor shows can be closed under us). Returns the tag the new text carries.
   for (let attempt = 0; ; attempt++) {
+    const tag = attempt ? k + 'r' + attempt : String(k);
     const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true, viewColumn: vscode.ViewColumn.One });
     const text = doc.getText();
     const m = re.exec(text);
     if (!m) throw new Error(made.mainFile + ' has no "Hello from" to change');
     const e = new vscode.WorkspaceEdit();
-    e.replace(uri, new vscode.Range(doc.positionAt(m.index), doc.positionAt(m.index + m[0].length)), 'Hello#' + k + ' from');
+    e.replace(uri, new vscode.Range(doc.positionAt(m.index), doc.positionAt(m.index + m[0].length)), 'Hello#' + tag + ' from');
     const applied = await vscode.workspace.applyEdit(e);
     const now = await vscode.workspace.openTextDocument(uri);
-    if (applied && now.isDirty && now.getText().includes('Hello#' + k + ' from')) return;
+    if (applied && now.isDirty && now.getText().includes('Hello#' + tag + ' from')) return tag;
     out.editAttempts++;
     if (attempt >= 10) throw new Error('the edit left ' + made.mainFile + ' clean (applied ' + applied + ', dirty ' + now.isDirty + ')');
     await sleep(300);
@@ -53,20 +57,20 @@ const hopsOf = (t0, tAnswered) => ({ saved: marks.saved !== undefined ? marks.sa
   up: marks.up !== undefined && marks.down !== undefined ? marks.up - marks.down : null,
   answered: marks.up !== undefined ? tAnswered - marks.up : null });
 const save = async (k) => {
-  await edit(k);
+  let tag = await edit(k);
   marks = {};
   let t0 = epoch();
   marks.t0 = t0;
   if (!(await vscode.workspace.save(uri))) {
     // The file changed on disk since it was read (a save conflict): take the disk's version and try again.
     await vscode.commands.executeCommand('workbench.action.files.revert', uri);
-    await edit(k);
+    tag = await edit(k);
     marks = {};
     t0 = epoch();
     marks.t0 = t0;
     if (!(await vscode.workspace.save(uri))) throw new Error('saving ' + made.mainFile + ' failed twice');
   }
-  await until(() => answer('Hello#' + k + ' from'), 60000, 2);
+  await until(() => answer('Hello#' + tag + ' from'), 60000, 2);
   const t1 = epoch();
   out.save.push(t1 - t0);
   out.saveHops.push(hopsOf(t0, t1));

@@ -103,6 +103,7 @@ export function hops(r) {
     back: msgEpoch - Number(sent),          // child stdout → extension host → webview message
     toPaint: r.tDom - r.tMsg,               // message → rows updated (waits for the animation frame)
     toFrame: r.tFrame - r.tDom,             // → the next animation frame
+    toPresent: r.tPresent - r.tDom,         // → the frame presenting it (0 when painted inside an animation frame)
   };
 }
 

@@ -13,8 +13,16 @@ export function installPanelProbe({ n, linesSource }) {
   if (window.__zb) return;
   const panelLines = new Function(`return (${linesSource})`)();
   const lines = document.getElementById('lines');
-  const zb = { mode: 'ext', results: [], cur: null, storm: null };
+  const zb = { mode: 'ext', results: [], cur: null, storm: null, inRaf: false };
   window.__zb = zb;
+  // A change made inside an animation-frame callback (zut's panel paints there) is presented in that same frame,
+  // while a requestAnimationFrame asked for from there runs a frame later: the page's rAF is wrapped to know that a
+  // change happened inside one (the observer's microtask runs before the wrapper's clearing one).
+  const raf = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (cb) => raf((t) => {
+    zb.inRaf = true;
+    try { cb(t); } finally { queueMicrotask(() => { zb.inRaf = false; }); }
+  });
   const selected = () => [...lines.children].findIndex((r) => r.classList.contains('selected'));
   window.addEventListener('message', (e) => {
     const c = zb.cur;
@@ -36,7 +44,10 @@ export function installPanelProbe({ n, linesSource }) {
     const row = lines.children[c.want];
     if (!row || !row.classList.contains('selected')) return;
     c.tDom = performance.now();
-    requestAnimationFrame(() => { c.tFrame = performance.now(); zb.results.push(c); zb.cur = null; });
+    c.inRaf = zb.inRaf;
+    // tPresent: the frame that shows the change — this one if it was made in an animation-frame callback, else the
+    // next (tFrame: the next requestAnimationFrame after the change, whichever; the figure before this correction).
+    raf(() => { c.tFrame = performance.now(); c.tPresent = c.inRaf ? c.tDom : c.tFrame; zb.results.push(c); zb.cur = null; });
   });
   mo.observe(lines, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['class'] });
   // Every paint sets body[data-seq]: a frame that changes no row (Home on row 0) is seen too.
