@@ -248,6 +248,7 @@ try {
       agent.close();
       const serverB = await harness.startServer({ name: 'bench-ui-bare', settings, installVsix: false, env: { ZUT_BENCH_AGENT_SOCKET: sockB } });
       installVsix(tl, serverB, agentVsix);
+    installVsix(tl, serverB, helloVsix);   // as in the zut window: the RSS row's difference is zut-vscode's alone
       const b = await open(serverB, w2, sockB);
       await b.page.setViewportSize({ width: 1400, height: 1600 });
       b.agent.close();
