@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { summarize, type BenchRow } from './stats';
 
 /** scripts/package.mjs's BUNDLE_LIMIT_BYTES (the package-time check and test/unit/bundle.test.ts hold it too). */
-const LIMIT_BYTES = 340_000;
+const LIMIT_BYTES = 350_000;
 
 export function benchBundle(): Promise<BenchRow> {
   const dir = process.env.ZUT_BENCH_BUNDLE_DIR;
