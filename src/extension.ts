@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from './host/api';
-import { registerAgentTools } from './vscode/agentTools';
+import { registerAgentModeMcpServer } from './vscode/agentModeMcpServer';
 import { registerAgentHooks } from './vscode/agentHooks';
 import { registerAgentSetup } from './vscode/agentSetup';
 import { registerChat } from './vscode/chat/participant';
@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   registerNewExtension(context, host, control);
   registerProblems(context, host);
   registerChat(context, host, ui);
-  registerAgentTools(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })), (m) => log.info(m));
+  registerAgentModeMcpServer(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })), (m) => log.info(m));
   registerAgentHooks(context, host, (m) => log.info(m));
   registerAgentSetup(context, (m) => log.info(m));
   const activateMs = performance.now() - t0;

@@ -20,7 +20,7 @@ const HOST_ABOVE = {
   authoring: ['process', 'protocols', 'connection', 'extensions', 'calls', 'chat', 'api', 'manager'],
   chat: ['manager', 'authoring'],
 };
-const OUTSIDE_HOST = ['mcp', 'ui-model', 'vscode', 'cli', 'extension', 'hooks'];
+const OUTSIDE_HOST = ['mcp', 'ui-model', 'vscode', 'cli', 'extension', 'hooks', 'agentSetup'];
 
 export const floors = [
   {
@@ -35,7 +35,7 @@ export const floors = [
     rules: rule([
       { regex: '^\\./[^/]+/', message: 'The host vocabulary (the files at src/host\'s root but api and manager) imports no room.' },
       upward(['api', 'manager'], 'The host vocabulary does not import the façade'),
-      upward(OUTSIDE_HOST, 'src/host never imports mcp, ui-model, vscode or cli'),
+      upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli'),
     ]),
   },
   {
@@ -43,12 +43,12 @@ export const floors = [
     files: ['src/host/api.ts'],
     rules: rule([
       upward(['chat', 'authoring', 'manager'], 'src/host/api.ts (the roles) is below chat, authoring and manager'),
-      upward(OUTSIDE_HOST, 'src/host never imports mcp, ui-model, vscode or cli'),
+      upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli'),
     ]),
   },
   {
     files: ['src/host/manager.ts'],
-    rules: rule([upward(OUTSIDE_HOST, 'src/host never imports mcp, ui-model, vscode or cli')]),
+    rules: rule([upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli')]),
   },
   {
     // dist/hook.js, the light entry an agent runs for every tool call: the hooks' fast path, never the host, the
@@ -60,7 +60,7 @@ export const floors = [
     files: [`src/host/${room}/**/*.ts`],
     rules: rule([
       upward(above, `src/host/${room} is below ${above.join(', ')}`),
-      upward(OUTSIDE_HOST, 'src/host never imports mcp, ui-model, vscode or cli'),
+      upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli'),
     ]),
   })),
   {
@@ -70,7 +70,13 @@ export const floors = [
   {
     // Agent hooks (zut-host hook): over the host, below the CLI and the VS Code adapters.
     files: ['src/hooks/**/*.ts'],
-    rules: rule([upward(['mcp', 'ui-model', 'vscode', 'cli', 'extension'], 'src/hooks is below mcp, ui-model, vscode and cli')]),
+    rules: rule([upward(['mcp', 'agentSetup', 'ui-model', 'vscode', 'cli', 'extension'], 'src/hooks is below mcp, agentSetup, ui-model, vscode and cli')]),
+  },
+  {
+    // Agent set-up (the stable launcher, MCP client snippets, the hook file installer): over the hooks' names, below
+    // the CLI and the VS Code adapters that run it.
+    files: ['src/agentSetup/**/*.ts'],
+    rules: rule([upward(['mcp', 'ui-model', 'vscode', 'cli', 'extension'], 'src/agentSetup is below mcp, ui-model, vscode and cli')]),
   },
   {
     files: ['src/ui-model/**/*.ts'],

@@ -8,7 +8,7 @@ import type { HostCatalog } from '../host/api';
 import { Disposable, toDisposable } from '../host/events';
 import { STARTING_TICK_MS, VIEW_REFRESH_DELAY_MS as REFRESH_DELAY_MS } from '../protocol/limits';
 import type { ExtensionInfo } from '../host/types';
-import { agentToolName } from './agentTools';
+import { agentToolName } from './agentModeMcpServer';
 import { extensionChildren, extensionItem, groupChildren, sortExtensions, type GroupKind, type ItemModel } from '../ui-model/extensionsModel';
 
 /** A node of the tree. Extension nodes carry `info` so context-menu commands can read the extension's name. */

@@ -48,6 +48,11 @@ describe('floors', () => {
     expect(await messages(root, 'src/host/api.ts', "import type { Manager } from './manager';\n")).toEqual(refused);
     expect(await messages(root, 'src/host/chat/wrong.ts', "import type { Manager } from '../manager';\n")).toEqual(refused);
     expect(await messages(root, 'src/host/chat/right.ts', "import type { HostCalls } from '../api';\n")).toEqual([]);
+    // Agent set-up is above the hooks and below the adapters.
+    expect(await messages(root, 'src/hooks/wrong.ts', "import { ensureLauncher } from '../agentSetup/launcher';\n")).toEqual(refused);
+    expect(await messages(root, 'src/agentSetup/wrong.ts', "import * as vscode from 'vscode';\n")).toEqual(refused);
+    expect(await messages(root, 'src/agentSetup/wrong.ts', "import { x } from '../vscode/agentSetup';\n")).toEqual(refused);
+    expect(await messages(root, 'src/agentSetup/right.ts', "import { MCP_SERVER_NAME } from '../hooks/names';\n")).toEqual([]);
     // src/hook.ts (dist/hook.js) takes only the hooks' fast path and the protocol's limits.
     expect(await messages(root, 'src/hook.ts', "import * as vscode from 'vscode';\n")).toEqual(refused);
     expect(await messages(root, 'src/hook.ts', "import { main } from './cli';\n")).toEqual(refused);

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyInstall, planInstall } from '../../src/hooks/install';
+import { applyInstall, planInstall } from '../../src/agentSetup/hookInstall';
 import { builtCli, builtHook } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectPins } from '../../src/host/extensions/pins';
-import { mcpArgs } from '../../src/hooks/mcpConfig';
+import { mcpArgs } from '../../src/agentSetup/mcpConfig';
 import { builtCli } from '../helpers/built';
 import { cleanupTemps, nodeExt, tempDir, until, zutHome } from '../helpers/hostFixtures';
 import { isolatedEnv, runProcess } from '../helpers/runProcess';

@@ -18,7 +18,7 @@ import { userFile } from '../host/disk/userFile';
 import { HOOK_TIMEOUT_SECONDS } from '../protocol/limits';
 import { appendItem, appendMember, memberOf, parseJsonText, removeItem, removeMember, replaceValue } from '../host/disk/jsonText';
 import { cmdQuote, psCommandLine, shQuote } from './launcher';
-import type { HookAgent } from './names';
+import type { HookAgent } from '../hooks/names';
 
 export type HookScope = 'user' | 'workspace';
 

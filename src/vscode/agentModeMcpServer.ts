@@ -1,8 +1,8 @@
 /**
- * zut tools in VS Code's agent mode (and any chat that uses `vscode.lm.tools`): an MCP server definition of ours,
- * `node dist/mcp-relay.js`, which VS Code starts and which connects back to this extension host over a private
- * socket (src/mcp/relayServer.ts, loaded from dist/relay-server.js when VS Code first starts the server) with a token
- * made for that start. Every call takes the host's guarded path.
+ * The MCP server for VS Code's agent mode: zut tools offered to agent mode (and any chat that uses `vscode.lm.tools`)
+ * as an MCP server definition of ours, `node dist/mcp-relay.js`, which VS Code starts and which connects back to
+ * this extension host over a private socket (src/mcp/relayServer.ts, loaded from dist/relay-server.js when VS Code
+ * first starts the server) with a token made for that start. Every call takes the host's guarded path.
  * `version` (VS Code's cache key) is a signature of the offered tools, so it changes when the list does, except while
  * a relay is connected: VS Code stops a running server whose definition changed, so a live server hears
  * `tools/list_changed` instead (src/mcp/definitionVersion.ts).
@@ -66,7 +66,7 @@ export function agentToolName(host: Pick<HostCatalog, 'tools'>, tool: ToolInfo):
 }
 
 /** Registers the MCP server definition provider; the relay socket opens when VS Code first starts the server. */
-export function registerAgentTools(
+export function registerAgentModeMcpServer(
   context: vscode.ExtensionContext,
   host: HostCatalog & HostCalls & HostSessions,
   progress?: Event<ExtensionProgress>,
