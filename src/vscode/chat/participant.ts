@@ -80,7 +80,7 @@ class ZutChat extends Disposable {
     );
     participant.iconPath = new vscode.ThemeIcon('extensions');
     this._register(participant);
-    this._register(host.onDidChangeState(() => this.persistState()));
+    this._register(host.onDidChangeSessionState(() => this.persistState()));
     this._register(ui.onDidNote((n) => this.active.at(-1)?.note(n.ext, n.level, n.text)));
     this._register(ui.onDidSubmit((s) => this.submit(s.ext, s.text)));
     this._register(vscode.commands.registerCommand(RECENT_COMMAND, () => this.recent));
