@@ -18,6 +18,7 @@ import { VsCodeHostUi } from './vscode/hostUi';
 import { registerManagement } from './vscode/management';
 import { registerNewExtension } from './vscode/newExtension';
 import { registerProblems } from './vscode/problems';
+import { watchSettings } from './vscode/settingsRead';
 
 /** What `activate` returns (`vscode.extensions.getExtension('zut.zut-vscode').exports`), for tests and scripts. */
 export interface ZutApi {
@@ -42,6 +43,8 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   context.subscriptions.push(log);
   log.info(`zut-vscode ${String((context.extension.packageJSON as { version?: unknown }).version)} activated`);
 
+  // First: the one settings reader drops its copy on a change before any surface's listener reads again.
+  context.subscriptions.push(watchSettings());
   registerDocuments(context);
   const ui = new VsCodeHostUi(context, { log: (m) => log.warn(m) });
   context.subscriptions.push(ui);

@@ -19,38 +19,15 @@ import { RELAY_ENV } from '../mcp/limits';
 import type * as Relay from '../mcp/relayServer';
 import type { ExtensionProgress } from '../mcp/server';
 import { buildCatalog, offeredThroughMcp, type CatalogFilter } from '../mcp/tools';
-import { readSettings, type ZutSettings } from '../ui-model/settings';
-import { sectionGetter } from './settingsRead';
+import type { ZutSettings } from '../ui-model/settings';
+import { zutSettings } from './settingsRead';
 
 /** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 export const MCP_PROVIDER_ID = 'zut.agentTools';
 /** The server's label: VS Code names its tools `mcp_<label>_<tool>`. */
 export const MCP_SERVER_LABEL = 'zut';
 
-/**
- * zut's settings, read once per configuration change: the Extensions view asks for each tool row and every change
- * of the extensions asks again (one `getConfiguration` copies the whole section: at a window's start with 20
- * extensions this was the extension host's second largest allocation).
- */
-const cache: { on: boolean; value?: ZutSettings } = { on: false };
-const settings = (): ZutSettings => {
-  if (!cache.on) return readSettings(sectionGetter()).settings;
-  return (cache.value ??= readSettings(sectionGetter()).settings);
-};
-
-/** Caches `settings()` while registered, dropping the copy on every change of a zut setting (before any reader). */
-function cacheSettings(): vscode.Disposable {
-  cache.on = true;
-  cache.value = undefined;
-  const sub = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('zut')) cache.value = undefined;
-  });
-  return new vscode.Disposable(() => {
-    sub.dispose();
-    cache.on = false;
-    cache.value = undefined;
-  });
-}
+const settings = (): ZutSettings => zutSettings().settings;
 
 /** The agent-mode filter: the exclude setting; interactive tools are fine (a person is at this window). */
 const filter: CatalogFilter = { origin: 'agent', exclude: () => settings().agentToolsExclude };
@@ -72,7 +49,6 @@ export function registerAgentModeMcpServer(
   progress?: Event<ExtensionProgress>,
   log?: (line: string) => void,
 ): void {
-  context.subscriptions.push(cacheSettings());
   const changed = new vscode.EventEmitter<void>();
   let server: Promise<Relay.RelayServer> | undefined;
   /** The relay server once listening (its relays, running or starting, decide whether a change keeps the version). */

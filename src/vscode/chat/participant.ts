@@ -17,8 +17,7 @@ import { applySession, SessionTracker, storeMessages, type TurnMeta } from '../.
 import { activeSkills, skillTool } from '../../host/chat/skills';
 import { systemPreamble } from '../../host/chat/systemPrompt';
 import { parseSlash, planResponse, responseErrorMessage } from '../../ui-model/commandModel';
-import { readSettings } from '../../ui-model/settings';
-import { sectionGetter } from '../settingsRead';
+import { zutSettings } from '../settingsRead';
 import { toHistory, PARTICIPANT_ID } from './history';
 import { LmChatModel } from './lmModel';
 import { ChatSink } from './render';
@@ -151,7 +150,7 @@ class ZutChat extends Disposable {
     let messages: ChatMessage[] = [];
     try {
       const runTurn = async (prompt: string, toolFirst?: LoopOptions['toolFirst']): Promise<LoopResult> => {
-        const settings = readSettings(sectionGetter()).settings;
+        const settings = zutSettings().settings;
         const skills = activeSkills(host);
         const skill = skillTool(skills);
         return runLoop({
