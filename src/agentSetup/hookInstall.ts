@@ -19,6 +19,7 @@ import { HOOK_TIMEOUT_SECONDS } from '../protocol/limits';
 import { appendItem, appendMember, memberOf, parseJsonText, removeItem, removeMember, replaceValue } from '../host/disk/jsonText';
 import { cmdQuote, psCommandLine, shQuote } from './launcher';
 import type { HookAgent } from '../hooks/names';
+import { isObject } from '../protocol/json';
 
 export type HookScope = 'user' | 'workspace';
 
@@ -153,7 +154,6 @@ export function summarizePlan(plan: InstallPlan): string {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The commands an entry runs (ours are recognised by their exact command). */
 function commandsOf(entry: unknown): string[] {

@@ -15,6 +15,7 @@ import type { InterceptPayload, InterceptReply } from '../protocols/types';
 import { CONTEXT_CAP_BYTES, SYSTEM_PROMPT_MAX_BYTES } from '../../protocol/limits';
 import { cutUtf8 } from './boundContent';
 import type { ExtensionSupervisor } from '../extensions/supervisor';
+import { isObject } from '../../protocol/json';
 
 export { CONTEXT_CAP_BYTES };
 export const CONTEXT_TRUNCATED_MARKER = '[extension context truncated]';
@@ -33,9 +34,6 @@ export interface Interceptor {
   diagnostic(message: string): void;
 }
 
-function isJsonObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 const failed = (r: InterceptReply | InterceptFailure): r is InterceptFailure => 'failure' in r;
 
@@ -75,7 +73,7 @@ export async function chainToolCall(chain: Interceptor[], e: ToolCallIntercept, 
     }
     if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` }, args, rewrittenBy };
     if (r.modified_args !== undefined && r.modified_args !== null) {
-      if (!isJsonObject(r.modified_args)) {
+      if (!isObject(r.modified_args)) {
         i.diagnostic(`event_intercept_response: modified_args must be a JSON object; ignored`);
         continue;
       }

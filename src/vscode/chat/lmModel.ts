@@ -12,6 +12,7 @@ import {
   type ModelStreamPart,
   type ResultPart,
 } from '../../host/chat/model';
+import { isObject } from '../../protocol/json';
 
 /** `LanguageModelDataPart` (finalized after @types/vscode 1.104): present at runtime in newer VS Code builds. */
 interface DataPartCtor {
@@ -101,5 +102,5 @@ export class LmChatModel implements ChatModel {
 }
 
 function asObject(input: unknown): Record<string, unknown> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  return isObject(input) ? input : {};
 }
