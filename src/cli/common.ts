@@ -164,14 +164,22 @@ export function cliSession(p: Parsed): { id: string; cwd: string } {
 
 /** `--cwd` (default: the process's), which must be an existing directory: else a usage error naming it. */
 export function cwdOf(p: Parsed): string {
-  const cwd = path.resolve(p.values.cwd ?? process.cwd());
+  return checkedCwd(p.values.cwd);
+}
+
+/**
+ * The one check of a `--cwd` value (the verbs' and `ext`'s): resolved against the process's, it must be an existing
+ * directory, else a usage error worded by `say` (`why`: `no such directory` or `not a directory`).
+ */
+export function checkedCwd(value: string | undefined, say = (cwd: string, why: string) => `--cwd ${cwd}: ${why}`): string {
+  const cwd = path.resolve(value ?? process.cwd());
   let st: fs.Stats;
   try {
     st = fs.statSync(cwd);
   } catch {
-    throw new UsageError(`--cwd ${cwd}: no such directory`);
+    throw new UsageError(say(cwd, 'no such directory'));
   }
-  if (!st.isDirectory()) throw new UsageError(`--cwd ${cwd}: not a directory`);
+  if (!st.isDirectory()) throw new UsageError(say(cwd, 'not a directory'));
   return cwd;
 }
 
