@@ -19,7 +19,7 @@ import { newExtension } from './cli/new';
 import { trace } from './cli/trace';
 import { takeLauncherEnv } from './agentSetup/launcher';
 import { quietBrokenPipes } from './hooks/brokenPipe';
-import { sanitizeText } from './host/disk/doctor';
+import { sanitizeText } from './host/terminalText';
 import { RequestError } from './host/types';
 
 const SUBCOMMANDS: Record<string, (p: ReturnType<typeof parse>) => Promise<number>> = {

@@ -10,7 +10,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import pkg from '../../package.json';
 import type { ExtensionHost, ManagerOptions } from '../host/api';
 import type { LoadReport } from '../host/types';
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import type { HostUi } from '../host/hostUi';
 import { NullHostUi } from '../host/hostUi';
 import { Manager } from '../host/manager';

@@ -5,7 +5,7 @@
  * trash for remove. Only `doctor` starts extensions; the other verbs read and change files. Install and logs have
  * their own modules (extInstall.ts, extLogs.ts).
  */
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import { setManifestEnabled } from '../host/disk/manifest';
 import { logPathFor, resolveZutHome } from '../host/disk/paths';
 import { moveToTrash } from '../host/disk/trash';

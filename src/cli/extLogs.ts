@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { LOG_FOLLOW_POLL_MS } from '../protocol/limits';
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import { logPathFor, resolveZutHome } from '../host/disk/paths';
 import { EXIT, write } from './common';
 import { installed, named, oneName, type ExtValues } from './extCommon';
