@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, runProcess } from '../helpers/runProcess';
+import { onJsonLines } from '../helpers/stdioDriver';
 
 let tmp: string;
 let app: string;
@@ -62,14 +63,8 @@ describe('the zut-host package', () => {
   it('npx zut-host mcp answers initialize and tools/list over stdio', async () => {
     const child = spawn(NPX, ['--offline', 'zut-host', 'mcp', '--cwd', app], { cwd: app, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const replies = new Map<number, Record<string, unknown>>();
-    let buf = '';
-    child.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-        const m = JSON.parse(buf.slice(0, i)) as Record<string, unknown>;
-        buf = buf.slice(i + 1);
-        if (typeof m.id === 'number') replies.set(m.id, m);
-      }
+    onJsonLines(child.stdout, (m) => {
+      if (typeof m.id === 'number') replies.set(m.id, m);
     });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const reply = async (id: number, method: string, params: object = {}) => {
