@@ -8,7 +8,6 @@
  * `tools/list_changed` instead (src/mcp/definitionVersion.ts).
  * Settings: `zut.agentTools.enabled`, `zut.agentTools.exclude`. Maps; the MCP logic lives in src/mcp/.
  */
-import { createRequire } from 'node:module';
 import * as vscode from 'vscode';
 import type { HostCalls, HostCatalog, HostSessions } from '../host/api';
 import type { Event } from '../host/events';
@@ -21,6 +20,7 @@ import type { ExtensionProgress } from '../mcp/server';
 import { buildCatalog, offeredThroughMcp, type CatalogFilter } from '../mcp/tools';
 import type { ZutSettings } from '../ui-model/settings';
 import { zutSettings } from './settingsRead';
+import { lazyBundle } from './lazyBundle';
 
 /** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 export const MCP_PROVIDER_ID = 'zut.agentTools';
@@ -65,7 +65,7 @@ export function registerAgentModeMcpServer(
   const listen = () =>
     // The relay server (src/mcp/relayServer.ts with the MCP handler, built apart as dist/relay-server.js) is loaded when
     // VS Code first starts our server, outside dist/extension.js's size limit.
-    (server ??= (createRequire(__filename)(context.asAbsolutePath('dist/relay-server.js')) as typeof Relay).RelayServer.listen({
+    (server ??= lazyBundle<typeof Relay>(context, 'relay-server')().RelayServer.listen({
       host,
       serverVersion: String((context.extension.packageJSON as { version?: unknown }).version),
       origin: 'agent',
