@@ -27,7 +27,7 @@ export type HookScope = 'user' | 'workspace';
  * The events each agent's entry names, as that agent spells them. The permission events give zut's
  * `tool_confirmation_requested` and zot's `permission_decision` (permissions.ts); VS Code's agent has none.
  */
-export const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
+const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
   vscode: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'],
   'copilot-cli': ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'permissionRequest', 'notification'],
   claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStop'],

@@ -150,7 +150,7 @@ export function errLine(text: string): void {
   process.stderr.write(sanitizeText(text) + '\n');
 }
 
-export function timeoutOf(p: Parsed): number | undefined {
+function timeoutOf(p: Parsed): number | undefined {
   if (p.values.timeout === undefined) return undefined;
   const ms = Number(p.values.timeout);
   if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout must be a positive number of milliseconds`);

@@ -23,7 +23,7 @@ import { zutSettings } from './settingsRead';
 import { lazyBundle } from './lazyBundle';
 
 /** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
-export const MCP_PROVIDER_ID = 'zut.agentTools';
+const MCP_PROVIDER_ID = 'zut.agentTools';
 /** The server's label: VS Code names its tools `mcp_<label>_<tool>`. */
 export const MCP_SERVER_LABEL = 'zut';
 

@@ -64,7 +64,7 @@ function pick(title: string, options: QuestionOption[], signal: AbortSignal): Pr
 }
 
 /** The modal's third button: this answer is a dismissal, and the extension's later questions are refused. */
-export const DONT_ASK_AGAIN = "Don't ask again";
+const DONT_ASK_AGAIN = "Don't ask again";
 
 /**
  * A modal Yes/No/Don't ask again; closing it is a dismissal. (A modal cannot be taken down when the extension goes

@@ -129,7 +129,7 @@ export interface BeforeAgentStart {
  * exactly (`""` removes it; omitted keeps it). A non-string or over-long (1 MiB) value keeps the prompt, with a
  * diagnostic; a timeout or crash keeps it too. Never blocks.
  */
-export async function chainBeforeAgentStart(chain: Interceptor[], e: BeforeAgentStart): Promise<string> {
+async function chainBeforeAgentStart(chain: Interceptor[], e: BeforeAgentStart): Promise<string> {
   let prompt = e.system_prompt;
   for (const i of chain) {
     const r = await askAllowing(i, { event: 'before_agent_start', ...e, system_prompt: prompt });
@@ -143,7 +143,7 @@ export async function chainBeforeAgentStart(chain: Interceptor[], e: BeforeAgent
 }
 
 /** Caps joined context at 16 KiB (UTF-8), cutting on a character boundary and ending with the marker. */
-export function capContext(text: string, cap = CONTEXT_CAP_BYTES): string {
+function capContext(text: string, cap = CONTEXT_CAP_BYTES): string {
   if (Buffer.byteLength(text) <= cap) return text;
   const suffix = '\n' + CONTEXT_TRUNCATED_MARKER;
   return cutUtf8(text, cap - Buffer.byteLength(suffix)) + suffix;

@@ -32,7 +32,7 @@ export interface Trashed {
 }
 
 /** The freedesktop home trash: `$XDG_DATA_HOME/Trash`, else `~/.local/share/Trash`. */
-export function freedesktopTrashDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
+function freedesktopTrashDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
   const data = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(home, '.local', 'share');
   return path.join(data, 'Trash');
 }

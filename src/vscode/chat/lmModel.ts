@@ -36,7 +36,7 @@ function resultContent(parts: ResultPart[], isError: boolean): unknown[] {
 }
 
 /** Converts the loop's conversation to VS Code messages (tool calls in assistant messages, results in user ones). */
-export function toLmMessages(messages: ChatMessage[]): vscode.LanguageModelChatMessage[] {
+function toLmMessages(messages: ChatMessage[]): vscode.LanguageModelChatMessage[] {
   const out: vscode.LanguageModelChatMessage[] = [];
   for (const m of messages) {
     if (m.parts.length === 0) continue;

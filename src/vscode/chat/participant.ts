@@ -35,7 +35,7 @@ export interface ChatUi {
 
 const STATE_KEY = 'zut.chat.extensionState';
 /** Internal command (not in the palette): the last responses as streamed, for diagnostics and the in-host tests. */
-export const RECENT_COMMAND = 'zut.chat.recentResponses';
+const RECENT_COMMAND = 'zut.chat.recentResponses';
 
 /** One finished `@zut` response as the user saw it. */
 export interface RecentResponse {
