@@ -5,9 +5,9 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { isolatedEnv, runProcess } from '../helpers/runProcess';
 import { onJsonLines } from '../helpers/stdioDriver';
 
@@ -17,7 +17,7 @@ let env: NodeJS.ProcessEnv;
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 beforeAll(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-host-pkg-')));
+  tmp = tempDir('zut-host-pkg-');
   const { packCli } = await import('../../scripts/pack-cli.mjs');
   const tarball = await packCli({ outDir: path.join(tmp, 'out') });
   app = path.join(tmp, 'app');
@@ -43,7 +43,7 @@ beforeAll(async () => {
   );
 }, 180_000);
 afterAll(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
+  cleanupTemps();
 });
 
 describe('the zut-host package', () => {

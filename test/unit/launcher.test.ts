@@ -12,6 +12,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { applyInstall, applyUninstall, hookCommand, hookEntry, installedCount, planInstall } from '../../src/agentSetup/hookInstall';
 import { ensureLauncher, launcherPath, posixLauncher, psQuote, shQuote, takeLauncherEnv, windowsLauncher, writeIfChanged, type LauncherTarget } from '../../src/agentSetup/launcher';
 import { allowProjectNote, mcpClients, mcpConfigFile, mcpSnippet } from '../../src/agentSetup/mcpConfig';
@@ -36,7 +37,7 @@ let launcher: string;
 
 beforeAll(async () => {
   // A space and a quote in every path: the launcher must quote them.
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "zut launcher '")));
+  tmp = tempDir("zut launcher '");
   bin = path.join(tmp, 'global storage', 'bin');
   const dist = path.join(tmp, "ext v1 'x'", 'dist');
   await fs.mkdir(dist, { recursive: true });
@@ -47,7 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
+  cleanupTemps();
 });
 
 interface Seen {
