@@ -20,7 +20,7 @@ import type { HookInput } from './input';
 import type { HookAgent, HookAnswer, HookCall } from './names';
 import { sessionStartContext } from './skills';
 import { activeSkills, SKILL_TOOL_NAME } from '../host/chat/skills';
-import { isOwnTool } from './tools';
+import { hasOwnPrefix, isOwnTool } from './tools';
 import { memoryOf } from './callMemory';
 import { notification, permissionDenied, permissionRequest, ranAfterAsking } from './permissions';
 
@@ -85,6 +85,9 @@ function guardRequest(host: HookHost, call: HookCall, input: HookInput, toolId =
 }
 
 async function preToolUse(host: HookHost, call: HookCall, input: HookInput, deadline: number): Promise<HookAnswer> {
+  // Whether a tool named as ours is one this host serves is known once its extensions are up (a warm host that has
+  // just started may not have them yet): wait for them, within the budget; still unknown then, it is guarded.
+  if (input.toolName && hasOwnPrefix(call.agent, input.toolName)) await host.whenSettled(deadline);
   const request = guardRequest(host, call, input);
   if (!request) return NOTHING;
   // Remembered, so the agent's later events about this call (permission, result) find it (callMemory.ts).

@@ -1,11 +1,11 @@
 /**
  * What answering an agent's hook needs of a zut host (the Manager: a window's, the warm host's, or one of the hook's
  * own): the guard door and the events, the turn and system-prompt chains, the session, and what it serves (its tools
- * and skills, to know zut's own MCP tools). VS Code-free.
+ * and skills, to know zut's own MCP tools, once those starting are up). VS Code-free.
  */
 import type { ExtensionHost } from '../host/api';
 
 export type HookHost = Pick<
   ExtensionHost,
-  'allTools' | 'emit' | 'emitSessionEvent' | 'guardTool' | 'toolRan' | 'toolPermission' | 'interceptTurnStart' | 'interceptBeforeAgentStart' | 'setSession' | 'extensions'
+  'allTools' | 'whenSettled' | 'emit' | 'emitSessionEvent' | 'guardTool' | 'toolRan' | 'toolPermission' | 'interceptTurnStart' | 'interceptBeforeAgentStart' | 'setSession' | 'extensions'
 >;

@@ -39,6 +39,8 @@ export interface HostLifecycle {
   setEnabled(name: string, enabled: boolean): Promise<void>;
   /** The last start/reload's report (load errors for the doctor), whoever asked for it. */
   lastReport(): LoadReport | undefined;
+  /** Resolves once no extension is starting and no load runs, or at `deadline` (ms since epoch). */
+  whenSettled(deadline: number): Promise<void>;
 }
 
 /** What is there: the extensions, their active commands and tools, and the change event. */

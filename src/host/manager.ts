@@ -29,7 +29,7 @@ import { Gatekeeper } from './extensions/gates';
 import type { BeforeAgentStart } from './calls/intercept';
 import { GuardedPath, type InvokeResult, type InvokeToolOptions } from './calls/invoke';
 import { ToolGuard, type GuardRequest, type Guarded, type PermissionEvent } from './calls/toolGuard';
-import { Disposable, Emitter } from './events';
+import { Disposable, Emitter, type IDisposable } from './events';
 import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
 import { Loader, type HostFacts } from './extensions/loader';
 import type { CommandReply } from './protocols';
@@ -94,11 +94,7 @@ export class Manager extends Disposable implements ExtensionHost {
       emit: (event) => dispatch.emit(event),
       emitExcept: (event, except) => dispatch.emitExcept(event, except),
       toolCallInterceptors: () => dispatch.toolCallInterceptors(),
-      starting: () => {
-        const names = this.set.all.filter((x) => x.lifecycle === 'starting' || x.lifecycle === 'restarting').map((x) => x.name);
-        // Before a load has found its extensions, there is nobody to name yet: they may be guards too.
-        return names.length > 0 || this.loads === 0 ? names : ['the extensions being loaded'];
-      },
+      starting: () => this.startingNow(),
     });
     this.calls = new GuardedPath(this.dispatch, this.set, this.guards);
     this.loader = new Loader({
@@ -126,11 +122,38 @@ export class Manager extends Disposable implements ExtensionHost {
 
   /** Loads in progress (start, reload): while one runs, the guard door knows extensions may still come. */
   private loads = 0;
+  private readonly settledEmitter = this._register(new Emitter<void>());
   private loading(p: Promise<LoadReport>): Promise<LoadReport> {
     this.loads++;
-    const done = () => void this.loads--;
+    const done = () => {
+      this.loads--;
+      this.settledEmitter.fire();
+    };
     p.then(done, done);
     return p;
+  }
+
+  /** Extensions starting or restarting now; while a load has found none yet, one name standing for those to come. */
+  private startingNow(): string[] {
+    const names = this.set.all.filter((x) => x.lifecycle === 'starting' || x.lifecycle === 'restarting').map((x) => x.name);
+    // Before a load has found its extensions, there is nobody to name yet: they may be guards too.
+    return names.length > 0 || this.loads === 0 ? names : ['the extensions being loaded'];
+  }
+
+  /** Resolves once no extension is starting and no load runs (what it serves is then known), or at `deadline`. */
+  whenSettled(deadline: number): Promise<void> {
+    return new Promise((resolve) => {
+      const subs: IDisposable[] = [];
+      const check = () => {
+        if (this.startingNow().length > 0 && Date.now() < deadline) return;
+        clearTimeout(timer);
+        for (const s of subs) s.dispose();
+        resolve();
+      };
+      const timer = setTimeout(check, Math.max(0, deadline - Date.now()));
+      subs.push(this.set.onDidChange(check), this.settledEmitter.event(check));
+      check();
+    });
   }
 
   /**

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, GUARD_NAME, sandboxEach } from './lib/sandbox.mjs';
+import { GUARD_NAME, sandboxEach } from './lib/sandbox.mjs';
 import { afterToolCall, evidence, logHookCommand, readHookLog, runClaude } from './lib/scenario.mjs';
 
 const REWRITE_NOTE = `zut: the input of this Bash call was rewritten by the guard ${GUARD_NAME} before it ran; the result is that of the rewritten call.`;
@@ -100,8 +100,7 @@ describe('Claude Code: zut\'s own MCP tool', function () {
     const hookLog = path.join(sb.root, 'pre.log');
     sb.writeJson(path.join(sb.ws, '.claude', 'settings.local.json'), { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: logHookCommand(hookLog, 'PreToolUse') }] }] } });
     installHooks(sb);
-    const mcpConfig = path.join(sb.root, 'mcp.json');
-    sb.writeJson(mcpConfig, { mcpServers: { zut: { command: process.execPath, args: [CLI, 'mcp', '--cwd', sb.ws] } } });
+    const mcpConfig = sb.mcpConfig('claude');
     // In -p an MCP tool needs allowing like any other ("Claude requested permissions to use … but you haven't
     // granted it yet" otherwise); ENABLE_TOOL_SEARCH=false (lib/agents.mjs) puts MCP tools in the request's tools.
     const r = await runClaude(sb, [{ tool: 'mcp__zut__guard_status', input: {} }, { text: 'done' }], { args: ['--mcp-config', mcpConfig, '--allowedTools', 'mcp__zut__guard_status'] });

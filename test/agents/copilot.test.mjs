@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, GUARD_NAME, sandboxEach } from './lib/sandbox.mjs';
+import { GUARD_NAME, sandboxEach } from './lib/sandbox.mjs';
 import { afterToolCall, evidence, logHookCommand, readHookLog, runCopilot } from './lib/scenario.mjs';
 
 /**
@@ -66,8 +66,7 @@ describe('Copilot CLI: preToolUse', function () {
     // A logging preToolUse entry in a second hooks file: proves the hook path saw the call.
     const hookLog = path.join(sb.root, 'pre.log');
     sb.writeJson(path.join(sb.ws, '.github', 'hooks', 'log.json'), { version: 1, hooks: { preToolUse: [{ type: 'command', bash: logHookCommand(hookLog, 'preToolUse'), timeoutSec: 10 }] } });
-    const mcpConfig = path.join(sb.root, 'mcp.json');
-    sb.writeJson(mcpConfig, { mcpServers: { zut: { type: 'local', command: process.execPath, args: [CLI, 'mcp', '--cwd', sb.ws], tools: ['*'] } } });
+    const mcpConfig = sb.mcpConfig('copilot');
     const r = await runCopilot(sb, [{ tool: 'zut-guard_status', input: {} }, { text: 'done' }], { args: [...ALLOW, '--additional-mcp-config', `@${mcpConfig}`, '--disable-builtin-mcps'] });
     // Copilot CLI names an MCP tool `<server>-<tool>` (src/hooks/tools.ts counts on it).
     assert.ok(r.main[0].body.tools.some((t) => t.name === 'zut-guard_status'), 'the model was not offered zut-guard_status');

@@ -3,8 +3,9 @@
 // extensions/ has the test guard (test/unit/fixtures/hooks/guard.mjs, logging every event to $GUARD_LOG), an empty
 // $ZOT_HOME, and an empty private $ZUT_HOOKS_DIR (so a hook never asks a zut-vscode window running on this machine:
 // a window whose folder is a parent of the sandbox would otherwise answer for it); helpers to run the project's own
-// CLI (dist/cli.js: `hook install`, `mcp`) there and to read the guard's log. Removed at the end unless the test
-// failed or ZUT_AGENTS_KEEP=1.
+// CLI (dist/cli.js: `hook install`, `mcp`) there, to add the repository's example extensions, to write an agent's
+// MCP config for `zut-host mcp` and to read the guard's log. Removed at the end unless the test failed or
+// ZUT_AGENTS_KEEP=1.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +16,8 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const CLI = path.join(REPO, 'dist', 'cli.js');
 export const GUARD = path.join(REPO, 'test', 'unit', 'fixtures', 'hooks', 'guard.mjs');
 export const GUARD_NAME = 'hook-guard';
+/** The example workspace's zut extensions (examples/workspace/.zut/extensions/<name>). */
+export const EXAMPLES = path.join(REPO, 'examples', 'workspace', '.zut', 'extensions');
 /** `zut-host hook install`'s deadline. */
 const CLI_MS = 30_000;
 
@@ -38,6 +41,11 @@ export function sandbox(name) {
   fs.writeFileSync(path.join(guardDir, 'extension.json'), JSON.stringify({ name: GUARD_NAME, exec: process.execPath, args: [GUARD] }));
   /** What zut's hook and MCP server need in the agent's environment (they inherit it). */
   const zutEnv = { ZUT_HOME: zutHome, ZOT_HOME: path.join(root, 'no-zot'), ZUT_HOOKS_DIR: hooksDir, GUARD_LOG: guardLog };
+  /** Writes a JSON file (directories made). */
+  const writeJson = (/** @type {string} */ file, /** @type {unknown} */ value) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
+  };
   return {
     root,
     ws,
@@ -59,11 +67,26 @@ export function sandbox(name) {
         .filter(Boolean)
         .map((l) => JSON.parse(l));
     },
-    /** Writes a JSON file (directories made). */
-    writeJson(/** @type {string} */ file, /** @type {unknown} */ value) {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
+    /** Copies the example extension `name` into $ZUT_HOME/extensions (a global zut extension); returns its folder. */
+    addExample(/** @type {string} */ name) {
+      const dir = path.join(zutHome, 'extensions', name);
+      fs.cpSync(path.join(EXAMPLES, name), dir, { recursive: true });
+      return dir;
     },
+    /**
+     * Writes `<root>/mcp.json` naming `zut-host mcp --cwd <ws>` as the MCP server `zut`, in the form `agent` reads
+     * (Claude Code's --mcp-config; Copilot CLI's --additional-mcp-config @file, every tool allowed); returns its path.
+     * The server inherits the agent's environment (zutEnv).
+     * @param {'claude' | 'copilot'} agent
+     */
+    mcpConfig(agent) {
+      const file = path.join(root, 'mcp.json');
+      const server = { command: process.execPath, args: [CLI, 'mcp', '--cwd', ws] };
+      writeJson(file, { mcpServers: { zut: agent === 'copilot' ? { type: 'local', ...server, tools: ['*'] } : server } });
+      return file;
+    },
+    /** Writes a JSON file (directories made). */
+    writeJson,
     /** Stops the warm hook hosts the hooks started here, then removes the sandbox (or keeps it when `keep` or ZUT_AGENTS_KEEP=1). */
     dispose(keep = false) {
       spawnSync(process.execPath, [CLI, 'hook', 'host', 'stop'], { cwd: ws, env: { PATH: process.env.PATH, HOME: home, ...zutEnv }, timeout: CLI_MS });

@@ -116,7 +116,10 @@ describe('consent: project extensions wait for the user', () => {
 
   it('"Allow All" on the Extensions view\'s title allows every waiting extension', async () => {
     await twoPutOff(page, folder, 'gamma', 'delta');
-    const allowAll = page.locator('.pane-header[aria-label^="Extensions"] .action-item a[aria-label^="Allow All"]');
+    const header = page.locator('.pane-header[aria-label^="Extensions"]');
+    const allowAll = header.locator('.action-item a[aria-label^="Allow All"]');
+    // A view's title actions show while the pointer is over the view (or it has focus), as for a person.
+    await header.hover();
     await allowAll.waitFor();
     await screenshot(page, 'consent-allow-all');
     await allowAll.click();
