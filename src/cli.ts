@@ -17,9 +17,9 @@ import { hook } from './cli/hook';
 import { mcp } from './cli/mcp';
 import { newExtension } from './cli/new';
 import { trace } from './cli/trace';
-import { takeLauncherEnv } from './hooks/launcher';
+import { takeLauncherEnv } from './agentSetup/launcher';
 import { quietBrokenPipes } from './hooks/brokenPipe';
-import { sanitizeText } from './host/disk/doctor';
+import { sanitizeText } from './host/terminalText';
 import { RequestError } from './host/types';
 
 const SUBCOMMANDS: Record<string, (p: ReturnType<typeof parse>) => Promise<number>> = {

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from './host/api';
-import { registerAgentTools } from './vscode/agentTools';
+import { registerAgentModeMcpServer } from './vscode/agentModeMcpServer';
 import { registerAgentHooks } from './vscode/agentHooks';
 import { registerAgentSetup } from './vscode/agentSetup';
 import { registerChat } from './vscode/chat/participant';
@@ -18,6 +18,7 @@ import { VsCodeHostUi } from './vscode/hostUi';
 import { registerManagement } from './vscode/management';
 import { registerNewExtension } from './vscode/newExtension';
 import { registerProblems } from './vscode/problems';
+import { watchSettings } from './vscode/settingsRead';
 
 /** What `activate` returns (`vscode.extensions.getExtension('zut.zut-vscode').exports`), for tests and scripts. */
 export interface ZutApi {
@@ -42,6 +43,8 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   context.subscriptions.push(log);
   log.info(`zut-vscode ${String((context.extension.packageJSON as { version?: unknown }).version)} activated`);
 
+  // First: the one settings reader drops its copy on a change before any surface's listener reads again.
+  context.subscriptions.push(watchSettings());
   registerDocuments(context);
   const ui = new VsCodeHostUi(context, { log: (m) => log.warn(m) });
   context.subscriptions.push(ui);
@@ -56,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): ZutApi {
   registerNewExtension(context, host, control);
   registerProblems(context, host);
   registerChat(context, host, ui);
-  registerAgentTools(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })), (m) => log.info(m));
+  registerAgentModeMcpServer(context, host, (listener) => ui.onDidNote((n) => listener({ ext: n.ext, message: n.text })), (m) => log.info(m));
   registerAgentHooks(context, host, (m) => log.info(m));
   registerAgentSetup(context, (m) => log.info(m));
   const activateMs = performance.now() - t0;

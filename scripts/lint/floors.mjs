@@ -20,7 +20,7 @@ const HOST_ABOVE = {
   authoring: ['process', 'protocols', 'connection', 'extensions', 'calls', 'chat', 'api', 'manager'],
   chat: ['manager', 'authoring'],
 };
-const OUTSIDE_HOST = ['mcp', 'ui-model', 'vscode', 'cli', 'extension', 'hooks'];
+const OUTSIDE_HOST = ['mcp', 'ui-model', 'vscode', 'cli', 'extension', 'hooks', 'agentSetup'];
 
 export const floors = [
   {
@@ -28,22 +28,39 @@ export const floors = [
     rules: rule([{ regex: '^\\.\\./', message: 'src/protocol imports nothing of ours (ARCHITECTURE.md).' }]),
   },
   {
-    // The vocabulary at the foot of the host: types, events, hostUi, editorToolPort, markdown import no room.
-    files: ['src/host/types.ts', 'src/host/events.ts', 'src/host/hostUi.ts', 'src/host/editorToolPort.ts', 'src/host/markdown.ts'],
+    // The vocabulary at the foot of the host: every file at the host's root except the façade (api.ts, manager.ts) —
+    // types, events, hostUi, editorToolPort, markdown, and any file added there later — imports no room.
+    files: ['src/host/*.ts'],
+    ignores: ['src/host/api.ts', 'src/host/manager.ts'],
     rules: rule([
-      { regex: '^\\./[^/]+/', message: 'The host vocabulary (types, events, hostUi, markdown) imports no room.' },
+      { regex: '^\\./[^/]+/', message: 'The host vocabulary (the files at src/host\'s root but api and manager) imports no room.' },
       upward(['api', 'manager'], 'The host vocabulary does not import the façade'),
+      upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli'),
     ]),
   },
   {
-    files: ['src/host/api.ts', 'src/host/manager.ts'],
-    rules: rule([upward(OUTSIDE_HOST, 'src/host never imports mcp, ui-model, vscode or cli')]),
+    // The roles (api.ts, types only) sit below chat, which takes them; their implementation (manager.ts) above it.
+    files: ['src/host/api.ts'],
+    rules: rule([
+      upward(['chat', 'authoring', 'manager'], 'src/host/api.ts (the roles) is below chat, authoring and manager'),
+      upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli'),
+    ]),
+  },
+  {
+    files: ['src/host/manager.ts'],
+    rules: rule([upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli')]),
+  },
+  {
+    // dist/hook.js, the light entry an agent runs for every tool call: the hooks' fast path, never the host, the
+    // CLI (loaded at run time when the fast path does not answer) or VS Code.
+    files: ['src/hook.ts'],
+    rules: rule([upward(['host', ...OUTSIDE_HOST.filter((n) => n !== 'hooks')], 'src/hook.ts (the light hook entry) imports only src/hooks and src/protocol')]),
   },
   ...Object.entries(HOST_ABOVE).map(([room, above]) => ({
     files: [`src/host/${room}/**/*.ts`],
     rules: rule([
       upward(above, `src/host/${room} is below ${above.join(', ')}`),
-      upward(OUTSIDE_HOST, 'src/host never imports mcp, ui-model, vscode or cli'),
+      upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli'),
     ]),
   })),
   {
@@ -53,7 +70,13 @@ export const floors = [
   {
     // Agent hooks (zut-host hook): over the host, below the CLI and the VS Code adapters.
     files: ['src/hooks/**/*.ts'],
-    rules: rule([upward(['mcp', 'ui-model', 'vscode', 'cli', 'extension'], 'src/hooks is below mcp, ui-model, vscode and cli')]),
+    rules: rule([upward(['mcp', 'agentSetup', 'ui-model', 'vscode', 'cli', 'extension'], 'src/hooks is below mcp, agentSetup, ui-model, vscode and cli')]),
+  },
+  {
+    // Agent set-up (the stable launcher, MCP client snippets, the hook file installer): over the hooks' names, below
+    // the CLI and the VS Code adapters that run it.
+    files: ['src/agentSetup/**/*.ts'],
+    rules: rule([upward(['mcp', 'ui-model', 'vscode', 'cli', 'extension'], 'src/agentSetup is below mcp, ui-model, vscode and cli')]),
   },
   {
     files: ['src/ui-model/**/*.ts'],

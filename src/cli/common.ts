@@ -10,7 +10,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import pkg from '../../package.json';
 import type { ExtensionHost, ManagerOptions } from '../host/api';
 import type { LoadReport } from '../host/types';
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import type { HostUi } from '../host/hostUi';
 import { NullHostUi } from '../host/hostUi';
 import { Manager } from '../host/manager';
@@ -150,7 +150,7 @@ export function errLine(text: string): void {
   process.stderr.write(sanitizeText(text) + '\n');
 }
 
-export function timeoutOf(p: Parsed): number | undefined {
+function timeoutOf(p: Parsed): number | undefined {
   if (p.values.timeout === undefined) return undefined;
   const ms = Number(p.values.timeout);
   if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout must be a positive number of milliseconds`);
@@ -164,14 +164,22 @@ export function cliSession(p: Parsed): { id: string; cwd: string } {
 
 /** `--cwd` (default: the process's), which must be an existing directory: else a usage error naming it. */
 export function cwdOf(p: Parsed): string {
-  const cwd = path.resolve(p.values.cwd ?? process.cwd());
+  return checkedCwd(p.values.cwd);
+}
+
+/**
+ * The one check of a `--cwd` value (the verbs' and `ext`'s): resolved against the process's, it must be an existing
+ * directory, else a usage error worded by `say` (`why`: `no such directory` or `not a directory`).
+ */
+export function checkedCwd(value: string | undefined, say = (cwd: string, why: string) => `--cwd ${cwd}: ${why}`): string {
+  const cwd = path.resolve(value ?? process.cwd());
   let st: fs.Stats;
   try {
     st = fs.statSync(cwd);
   } catch {
-    throw new UsageError(`--cwd ${cwd}: no such directory`);
+    throw new UsageError(say(cwd, 'no such directory'));
   }
-  if (!st.isDirectory()) throw new UsageError(`--cwd ${cwd}: not a directory`);
+  if (!st.isDirectory()) throw new UsageError(say(cwd, 'not a directory'));
   return cwd;
 }
 

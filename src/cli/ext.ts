@@ -5,14 +5,14 @@
  * trash for remove. Only `doctor` starts extensions; the other verbs read and change files. Install and logs have
  * their own modules (extInstall.ts, extLogs.ts).
  */
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import { setManifestEnabled } from '../host/disk/manifest';
 import { logPathFor, resolveZutHome } from '../host/disk/paths';
 import { moveToTrash } from '../host/disk/trash';
 import type { DiscoveredExtension } from '../host/types';
 import { EXIT, parse, UsageError, write } from './common';
 import { doctor } from './doctor';
-import { installed, named, parseExt, type ExtValues } from './extCommon';
+import { installed, named, oneName, parseExt, type ExtValues } from './extCommon';
 import { install } from './extInstall';
 import { logs } from './extLogs';
 
@@ -39,13 +39,6 @@ function target(all: DiscoveredExtension[], name: string, prefer: (e: Discovered
   const found = copies.find(prefer) ?? copies.find(runs) ?? copies[0];
   if (!found) throw new Error(`no extension named ${JSON.stringify(name)} (zut-host ext list shows what is installed)`);
   return found;
-}
-
-function oneName(verb: string, positionals: string[]): string {
-  const [, name, ...extra] = positionals;
-  if (!name) throw new UsageError(`ext ${verb} needs a NAME`);
-  if (extra.length > 0) throw new UsageError(`ext ${verb} takes one NAME`);
-  return name;
 }
 
 const ecoSuffix = (e: DiscoveredExtension): string => (e.ecosystem ? ` (${e.ecosystem})` : '');

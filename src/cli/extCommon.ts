@@ -2,12 +2,10 @@
  * What the `zut-host ext` verbs share: their option table and parser, `--cwd`, and finding installed extensions by
  * name through discovery (nothing is started).
  */
-import { statSync } from 'node:fs';
-import * as path from 'node:path';
 import { discover } from '../host/disk/discovery';
 import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
 import type { DiscoveredExtension } from '../host/types';
-import { parseVerb, UsageError } from './common';
+import { checkedCwd, parseVerb, UsageError } from './common';
 
 const EXT_OPTIONS = {
   cwd: { type: 'string' },
@@ -42,17 +40,20 @@ export function parseExt(argv: string[]) {
   return parseVerb(argv, EXT_OPTIONS, ONLY, (opt, _verbs, verb) => `--${opt} is not an option of ext ${verb}`);
 }
 
-/** `--cwd` (default: the current directory), which must be a directory. */
+/**
+ * The one argument after `ext VERB` (a NAME unless `what` says otherwise): missing or followed by more, a usage
+ * error.
+ */
+export function oneName(verb: string, positionals: string[], what = { needs: 'a NAME', one: 'NAME' }): string {
+  const [, name, ...extra] = positionals;
+  if (!name) throw new UsageError(`ext ${verb} needs ${what.needs}`);
+  if (extra.length > 0) throw new UsageError(`ext ${verb} takes one ${what.one}`);
+  return name;
+}
+
+/** `--cwd` (default: the current directory), which must be a directory (common.ts `checkedCwd`, in ext's words). */
 export function cwdOf(v: ExtValues): string {
-  const cwd = path.resolve(v.cwd ?? process.cwd());
-  let ok = false;
-  try {
-    ok = statSync(cwd).isDirectory();
-  } catch {
-    ok = false;
-  }
-  if (!ok) throw new UsageError(`--cwd ${cwd} is not a directory`);
-  return cwd;
+  return checkedCwd(v.cwd, (cwd) => `--cwd ${cwd} is not a directory`);
 }
 
 /** What discovery finds for this project and $ZUT_HOME (and zot's and e's, unless --no-zot / --no-e); nothing runs. */

@@ -14,7 +14,7 @@ import { formatBytes, planText } from '../host/disk/installPlan';
 import { goBuilder, InstallAborted, isGitUrl, stageFromGit } from '../host/disk/installSources';
 import { globalExtensionsDir, resolveZutHome } from '../host/disk/paths';
 import { EXIT, UsageError, write } from './common';
-import type { ExtValues } from './extCommon';
+import { oneName, type ExtValues } from './extCommon';
 
 async function isDirectory(p: string): Promise<boolean> {
   try {
@@ -38,9 +38,7 @@ async function accepted(signal: AbortSignal): Promise<boolean> {
 }
 
 export async function install(v: ExtValues, positionals: string[]): Promise<number> {
-  const [, source, ...extra] = positionals;
-  if (!source) throw new UsageError('ext install needs a PATH or a GIT-URL');
-  if (extra.length > 0) throw new UsageError('ext install takes one PATH or GIT-URL');
+  const source = oneName('install', positionals, { needs: 'a PATH or a GIT-URL', one: 'PATH or GIT-URL' });
   if (v.build !== undefined && v.build !== 'go') throw new UsageError(`--build=${v.build}: the only builder is --build=go`);
   const root = path.resolve(v.dir ?? globalExtensionsDir(resolveZutHome()));
   const local = await isDirectory(source);

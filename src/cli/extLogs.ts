@@ -7,10 +7,10 @@
 import { promises as fs } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { LOG_FOLLOW_POLL_MS } from '../protocol/limits';
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import { logPathFor, resolveZutHome } from '../host/disk/paths';
-import { EXIT, UsageError, write } from './common';
-import { installed, named, type ExtValues } from './extCommon';
+import { EXIT, write } from './common';
+import { installed, named, oneName, type ExtValues } from './extCommon';
 
 /** Turns raw log bytes into sanitized text, whole lines at a time (a partial line waits for its end or `flush`). */
 class LogPrinter {
@@ -58,9 +58,7 @@ async function statOf(file: string): Promise<{ size: number; ino: number } | und
 }
 
 export async function logs(v: ExtValues, positionals: string[]): Promise<number> {
-  const [, name, ...extra] = positionals;
-  if (!name) throw new UsageError('ext logs needs a NAME');
-  if (extra.length > 0) throw new UsageError('ext logs takes one NAME');
+  const name = oneName('logs', positionals);
   // The log is named after the manifest's name; a removed extension's log is still readable by that name.
   const known = named(await installed(v), name)[0]?.name ?? name;
   const file = logPathFor(resolveZutHome(), known);

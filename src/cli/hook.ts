@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Manager } from '../host/manager';
 import { NullHostUi } from '../host/hostUi';
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import { HOOK_ANSWER_MARGIN_MS, HOOK_DOOR_MARGIN_MS, HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
 import { askRunningHost } from '../hooks/client';
 import { hookFailure as failure } from '../hooks/failure';

@@ -1,17 +1,17 @@
 /**
  * `zut-host hook install|uninstall --agent vscode|copilot-cli|claude --scope user|workspace [--cwd DIR]`: prints the
  * file and the exact entries, then merges them in (other entries untouched) or takes out exactly ours
- * (src/hooks/install.ts). The command written runs this installation: its Node and its light hook entry
+ * (src/agentSetup/hookInstall.ts). The command written runs this installation: its Node and its light hook entry
  * (dist/hook.js beside the CLI; the CLI itself when there is none), absolute and quoted — or, when this run came
- * through the VS Code extension's stable launcher (src/hooks/launcher.ts), that launcher, so the entries survive the
+ * through the VS Code extension's stable launcher (src/agentSetup/launcher.ts), that launcher, so the entries survive the
  * extension's updates.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { applyInstall, applyUninstall, describePlan, planInstall, type HookScope } from '../hooks/install';
+import { applyInstall, applyUninstall, describePlan, planInstall, type HookScope } from '../agentSetup/hookInstall';
 import { HOOK_AGENTS, type HookAgent } from '../hooks/names';
-import { takeLauncherEnv } from '../hooks/launcher';
+import { takeLauncherEnv } from '../agentSetup/launcher';
 import { EXIT, UsageError, write, type Parsed } from './common';
 
 export async function hookInstall(p: Parsed, verb: 'install' | 'uninstall'): Promise<number> {

@@ -5,7 +5,7 @@ import { projectExtensionsDir } from '../host/disk/paths';
 import { cwdOf, EXIT, UsageError, write, type Parsed } from './common';
 
 /** The built SDK beside the bundle (dist/cli.js → dist/sdk). */
-export function bundledSdkDir(): string {
+function bundledSdkDir(): string {
   return path.join(__dirname, 'sdk');
 }
 

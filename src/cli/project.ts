@@ -10,10 +10,10 @@ import { discover } from '../host/disk/discovery';
 import { logPathFor } from '../host/disk/paths';
 
 /** The environment variable that stands for `--allow-project` (CI). */
-export const ALLOW_PROJECT_ENV = 'ZUT_ALLOW_PROJECT';
+const ALLOW_PROJECT_ENV = 'ZUT_ALLOW_PROJECT';
 
 /** What a project extension held back shows (doctor), and why. */
-export const HOLD_PROJECT = 'not started: project extension (pass --allow-project)';
+const HOLD_PROJECT = 'not started: project extension (pass --allow-project)';
 
 /** Whether this run may start the project's own extensions: `--allow-project`, or `$ZUT_ALLOW_PROJECT` = 1/true. */
 export function allowProject(values: { 'allow-project'?: boolean }): boolean {

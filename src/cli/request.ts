@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import type { HostCalls, HostCatalog } from '../host/api';
 import { activeSkills, SKILL_TOOL_NAME } from '../host/chat/skills';
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import { planResponse } from '../ui-model/commandModel';
 import { cliSession, EXIT, heldScan, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
 import { heldHint } from './project';

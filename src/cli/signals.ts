@@ -9,7 +9,7 @@ import { killGroup } from '../host/process/child';
 import { holdersOf } from '../host/process/escaped';
 
 /** SIGKILL now: each pid's process group, then whatever is still in its session (Linux). Never throws. */
-export async function killNow(pids: readonly number[]): Promise<void> {
+async function killNow(pids: readonly number[]): Promise<void> {
   for (const pid of pids) killGroup(pid, 'SIGKILL');
   const left = await Promise.all(pids.map((pid) => holdersOf([], pid).catch(() => [] as number[])));
   for (const pid of left.flat()) {

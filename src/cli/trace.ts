@@ -4,7 +4,7 @@
  * its stderr as `stderr: …`, and host diagnostics as `host: …`. Without a request it stops after the handshake
  * when stdin is not a terminal, else on Ctrl+C or end of input. Exit 1 when it failed to load or the request failed.
  */
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import { cliSession, cwdOf, EXIT, reportLoadErrors, UsageError, withHost, write, type Parsed } from './common';
 
 const PREFIX = { in: '<- ', out: '-> ', stderr: 'stderr: ', host: 'host: ' } as const;

@@ -20,7 +20,7 @@ export interface RememberedCall {
   requested: boolean;
 }
 
-export class CallMemory {
+class CallMemory {
   private readonly sessions = new Map<string, RememberedCall[]>();
 
   /** A call the agent is making (its PreToolUse). */

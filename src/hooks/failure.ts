@@ -6,7 +6,7 @@
  * reference). Other events fail the agent's way: exit 1 with a warning on stderr. Shared by the CLI, the light entry
  * (src/hook.ts) and the answers. VS Code-free.
  */
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import type { HookAnswer, HookCall } from './names';
 
 const json = (o: unknown): HookAnswer => ({ stdout: JSON.stringify(o) + '\n', exitCode: 0 });

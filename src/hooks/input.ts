@@ -6,6 +6,7 @@
  * Code give the snake_case shape. VS Code-free.
  */
 import * as z from 'zod';
+import { isObject } from '../protocol/json';
 
 
 const text = z.string().max(1_000_000).optional();
@@ -57,7 +58,6 @@ export interface HookInput {
   message?: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Copilot CLI's freeform tools: their `toolArgs` is the text itself, not JSON (its `apply_patch` takes the patch;

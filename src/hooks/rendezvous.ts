@@ -26,7 +26,7 @@ export interface Rendezvous {
 }
 
 /** The rendezvous in `json`, if it is one (non-empty address and token, an integer pid, a folder). */
-export function asRendezvous(json: unknown): Rendezvous | undefined {
+function asRendezvous(json: unknown): Rendezvous | undefined {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
   const r = json as Record<string, unknown>;
   const ok = typeof r.address === 'string' && r.address !== '' && typeof r.token === 'string' && r.token !== '' && Number.isInteger(r.pid) && typeof r.folder === 'string';
@@ -35,7 +35,7 @@ export function asRendezvous(json: unknown): Rendezvous | undefined {
 }
 
 /** Whether `dir` is a directory of ours that only we can read (always true on Windows: per-user temp). */
-export function checkPrivateDir(dir: string): string | undefined {
+function checkPrivateDir(dir: string): string | undefined {
   if (process.platform === 'win32') return undefined;
   const st = fs.lstatSync(dir);
   if (!st.isDirectory()) return `${dir} is not a directory`;
@@ -74,7 +74,7 @@ export function realFolder(folder: string): string {
 const hash = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** The key of a folder (its real path). */
-export function folderKey(folder: string): string {
+function folderKey(folder: string): string {
   return hash(realFolder(folder));
 }
 

@@ -6,7 +6,7 @@
  * "budgetMs", "input"}` (input: the agent's raw JSON; budgetMs: the time left of the hook's own budget) and gets one
  * line back: `{"stdout", "stderr"?, "exitCode"}`, within that budget whatever the extensions do (a PreToolUse not
  * judged in time is denied). A wrong token, a line over the limit or none within HOOK_REQUEST_MS closes the socket
- * (the first line is read as the relay's is: src/host/localSocket.ts). The answer comes from the guards already
+ * (the first line is read as the relay's is: localSocket.ts). The answer comes from the guards already
  * running in this host (answer.ts). Only its own rendezvous files are removed when it closes. VS Code-free.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import * as z from 'zod';
-import { listenLocal, readFirstLine } from '../host/localSocket';
+import { listenLocal, readFirstLine } from './localSocket';
 import { HOOK_BUDGET_MS, HOOK_DOOR_MARGIN_MS, HOOK_INPUT_MAX_BYTES, HOOK_REQUEST_MS } from '../protocol/limits';
 import { answerHook, type HookHost } from './answer';
 import { hookFailure, lateAnswer } from './failure';

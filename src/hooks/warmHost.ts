@@ -22,7 +22,7 @@ export interface WarmOptions {
 export const warmEnabled = (): boolean => process.env.ZUT_HOOK_WARM !== '0';
 
 /** The option words of a warm host (its key and its command line). */
-export function warmFlags(o: WarmOptions): string[] {
+function warmFlags(o: WarmOptions): string[] {
   return [...(o.allowProject ? ['--allow-project'] : []), ...(o.noZot ? ['--no-zot'] : []), ...(o.noE ? ['--no-e'] : [])];
 }
 

@@ -104,8 +104,8 @@ export interface HostSessions {
   /** Serializable snapshot of every (branch → extension → state), for workspace storage. */
   exportState(): Record<string, Record<string, unknown>>;
   importState(snapshot: Record<string, Record<string, unknown>>): void;
-  /** Fires when a tool result changed some extension's state. */
-  readonly onDidChangeState: Event<void>;
+  /** Fires when a tool result changed some extension's session state (not its lifecycle: the supervisor's `onDidChangeState`). */
+  readonly onDidChangeSessionState: Event<void>;
   /** Provider and model reported in later `hello_ack`s. */
   setModel(provider: string, model: string): void;
 }

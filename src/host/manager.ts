@@ -50,7 +50,7 @@ export class Manager extends Disposable implements ExtensionHost {
   readonly onDidChangeExtensions = this.set.onDidChange;
   readonly onDidLog = this.logEmitter.event;
   readonly onDidFail = this.failEmitter.event;
-  readonly onDidChangeState = this.store.onDidChange;
+  readonly onDidChangeSessionState = this.store.onDidChange;
   private readonly consentEmitter = this._register(new Emitter<ExtensionInfo[]>());
   private readonly loadEmitter = this._register(new Emitter<{ what: 'start' | 'reload'; report: LoadReport }>());
   /** Project extensions now waiting for consent (after a load, a restart or a revoke that found new ones). */

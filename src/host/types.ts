@@ -37,8 +37,8 @@ export interface Skill {
   path: string;
 }
 
-/** What discovery found in one extension directory. */
-export interface DiscoveredExtension {
+/** Which extension, and where: what discovery's result and the views' snapshot share. */
+export interface ExtensionPlace {
   /** The manifest name, or the directory name when the manifest could not be read. */
   name: string;
   /** Absolute extension directory. */
@@ -49,6 +49,10 @@ export interface DiscoveredExtension {
   folder?: string;
   /** A sibling ecosystem's extension (absent = zut). An `e` one speaks JSON-RPC; its `manifestPath` is its entry file. */
   ecosystem?: Exclude<Ecosystem, 'zut'>;
+}
+
+/** What discovery found in one extension directory. */
+export interface DiscoveredExtension extends ExtensionPlace {
   /** e only: what discovery read (a top-level executable, or the extension's directory); read again on restart. */
   eTarget?: string;
   manifest?: Manifest;
@@ -108,14 +112,7 @@ export interface ToolInfo {
 }
 
 /** A snapshot of one extension for views, the doctor report and the CLI. */
-export interface ExtensionInfo {
-  name: string;
-  dir: string;
-  manifestPath: string;
-  scope: Scope;
-  folder?: string;
-  /** A sibling ecosystem's extension (absent = zut). */
-  ecosystem?: Exclude<Ecosystem, 'zut'>;
+export interface ExtensionInfo extends ExtensionPlace {
   version?: string;
   description?: string;
   language?: string;

@@ -15,6 +15,7 @@ import { MAX_MCP_SESSIONS, MCP_PROGRESS_MAX_CHARS, MCP_PROTOCOL_VERSIONS, RPC } 
 import { Cancelled, RpcError } from './rpcError';
 import { getSkillPrompt, listSkillPrompts, listSkillResources, listSkillResourceTemplates, readSkillResource, skillsSignature } from './skills';
 import { buildCatalog, toMcpContent, type CatalogFilter, type McpCatalog } from './tools';
+import { isObject } from '../protocol/json';
 
 type Id = string | number;
 /** A line from an extension that may be shown as progress of its running call (`notify`, `status`). */
@@ -63,7 +64,6 @@ export class McpSessions {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** One MCP client. `dispose()` (the client went away) cancels every call it has in flight. */
 export class McpConnection extends Disposable {

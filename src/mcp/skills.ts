@@ -43,7 +43,7 @@ export function skillsSignature(skills: readonly SkillEntry[]): string {
 }
 
 /** `skill://<extension>/<skill>/<file>`, each segment percent-encoded. */
-export function skillUri(skill: Pick<SkillEntry, 'ext' | 'name'>, file: string = SKILL_FILE): string {
+function skillUri(skill: Pick<SkillEntry, 'ext' | 'name'>, file: string = SKILL_FILE): string {
   return SCHEME + [skill.ext, skill.name, ...file.split('/')].map(encodeURIComponent).join('/');
 }
 

@@ -7,7 +7,7 @@
  * given up) on stdin EOF, SIGTERM and SIGINT; a second signal kills them at once.
  */
 import type { Readable, Writable } from 'node:stream';
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import type { ExtensionHost, ManagerOptions } from '../host/api';
 import { Emitter, type IDisposable } from '../host/events';
 import { NullHostUi, type NoteLevel } from '../host/hostUi';

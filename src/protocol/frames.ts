@@ -129,7 +129,7 @@ export const WidgetFromExt = z.object({
   title: z.string().optional(),
   lines: z.array(z.string()).nullish().transform((v) => v ?? undefined),
 });
-export const ClearWidgetFromExt = z.object({ type: z.literal('widget_clear'), id: z.string() });
+const ClearWidgetFromExt = z.object({ type: z.literal('widget_clear'), id: z.string() });
 export const AlertFromExt = z.object({ type: z.literal('alert'), kind: z.string(), reason: z.string().optional() });
 export const NotifyFromExt = z.object({
   type: z.literal('notify'),

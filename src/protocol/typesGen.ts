@@ -21,7 +21,7 @@ type JsonSchema = {
 };
 
 /** PascalCase interface name of a frame: `register_tool` → `RegisterToolFromExt`. */
-export function frameTypeName(type: string, dir: 'Ext' | 'Host'): string {
+function frameTypeName(type: string, dir: 'Ext' | 'Host'): string {
   return type.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('') + `From${dir}`;
 }
 

@@ -7,7 +7,7 @@
  * would be in the way. Extension text (names, descriptions, commands) is data: control characters escaped, cut.
  * VS Code-free.
  */
-import { sanitizeText } from '../host/disk/doctor';
+import { sanitizeText } from '../host/terminalText';
 import type { ExtensionInfo } from '../host/types';
 import { CONSENT_QUESTION_MAX_LISTED, CONSENT_QUESTION_MAX_LINE } from '../protocol/limits';
 

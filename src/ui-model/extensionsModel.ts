@@ -31,7 +31,7 @@ export interface ItemModel {
 export type GroupKind = 'commands' | 'tools' | 'diagnostics';
 
 /** Human words for each state (the description column and the tooltip). */
-export const STATE_LABELS: Record<ExtensionState, string> = {
+const STATE_LABELS: Record<ExtensionState, string> = {
   starting: 'starting',
   running: 'running',
   crashed: 'crashed',

@@ -53,7 +53,7 @@ export interface Scheduler {
   clearTimeout(handle: unknown): void;
 }
 
-export const realScheduler: Scheduler = {
+const realScheduler: Scheduler = {
   now: () => performance.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),

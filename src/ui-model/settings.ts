@@ -24,6 +24,8 @@ export interface ZutSettings {
   autoRestart: boolean;
   /** `zut.alerts`: `notify` shows extension alerts, `off` drops them. */
   alerts: 'notify' | 'off';
+  /** `zut.notes.notifications`: `warnings` also notifies warning/error notes; `off` keeps them in the view. */
+  notesNotifications: 'warnings' | 'off';
   /** `zut.chat.maxRounds`: tool rounds per `@zut` request. */
   chatMaxRounds: number;
   /** `zut.chat.editorTools`: VS Code's own tools `@zut` offers: `all`, `none` or these names. */
@@ -50,6 +52,7 @@ const fields = {
   trace: { schema: z.enum(['off', 'messages', 'verbose']), default: 'off' as TraceLevel },
   autoRestart: { schema: z.boolean(), default: true },
   alerts: { schema: z.enum(['notify', 'off']), default: 'notify' as const },
+  'notes.notifications': { schema: z.enum(['warnings', 'off']), default: 'warnings' as const },
   'chat.maxRounds': { schema: z.number().int().min(1).max(1000), default: 32 },
   'chat.editorTools': {
     schema: z.union([z.enum(['all', 'none']), z.array(z.string().trim().min(1))]),
@@ -129,6 +132,7 @@ export function readSettings(get: (key: string) => unknown): SettingsRead {
       trace: pick('trace'),
       autoRestart: pick('autoRestart'),
       alerts: pick('alerts'),
+      notesNotifications: pick('notes.notifications'),
       chatMaxRounds: pick('chat.maxRounds'),
       chatEditorTools: pick('chat.editorTools'),
       agentToolsEnabled: pick('agentTools.enabled'),

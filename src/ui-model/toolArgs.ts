@@ -4,6 +4,7 @@
  */
 import { fencedBlock } from '../host/markdown';
 import type { ToolInfo, ToolResult } from '../host/types';
+import { isObject } from '../protocol/json';
 
 export type ArgsCheck = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
 
@@ -29,10 +30,10 @@ export function checkToolArgs(text: string, schema: Record<string, unknown>): Ar
   const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
   const missing = required.filter((r) => !(r in obj));
   if (missing.length > 0) return { ok: false, message: `Missing required ${missing.map((m) => JSON.stringify(m)).join(', ')}` };
-  const props = isRecord(schema.properties) ? schema.properties : {};
+  const props = isObject(schema.properties) ? schema.properties : {};
   for (const [key, v] of Object.entries(obj)) {
     const prop = props[key];
-    if (!isRecord(prop) || typeof prop.type !== 'string') continue;
+    if (!isObject(prop) || typeof prop.type !== 'string') continue;
     if (!hasJsonType(v, prop.type)) return { ok: false, message: `${JSON.stringify(key)} must be of type ${prop.type}` };
   }
   return { ok: true, value: obj };
@@ -42,18 +43,15 @@ export function checkToolArgs(text: string, schema: Record<string, unknown>): Ar
 export function argsPlaceholder(schema: Record<string, unknown>): string {
   const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [];
   if (required.length === 0) return '{}';
-  const props = isRecord(schema.properties) ? schema.properties : {};
+  const props = isObject(schema.properties) ? schema.properties : {};
   const sample: Record<string, unknown> = {};
   for (const r of required) {
-    const t = isRecord(props[r]) ? props[r].type : undefined;
+    const t = isObject(props[r]) ? props[r].type : undefined;
     sample[r] = t === 'number' || t === 'integer' ? 0 : t === 'boolean' ? false : t === 'array' ? [] : t === 'object' ? {} : '';
   }
   return JSON.stringify(sample);
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function hasJsonType(v: unknown, type: string): boolean {
   switch (type) {
@@ -68,7 +66,7 @@ function hasJsonType(v: unknown, type: string): boolean {
     case 'array':
       return Array.isArray(v);
     case 'object':
-      return isRecord(v);
+      return isObject(v);
     case 'null':
       return v === null;
     default:

@@ -4,10 +4,10 @@
  * hook answers with the guards already running, consented and warm here instead of a headless host. The rendezvous
  * files go when the window closes.
  */
-import { createRequire } from 'node:module';
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../host/api';
 import type * as Server from '../hooks/server';
+import { lazyBundle } from './lazyBundle';
 
 /** What the doctor report says of this window and agents' hooks (one line), once it is known. */
 let status: string | undefined;
@@ -25,7 +25,7 @@ export function registerAgentHooks(context: vscode.ExtensionContext, host: Exten
     log(`hooks: ${status}`);
   };
   void Promise.resolve()
-    .then(() => (createRequire(__filename)(context.asAbsolutePath('dist/hook-server.js')) as typeof Server).HookServer.listen(host, folders))
+    .then(() => lazyBundle<typeof Server>(context, 'hook-server')().HookServer.listen(host, folders))
     .then((s) => {
       if (typeof s === 'string') return fail(s);
       status = `this window answers agents' hooks for ${folders.join(', ')} (${s.address})`;

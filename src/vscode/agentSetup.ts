@@ -4,15 +4,14 @@
  * stay out of dist/extension.js's size limit. The launcher is written or updated after activate() returns, like the
  * host's start: never on activation's path.
  */
-import { createRequire } from 'node:module';
 import * as vscode from 'vscode';
 import type * as Commands from './agentSetupCommands';
+import { lazyBundle } from './lazyBundle';
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export function registerAgentSetup(context: vscode.ExtensionContext, log: (line: string) => void): void {
-  let loaded: typeof Commands | undefined;
-  const load = () => (loaded ??= createRequire(__filename)(context.asAbsolutePath('dist/agent-setup.js')) as typeof Commands);
+  const load = lazyBundle<typeof Commands>(context, 'agent-setup');
   const launcher = new Promise<void>((resolve) => setImmediate(resolve)).then(() => load().updateLauncher(context, log));
   void launcher.catch((e: unknown) => log(`launcher: not written: ${errorText(e)}`));
   const withLauncher = <A>(fn: (c: typeof Commands, launcher: string, args: A) => Promise<unknown>) => (args?: A) =>

@@ -1,11 +1,11 @@
 /**
  * The entry of dist/agent-setup.js, loaded at run time by agentSetup.ts (outside dist/extension.js's size limit):
  * keeps the stable launcher `<global storage>/bin/zut-host` (`.cmd` on Windows) running this installation's Node and
- * CLI (src/hooks/launcher.ts), and runs "Zut: Copy MCP Client Configuration…" (a client's snippet running
+ * CLI (src/agentSetup/launcher.ts), and runs "Zut: Copy MCP Client Configuration…" (a client's snippet running
  * `<launcher> mcp --cwd <folder>`, global extensions only unless the project's are chosen, then pinned to their
- * content: src/hooks/mcpConfig.ts, src/host/extensions/pins.ts) and "Zut: Guard Agent Tools…" (a readable summary,
+ * content: src/agentSetup/mcpConfig.ts, src/host/extensions/pins.ts) and "Zut: Guard Agent Tools…" (a readable summary,
  * the exact entries on request, then merges or removes the hook entries running `<launcher> hook …` for VS Code's
- * agent, Copilot CLI or Claude Code, src/hooks/install.ts). Each command takes an argument object for tests and
+ * agent, Copilot CLI or Claude Code, src/agentSetup/hookInstall.ts). Each command takes an argument object for tests and
  * keybindings (every field optional; a missing one is asked).
  */
 import { existsSync } from 'node:fs';
@@ -13,9 +13,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HookAgent } from '../hooks/names';
-import { applyInstall, applyUninstall, describePlan, installedCount, planInstall, summarizePlan, type HookScope, type InstallPlan } from '../hooks/install';
-import { ensureLauncher } from '../hooks/launcher';
-import { allowProjectNote, mcpClients, mcpConfigFile, mcpSnippet, type McpClient } from '../hooks/mcpConfig';
+import { applyInstall, applyUninstall, describePlan, installedCount, planInstall, summarizePlan, type HookScope, type InstallPlan } from '../agentSetup/hookInstall';
+import { ensureLauncher } from '../agentSetup/launcher';
+import { allowProjectNote, mcpClients, mcpConfigFile, mcpSnippet, type McpClient } from '../agentSetup/mcpConfig';
 import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
 import { projectPins, type Pin } from '../host/extensions/pins';
 import { isWorkspaceTrusted } from './trust';

@@ -65,7 +65,7 @@ export function registerCommands(context: vscode.ExtensionContext, host: HostCat
 }
 
 /** Runs zut commands and applies their responses. */
-export class CommandRunner {
+class CommandRunner {
   constructor(
     private readonly host: HostCatalog & HostCalls,
     private readonly ui: Pick<HostUi, 'display' | 'openPanel'>,
@@ -202,7 +202,7 @@ export class CommandRunner {
  * Inserts text at every cursor of the active text editor (replacing selections, as typing does), or into the
  * chat input when there is no text editor or the target is the chat.
  */
-export async function insertText(text: string, target?: InsertTarget): Promise<void> {
+async function insertText(text: string, target?: InsertTarget): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   if (editor && target !== 'chat') {
     const ok = await editor.edit((b) => editor.selections.forEach((sel) => b.replace(sel, text)));

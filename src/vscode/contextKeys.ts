@@ -14,7 +14,7 @@ import type { ExtensionInfo } from '../host/types';
 export const isAnswerable = (e: ExtensionInfo): boolean => e.state === 'consent' || e.state === 'denied';
 
 /** Each context key and which extensions make it true (any of them). */
-export const CONTEXT_KEYS: Readonly<Record<string, (e: ExtensionInfo) => boolean>> = {
+const CONTEXT_KEYS: Readonly<Record<string, (e: ExtensionInfo) => boolean>> = {
   'zut.hasExtensions': () => true,
   'zut.consentPending': (e) => e.state === 'consent',
   'zut.hasAnswerable': isAnswerable,

@@ -9,18 +9,18 @@ import { Disposable } from '../host/events';
 import { MAX_ZUT_DOCUMENTS } from '../protocol/limits';
 
 /** The URI scheme of zut's read-only documents. */
-export const ZUT_DOCUMENT_SCHEME = 'zut';
+const ZUT_DOCUMENT_SCHEME = 'zut';
 
 /** How many document texts are kept (defined in protocol/limits.ts). */
 export { MAX_ZUT_DOCUMENTS };
 
 /** The path segment for a name from an extension: letters, digits, `.`, `_`, `-` kept, anything else `_`. */
-export function documentSegment(name: string): string {
+function documentSegment(name: string): string {
   const s = name.replace(/[^\w.-]+/g, '_').replace(/^\.+/, '_');
   return s === '' ? '_' : s.slice(0, 80);
 }
 
-export class ZutDocuments extends Disposable implements vscode.TextDocumentContentProvider {
+class ZutDocuments extends Disposable implements vscode.TextDocumentContentProvider {
   private readonly texts = new Map<string, string>();
   private readonly changed = this._register(new vscode.EventEmitter<vscode.Uri>());
   readonly onDidChange = this.changed.event;

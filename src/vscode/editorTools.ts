@@ -12,7 +12,7 @@ import type { ContentBlock } from '../protocol';
 import { abortError, type ToolResult } from '../host/types';
 import { selectEditorTools, type EditorToolInfo, type EditorToolPort, type EditorToolsSetting, type OwnTools } from '../host/chat/editorTools';
 import type { JsonObject } from '../host/calls/foreignTools';
-import { MCP_SERVER_LABEL } from './agentTools';
+import { MCP_SERVER_LABEL } from './agentModeMcpServer';
 
 const OWN: OwnTools = { mcpLabel: MCP_SERVER_LABEL };
 

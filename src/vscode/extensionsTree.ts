@@ -8,7 +8,7 @@ import type { HostCatalog } from '../host/api';
 import { Disposable, toDisposable } from '../host/events';
 import { STARTING_TICK_MS, VIEW_REFRESH_DELAY_MS as REFRESH_DELAY_MS } from '../protocol/limits';
 import type { ExtensionInfo } from '../host/types';
-import { agentToolName } from './agentTools';
+import { agentToolName } from './agentModeMcpServer';
 import { extensionChildren, extensionItem, groupChildren, sortExtensions, type GroupKind, type ItemModel } from '../ui-model/extensionsModel';
 
 /** A node of the tree. Extension nodes carry `info` so context-menu commands can read the extension's name. */
@@ -18,7 +18,7 @@ export type ExtensionsNode =
   | { kind: 'leaf'; info: ExtensionInfo; model: ItemModel };
 
 
-export class ExtensionsTreeProvider extends Disposable implements vscode.TreeDataProvider<ExtensionsNode> {
+class ExtensionsTreeProvider extends Disposable implements vscode.TreeDataProvider<ExtensionsNode> {
   private readonly changed = this._register(new vscode.EventEmitter<ExtensionsNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private timer: NodeJS.Timeout | undefined;
@@ -81,7 +81,7 @@ export class ExtensionsTreeProvider extends Disposable implements vscode.TreeDat
 }
 
 /** An item model as a TreeItem. Labels, descriptions and tooltips are plain strings (extension text is data). */
-export function toTreeItem(m: ItemModel): vscode.TreeItem {
+function toTreeItem(m: ItemModel): vscode.TreeItem {
   const item = new vscode.TreeItem(m.label, m.collapsible ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = m.id;
   item.description = m.description;

@@ -14,7 +14,8 @@ import { Manager } from '../host/manager';
 import { watchedFiles } from '../host/disk/manifestSignature';
 import { globalExtensionsDir, resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
 import { ExtensionOutput } from './output';
-import { affectsAny, effectiveZutHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, userScopedGetter, type ZutSettings } from '../ui-model/settings';
+import { affectsAny, effectiveZutHome, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from '../ui-model/settings';
+import { zutSettings } from './settingsRead';
 import { isWorkspaceTrusted, registerTrust } from './trust';
 import { editorToolPort } from './editorTools';
 
@@ -152,9 +153,7 @@ class HostRuntime extends Disposable implements HostControl {
   }
 
   private readSettings(): ZutSettings {
-    const config = vscode.workspace.getConfiguration('zut');
-    const ignored: string[] = [];
-    const { settings, problems } = readSettings(userScopedGetter(config, ignored));
+    const { settings, problems, ignored } = zutSettings();
     for (const p of problems) this.log.warn(`Invalid setting ${p}`);
     for (const k of ignored) this.log.warn(`${k} is set by the workspace or a folder: ignored (only your user settings may say which extensions run without consent)`);
     return settings;

@@ -4,7 +4,7 @@
  * hands `submit` / `submit_slash` / notes on to the chat and commands modules through events.
  */
 import * as vscode from 'vscode';
-import * as z from 'zod';
+import { zutSettings } from './settingsRead';
 import type { HostCatalog, HostPanels } from '../host/api';
 import type { Answer, HostUi, NoteLevel, PanelRender, Question, WidgetSpec } from '../host/hostUi';
 import { Disposable, Emitter, type Event } from '../host/events';
@@ -26,9 +26,6 @@ export interface VsCodeHostUiOptions {
   /** Clock and toast window for notes (tests). */
   notes?: NotesModelOptions;
 }
-
-/** `zut.alerts`: `notify` (default) shows a notification for a bell while VS Code is not focused. */
-const AlertsSetting = z.enum(['notify', 'off']).catch('notify');
 
 /** Everything the surfaces show, for the in-host tests (`zut.test.snapshot`). */
 export interface HostUiSnapshot {
@@ -132,7 +129,7 @@ export class VsCodeHostUi extends Disposable implements HostUi {
   }
 
   alert(ext: string, kind: string, reason: string | undefined): void {
-    const setting = AlertsSetting.parse(vscode.workspace.getConfiguration('zut').get('alerts'));
+    const setting = zutSettings().settings.alerts;
     // Like zut's terminal bell: only worth an interruption when the user is looking elsewhere. `bell` is the only
     // kind the spec defines; others are ignored, as a host may.
     const shown = kind === 'bell' && setting === 'notify' && !vscode.window.state.focused;

@@ -1,13 +1,11 @@
 /**
  * The Extensions view's workspace-local actions: consent (Allow, Don't Allow, Revoke Consent), "Disable
- * (Workspace)" / "Enable (Workspace)", Stop / Start, and Remove's move to the trash. The decisions are the
- * Manager's (host/consent.ts); this maps commands onto them. Every command also takes an extension name.
+ * (Workspace)" / "Enable (Workspace)", and Stop / Start. The decisions are the Manager's (host/consent.ts); this
+ * maps commands onto them. Every command also takes an extension name. (Remove is management.ts's, over
+ * host/disk/trash.ts `moveToTrash`.)
  */
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HostCatalog, HostConsent } from '../host/api';
-import { MANIFEST_FILE } from '../host/disk/manifest';
 import type { ExtensionInfo } from '../host/types';
 import { isAnswerable } from './contextKeys';
 import { resolveExtension } from './pickExtension';
@@ -64,30 +62,4 @@ function selectedInfos(host: HostCatalog, target: unknown, selection: unknown): 
   const clicked = dirOf(target);
   if (clicked === undefined || !dirs.has(clicked)) return [];
   return host.extensions().filter((e) => dirs.has(e.dir) && e.state !== 'shadowed');
-}
-
-/**
- * Moves an extension directory to the trash (VS Code's, through the file system provider). Where the provider has
- * no trash (a remote or web host), it is moved into `<zutHome>/trash/<name>-<time>` instead. Refuses a directory
- * without extension.json. Resolves with `trash` or the directory it was moved to.
- */
-export async function trashExtension(dir: string, zutHome: string): Promise<string> {
-  const target = path.resolve(dir);
-  try {
-    await fs.access(path.join(target, MANIFEST_FILE));
-  } catch {
-    throw new Error(`remove: ${target} has no ${MANIFEST_FILE}; not removing it`);
-  }
-  try {
-    await vscode.workspace.fs.delete(vscode.Uri.file(target), { recursive: true, useTrash: true });
-    return 'trash';
-  } catch {
-    const dest = path.join(zutHome, 'trash', `${path.basename(target)}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-    await fs.mkdir(path.dirname(dest), { recursive: true });
-    await fs.rename(target, dest).catch(async () => {
-      await fs.cp(target, dest, { recursive: true, verbatimSymlinks: true });
-      await fs.rm(target, { recursive: true, force: true });
-    });
-    return dest;
-  }
 }

@@ -18,7 +18,8 @@ import { zutDocuments } from './documents';
 import type { HostControl } from './host';
 import { extensionsSummary } from '../ui-model/extensionsModel';
 import { confirmPlan, pickInstallSource, stageSource } from './installFlow';
-import { registerLocalChoices, trashExtension } from './localChoices';
+import { registerLocalChoices } from './localChoices';
+import { moveToTrash } from '../host/disk/trash';
 import { destinationRoot, pickDestination, resolveExtension } from './pickExtension';
 
 /** The outcome of `zut.install` (for scripts and tests; the user sees notifications). */
@@ -151,8 +152,10 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
       if (answer !== 'Remove') return false;
     }
     try {
-      const where = await control.exclusive(() => trashExtension(info.dir, control.zutHome()));
-      if (where !== 'trash') void vscode.window.showInformationMessage(`Moved ${info.name} to ${where} (this file system has no trash).`);
+      // VS Code's trash (its file service); where the provider has none (a remote or web host), <zutHome>/trash.
+      const trash = (target: string) => Promise.resolve(vscode.workspace.fs.delete(vscode.Uri.file(target), { recursive: true, useTrash: true }));
+      const where = await control.exclusive(() => moveToTrash(info.dir, { zutHome: control.zutHome(), trash }));
+      if (where.kind !== 'trash') void vscode.window.showInformationMessage(`Moved ${info.name} to ${where.path} (this file system has no trash).`);
       await control.reload(`removed ${info.name}`);
       return true;
     } catch (e) {

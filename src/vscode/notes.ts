@@ -5,14 +5,11 @@
  * Every note fires `onDidNote` so a running `@zut` chat turn can show it too.
  */
 import * as vscode from 'vscode';
-import * as z from 'zod';
 import type { NoteLevel } from '../host/hostUi';
 import { Disposable, Emitter, type Event } from '../host/events';
 import { NotesModel, type NotesModelOptions } from '../ui-model/notesModel';
 import { escapeNotificationLinks } from '../ui-model/statusModel';
-
-/** `zut.notes.notifications`: `warnings` (default) also notifies warnings/errors; `off` keeps them in the view. */
-const NotesNotificationsSetting = z.enum(['warnings', 'off']).catch('warnings');
+import { zutSettings } from './settingsRead';
 
 /** A note as other surfaces see it. */
 export interface NoteEvent {
@@ -43,7 +40,7 @@ export class NotesSurface extends Disposable {
     this.changed.fire(ext);
     this.noted.fire({ ext, level, text });
     if (!toast) return;
-    if (NotesNotificationsSetting.parse(vscode.workspace.getConfiguration('zut').get('notes.notifications')) === 'off') return;
+    if (zutSettings().settings.notesNotifications === 'off') return;
     this.toasts += 1;
     const message = escapeNotificationLinks(`[${ext}] ${text}`);
     const shown = level === 'error' ? vscode.window.showErrorMessage(message, SHOW_NOTES) : vscode.window.showWarningMessage(message, SHOW_NOTES);

@@ -11,12 +11,12 @@ import { escapeNotificationLinks } from '../ui-model/statusModel';
 import { FAILURE_TOAST_QUIET_MS as QUIET_MS } from '../protocol/limits';
 
 /** The channel name of one extension. */
-export function extensionChannelName(ext: string): string {
+function extensionChannelName(ext: string): string {
   return `Zut: ${ext}`;
 }
 
 /** A log line as written to the extension's channel: frames get a direction arrow (← from the extension). */
-export function formatLogLine(line: ExtensionLogLine): string {
+function formatLogLine(line: ExtensionLogLine): string {
   switch (line.kind) {
     case 'in':
       return `← ${line.text}`;

@@ -4,12 +4,12 @@
  * extensions (e: "one modal shows at a time"); the others wait their turn. An extension that goes away (its signal
  * aborts) takes its question down. Question text is data: codicons and links are escaped. Map; don't decide: which
  * questions may be asked at all (a rate per extension, "Don't ask again" on the modal) is QuestionGate's
- * (src/host/questionGate.ts); a refused question rejects, which the extension gets as an error answer.
+ * (src/ui-model/questionGate.ts); a refused question rejects, which the extension gets as an error answer.
  */
 import * as vscode from 'vscode';
 import type { Answer, Question, QuestionOption } from '../host/hostUi';
 import { SerialQueue } from '../host/extensions/serialQueue';
-import { QuestionGate } from '../host/questionGate';
+import { QuestionGate } from '../ui-model/questionGate';
 import { untilHidden } from './quickInput';
 import { escapeIcons, escapeNotificationLinks } from '../ui-model/statusModel';
 
@@ -64,7 +64,7 @@ function pick(title: string, options: QuestionOption[], signal: AbortSignal): Pr
 }
 
 /** The modal's third button: this answer is a dismissal, and the extension's later questions are refused. */
-export const DONT_ASK_AGAIN = "Don't ask again";
+const DONT_ASK_AGAIN = "Don't ask again";
 
 /**
  * A modal Yes/No/Don't ask again; closing it is a dismissal. (A modal cannot be taken down when the extension goes

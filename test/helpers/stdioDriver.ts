@@ -1,7 +1,8 @@
 /**
  * A tiny test driver for zut extensions: spawns one from its manifest (cwd = its directory), validates every
  * stdout line with the protocol's own parser, and lets a test send host frames and await extension frames.
- * Every driver started is tracked; call `killAll()` in `afterEach` so no child outlives its test.
+ * Every driver started is tracked; call `killAll()` in `afterEach` so no child outlives its test. `onJsonLines` is the
+ * NDJSON reader the MCP tests share.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -247,4 +248,20 @@ export async function killAll(): Promise<void> {
   await Promise.all([...live].map((d) => d.kill()));
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   tempDirs.clear();
+}
+
+/**
+ * The NDJSON reader the MCP tests share: every complete line `stream` sends, parsed as JSON, to `handle` in order
+ * (a partial line waits for the rest).
+ */
+export function onJsonLines(stream: NodeJS.EventEmitter, handle: (message: Record<string, unknown>) => void): void {
+  let buf = '';
+  stream.on('data', (d: Buffer) => {
+    buf += d.toString();
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      const m = JSON.parse(buf.slice(0, i)) as Record<string, unknown>;
+      buf = buf.slice(i + 1);
+      handle(m);
+    }
+  });
 }

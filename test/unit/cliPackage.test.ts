@@ -5,10 +5,11 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { isolatedEnv, runProcess } from '../helpers/runProcess';
+import { onJsonLines } from '../helpers/stdioDriver';
 
 let tmp: string;
 let app: string;
@@ -16,7 +17,7 @@ let env: NodeJS.ProcessEnv;
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 
 beforeAll(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-host-pkg-')));
+  tmp = tempDir('zut-host-pkg-');
   const { packCli } = await import('../../scripts/pack-cli.mjs');
   const tarball = await packCli({ outDir: path.join(tmp, 'out') });
   app = path.join(tmp, 'app');
@@ -42,7 +43,7 @@ beforeAll(async () => {
   );
 }, 180_000);
 afterAll(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
+  cleanupTemps();
 });
 
 describe('the zut-host package', () => {
@@ -62,14 +63,8 @@ describe('the zut-host package', () => {
   it('npx zut-host mcp answers initialize and tools/list over stdio', async () => {
     const child = spawn(NPX, ['--offline', 'zut-host', 'mcp', '--cwd', app], { cwd: app, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const replies = new Map<number, Record<string, unknown>>();
-    let buf = '';
-    child.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-        const m = JSON.parse(buf.slice(0, i)) as Record<string, unknown>;
-        buf = buf.slice(i + 1);
-        if (typeof m.id === 'number') replies.set(m.id, m);
-      }
+    onJsonLines(child.stdout, (m) => {
+      if (typeof m.id === 'number') replies.set(m.id, m);
     });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     const reply = async (id: number, method: string, params: object = {}) => {

@@ -8,8 +8,8 @@ import {
   doctorText,
   mdCode,
   mdCodeBlock,
-  sanitizeText,
 } from '../../src/host/disk/doctor';
+import { sanitizeText } from '../../src/host/terminalText';
 import type { ExtensionInfo } from '../../src/host/types';
 import { extensionInfo } from '../helpers/extensionInfo';
 

@@ -34,6 +34,33 @@ describe('floors', () => {
     expect(await messages(root, 'src/ui-model/wrong.ts', "import { x } from '../vscode/host';\n")).toEqual([expect.stringMatching(/^no-restricted-imports/)]);
   });
 
+  it('guards every file at the host\'s root, the roles below chat, and the light hook entry (issue 30\'s holes)', async () => {
+    const refused = [expect.stringMatching(/^no-restricted-imports/)];
+    // Any file at src/host's root but the façade is vocabulary: no vscode, no room, nothing outside the host.
+    expect(await messages(root, 'src/host/newRootFile.ts', "import * as vscode from 'vscode';\n")).toEqual(refused);
+    expect(await messages(root, 'src/host/newRootFile.ts', "import { Loader } from './extensions/loader';\n")).toEqual(refused);
+    expect(await messages(root, 'src/host/newRootFile.ts', "import { x } from '../hooks/server';\n")).toEqual(refused);
+    expect(await messages(root, 'src/host/newRootFile.ts', "import type { ExtensionHost } from './api';\n")).toEqual(refused);
+    expect(await messages(root, 'src/host/manager.ts', "import * as vscode from 'vscode';\n")).toEqual(refused);
+    expect(await messages(root, 'src/host/manager.ts', "import { x } from '../ui-model/settings';\n")).toEqual(refused);
+    // The roles (api.ts) are below chat, which takes them; chat is below their implementation (manager.ts).
+    expect(await messages(root, 'src/host/api.ts', "import type { x } from './chat/loop';\n")).toEqual(refused);
+    expect(await messages(root, 'src/host/api.ts', "import type { Manager } from './manager';\n")).toEqual(refused);
+    expect(await messages(root, 'src/host/chat/wrong.ts', "import type { Manager } from '../manager';\n")).toEqual(refused);
+    expect(await messages(root, 'src/host/chat/right.ts', "import type { HostCalls } from '../api';\n")).toEqual([]);
+    // Agent set-up is above the hooks and below the adapters.
+    expect(await messages(root, 'src/hooks/wrong.ts', "import { ensureLauncher } from '../agentSetup/launcher';\n")).toEqual(refused);
+    expect(await messages(root, 'src/agentSetup/wrong.ts', "import * as vscode from 'vscode';\n")).toEqual(refused);
+    expect(await messages(root, 'src/agentSetup/wrong.ts', "import { x } from '../vscode/agentSetup';\n")).toEqual(refused);
+    expect(await messages(root, 'src/agentSetup/right.ts', "import { MCP_SERVER_NAME } from '../hooks/names';\n")).toEqual([]);
+    // src/hook.ts (dist/hook.js) takes only the hooks' fast path and the protocol's limits.
+    expect(await messages(root, 'src/hook.ts', "import * as vscode from 'vscode';\n")).toEqual(refused);
+    expect(await messages(root, 'src/hook.ts', "import { main } from './cli';\n")).toEqual(refused);
+    expect(await messages(root, 'src/hook.ts', "import { Manager } from './host/manager';\n")).toEqual(refused);
+    expect(await messages(root, 'src/hook.ts', "import { x } from './mcp/server';\n")).toEqual(refused);
+    expect(await messages(root, 'src/hook.ts', "import { askRunningHost } from './hooks/client';\nimport { HOOK_INPUT_MAX_BYTES } from './protocol/limits';\n")).toEqual([]);
+  });
+
   it('allows imports that run downward', async () => {
     expect(await messages(root, 'src/host/calls/right.ts', "import type { ExtensionSupervisor } from '../extensions/supervisor';\nimport { MAX_FRAME_BYTES } from '../../protocol/limits';\n")).toEqual([]);
     expect(await messages(root, 'src/vscode/right.ts', "import * as vscode from 'vscode';\nimport type { ExtensionHost } from '../host/api';\n")).toEqual([]);

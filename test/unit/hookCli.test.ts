@@ -7,9 +7,9 @@
  * running here, hands the call to the CLI bundle beside it).
  */
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { builtCli, builtHook } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 
@@ -29,7 +29,7 @@ async function installGuard(extensionsDir: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-hook-')));
+  tmp = tempDir('zut-hook-');
   await fs.copyFile(builtCli(), path.join(tmp, 'cli.js'));
   await fs.copyFile(builtHook(), path.join(tmp, 'hook.js'));
   zutHome = path.join(tmp, 'zut-home');
@@ -40,7 +40,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
+  cleanupTemps();
 });
 
 interface HookRun {

@@ -8,9 +8,9 @@
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { HookServer } from '../../src/hooks/server';
 import { findWindows, windowFile } from '../../src/hooks/rendezvous';
 import { NullHostUi } from '../../src/host/hostUi';
@@ -28,7 +28,7 @@ let guardLog: string;
 let manager: Manager;
 
 beforeAll(async () => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zut-hookfast-')));
+  tmp = tempDir('zut-hookfast-');
   fs.copyFileSync(builtCli(), path.join(tmp, 'cli.js'));
   fs.copyFileSync(builtHook(), path.join(tmp, 'hook.js'));
   fs.mkdirSync(path.join(tmp, 'alone'));
@@ -50,7 +50,7 @@ afterAll(async () => {
   await manager.stop();
   manager.dispose();
   delete process.env.GUARD_LOG;
-  fs.rmSync(tmp, { recursive: true, force: true });
+  cleanupTemps();
 });
 
 function runHook(stdin: string, file = entry): Promise<{ code: number | null; stdout: string; stderr: string }> {

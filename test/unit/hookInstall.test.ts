@@ -4,10 +4,10 @@
  * and uninstall takes out exactly our entries (the file goes when nothing else was in it).
  */
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyInstall, planInstall } from '../../src/hooks/install';
+import { cleanupTemps, tempDir } from '../helpers/temp';
+import { applyInstall, planInstall } from '../../src/agentSetup/hookInstall';
 import { builtCli, builtHook } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 
@@ -18,7 +18,7 @@ let workspace: string;
 let zutHome: string;
 
 beforeAll(async () => {
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "zut-hook install '")));
+  tmp = tempDir("zut-hook install '");
   cli = path.join(tmp, 'cli.js');
   await fs.copyFile(builtCli(), cli);
   await fs.copyFile(builtHook(), path.join(tmp, 'hook.js'));
@@ -33,7 +33,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
+  cleanupTemps();
 });
 
 const env = () => ({ ...process.env, HOME: home, ZUT_HOME: zutHome, ZOT_HOME: path.join(tmp, 'no-zot'), GUARD_LOG: path.join(tmp, 'guard.log'), ZUT_HOOK_WARM: '0' });

@@ -10,6 +10,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 import { HookServer } from '../../src/hooks/server';
 import { windowFile } from '../../src/hooks/rendezvous';
 import { NullHostUi } from '../../src/host/hostUi';
@@ -26,7 +27,7 @@ let guardLog: string;
 const managers: Manager[] = [];
 
 beforeAll(() => {
-  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'zut-warm-')));
+  tmp = tempDir('zut-warm-');
   bin = path.join(tmp, 'bin');
   fs.mkdirSync(bin);
   fs.copyFileSync(builtCli(), path.join(bin, 'cli.js'));
@@ -50,7 +51,7 @@ afterEach(async () => {
 afterAll(async () => {
   await zutHost(['hook', 'host', 'stop']);
   delete process.env.GUARD_LOG;
-  fs.rmSync(tmp, { recursive: true, force: true });
+  cleanupTemps();
 });
 
 const env = (extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({

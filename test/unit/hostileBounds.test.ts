@@ -34,6 +34,7 @@ import {
 import { builtCli } from '../helpers/built';
 import { isolatedEnv } from '../helpers/runProcess';
 import { cleanupTemps, managerFixture, shExt, stopManagers, tempDir, until, writeExt } from '../helpers/hostFixtures';
+import { onJsonLines } from '../helpers/stdioDriver';
 
 const HOSTILE = path.resolve(__dirname, '../fixtures/hostile');
 /** Requests held back (unwritten) by every running extension of `m`, summed. */
@@ -227,14 +228,7 @@ describe('hostile: a notify flood to a slow MCP client (point 9)', () => {
     // node's spawn gives the child a socketpair for stdout, as MCP clients (the SDK) do.
     const child = spawn(process.execPath, [cli, 'mcp', '--cwd', tempDir('zut-bounds-cwd-'), '--ext', ext], { env: isolatedEnv(home, home) });
     const lines: Record<string, unknown>[] = [];
-    let buf = '';
-    child.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-        lines.push(JSON.parse(buf.slice(0, i)) as Record<string, unknown>);
-        buf = buf.slice(i + 1);
-      }
-    });
+    onJsonLines(child.stdout, (m) => lines.push(m));
     const exited = new Promise<void>((r) => child.on('exit', () => r()));
     try {
       const send = (m: object) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...m }) + '\n');
@@ -285,14 +279,7 @@ describe('hostile: a notify flood to a slow MCP client (point 9)', () => {
     servers.push(server);
     const socket = net.createConnection(server.address);
     const lines: Record<string, unknown>[] = [];
-    let buf = '';
-    socket.on('data', (d: Buffer) => {
-      buf += d.toString();
-      for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-        lines.push(JSON.parse(buf.slice(0, i)) as Record<string, unknown>);
-        buf = buf.slice(i + 1);
-      }
-    });
+    onJsonLines(socket, (m) => lines.push(m));
     const send = (msg: object) => socket.write(JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n');
     socket.write(JSON.stringify({ token: server.issueToken() }) + '\n');
     send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'slow', version: '1' } } });

@@ -1,9 +1,9 @@
 /**
- * The stable launcher (src/hooks/launcher.ts) and what runs it: the written POSIX launcher is executed for real with a
+ * The stable launcher (src/agentSetup/launcher.ts) and what runs it: the written POSIX launcher is executed for real with a
  * fake cli.js / hook.js that report their argv, ELECTRON_RUN_AS_NODE, stdin and exit with a chosen code (argv, env,
  * stdin and the exit code pass through; `hook` goes to hook.js only while it exists, `hook install` never), it is
- * rewritten only when its text or mode changes, atomically; the MCP client snippets (src/hooks/mcpConfig.ts) name
- * the launcher and their arguments reach the CLI exactly; hook entries written with a launcher (src/hooks/install.ts)
+ * rewritten only when its text or mode changes, atomically; the MCP client snippets (src/agentSetup/mcpConfig.ts) name
+ * the launcher and their arguments reach the CLI exactly; hook entries written with a launcher (src/agentSetup/hookInstall.ts)
  * run it through a shell, and removal finds them again. The real CLI answers through the launcher too, and its
  * `hook install` run through the launcher writes the launcher (the variable it sets is not passed on to children).
  */
@@ -12,9 +12,10 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyInstall, applyUninstall, hookCommand, hookEntry, installedCount, planInstall } from '../../src/hooks/install';
-import { ensureLauncher, launcherPath, posixLauncher, psQuote, shQuote, takeLauncherEnv, windowsLauncher, writeIfChanged, type LauncherTarget } from '../../src/hooks/launcher';
-import { allowProjectNote, mcpClients, mcpConfigFile, mcpSnippet } from '../../src/hooks/mcpConfig';
+import { cleanupTemps, tempDir } from '../helpers/temp';
+import { applyInstall, applyUninstall, hookCommand, hookEntry, installedCount, planInstall } from '../../src/agentSetup/hookInstall';
+import { ensureLauncher, launcherPath, posixLauncher, psQuote, shQuote, takeLauncherEnv, windowsLauncher, writeIfChanged, type LauncherTarget } from '../../src/agentSetup/launcher';
+import { allowProjectNote, mcpClients, mcpConfigFile, mcpSnippet } from '../../src/agentSetup/mcpConfig';
 import { builtCli } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 
@@ -36,7 +37,7 @@ let launcher: string;
 
 beforeAll(async () => {
   // A space and a quote in every path: the launcher must quote them.
-  tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "zut launcher '")));
+  tmp = tempDir("zut launcher '");
   bin = path.join(tmp, 'global storage', 'bin');
   const dist = path.join(tmp, "ext v1 'x'", 'dist');
   await fs.mkdir(dist, { recursive: true });
@@ -47,7 +48,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await fs.rm(tmp, { recursive: true, force: true });
+  cleanupTemps();
 });
 
 interface Seen {

@@ -9,10 +9,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectPins } from '../../src/host/extensions/pins';
-import { mcpArgs } from '../../src/hooks/mcpConfig';
+import { mcpArgs } from '../../src/agentSetup/mcpConfig';
 import { builtCli } from '../helpers/built';
 import { cleanupTemps, nodeExt, tempDir, until, zutHome } from '../helpers/hostFixtures';
 import { isolatedEnv, runProcess } from '../helpers/runProcess';
+import { onJsonLines } from '../helpers/stdioDriver';
 
 const cli = builtCli();
 afterAll(cleanupTemps);
@@ -21,16 +22,10 @@ afterAll(cleanupTemps);
 async function serve(home: string, args: string[], settled: (tools: string[], stderr: string) => boolean): Promise<{ tools: string[]; stderr: string }> {
   const child = spawn(process.execPath, [cli, ...args], { env: isolatedEnv(home, home) });
   let stderr = '';
-  let buf = '';
   const replies = new Map<number, { result?: { tools?: { name: string }[] } }>();
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  child.stdout.on('data', (d: Buffer) => {
-    buf += d.toString();
-    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-      const m = JSON.parse(buf.slice(0, i)) as { id?: number; result?: { tools?: { name: string }[] } };
-      buf = buf.slice(i + 1);
-      if (typeof m.id === 'number') replies.set(m.id, m);
-    }
+  onJsonLines(child.stdout, (m) => {
+    if (typeof m.id === 'number') replies.set(m.id, m as { result?: { tools?: { name: string }[] } });
   });
   const exited = new Promise((r) => child.on('exit', r));
   let id = 0;

@@ -11,6 +11,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { alive, cleanupTemps, nodeExt, tempDir, until, writeExt, zutHome } from '../helpers/hostFixtures';
 import { builtCli } from '../helpers/built';
 import { isolatedEnv } from '../helpers/runProcess';
+import { onJsonLines } from '../helpers/stdioDriver';
 
 const cli = builtCli();
 afterAll(cleanupTemps);
@@ -35,15 +36,9 @@ function raw(p: { home: string; cwd: string; exts: string[] }, o: { args?: strin
   running.add(child);
   const replies = new Map<number, Record<string, unknown>>();
   const notifications: string[] = [];
-  let buf = '';
-  child.stdout.on('data', (d: Buffer) => {
-    buf += d.toString();
-    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
-      const m = JSON.parse(buf.slice(0, i)) as Record<string, unknown>;
-      buf = buf.slice(i + 1);
-      if (typeof m.id === 'number') replies.set(m.id, m);
-      else if (typeof m.method === 'string') notifications.push(m.method);
-    }
+  onJsonLines(child.stdout, (m) => {
+    if (typeof m.id === 'number') replies.set(m.id, m);
+    else if (typeof m.method === 'string') notifications.push(m.method);
   });
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   void exited.then(() => running.delete(child));

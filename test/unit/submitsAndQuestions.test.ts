@@ -2,7 +2,7 @@
 // extension's questions are rate-limited and refused after "Don't ask again" (QuestionGate).
 import { describe, expect, it } from 'vitest';
 import { SubmitQueue } from '../../src/ui-model/submitQueue';
-import { QuestionGate, QuestionRefusedError } from '../../src/host/questionGate';
+import { QuestionGate, QuestionRefusedError } from '../../src/ui-model/questionGate';
 import { CHAT_PENDING_SUBMITS_PER_EXT, QUESTION_WINDOW_MS, QUESTIONS_PER_WINDOW } from '../../src/protocol/limits';
 
 function drain(q: SubmitQueue): string[] {

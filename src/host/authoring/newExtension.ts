@@ -71,7 +71,7 @@ export function newExtensionNameProblem(name: string): string | undefined {
 }
 
 /** The command and tool names a new extension registers: `/<name>` and `<name_with_underscores>_greet`. */
-export function templateVars(name: string): TemplateVars {
+function templateVars(name: string): TemplateVars {
   return { name, command: name, tool: `${name.replace(/-/g, '_')}_greet` };
 }
 

@@ -2,8 +2,8 @@
  * What the host sends its running extensions: a command (`command_invoked` → `command_response`), the bare tool
  * call (`tool_call` → `tool_result`, whose `activate_tools` and `details` are applied here), lifecycle and session
  * events to their subscribers, the interception chains (intercept.ts), and panel input. The
- * Manager delegates to it; the guarded tool path (invoke.ts) runs through the Manager and ends in `callTool`.
- * No `vscode`.
+ * Manager delegates to it; the guarded tool path (invoke.ts `GuardedPath`: the door, toolGuard.ts, then the call)
+ * ends in `callTool`. No `vscode`.
  */
 import type { PanelKeyName, SessionContext } from '../../protocol';
 import type { ManagerOptions } from '../extensions/options';

@@ -15,6 +15,7 @@ import type { InterceptPayload, InterceptReply } from '../protocols/types';
 import { CONTEXT_CAP_BYTES, SYSTEM_PROMPT_MAX_BYTES } from '../../protocol/limits';
 import { cutUtf8 } from './boundContent';
 import type { ExtensionSupervisor } from '../extensions/supervisor';
+import { isObject } from '../../protocol/json';
 
 export { CONTEXT_CAP_BYTES };
 export const CONTEXT_TRUNCATED_MARKER = '[extension context truncated]';
@@ -33,9 +34,6 @@ export interface Interceptor {
   diagnostic(message: string): void;
 }
 
-function isJsonObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 const failed = (r: InterceptReply | InterceptFailure): r is InterceptFailure => 'failure' in r;
 
@@ -75,7 +73,7 @@ export async function chainToolCall(chain: Interceptor[], e: ToolCallIntercept, 
     }
     if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` }, args, rewrittenBy };
     if (r.modified_args !== undefined && r.modified_args !== null) {
-      if (!isJsonObject(r.modified_args)) {
+      if (!isObject(r.modified_args)) {
         i.diagnostic(`event_intercept_response: modified_args must be a JSON object; ignored`);
         continue;
       }
@@ -131,7 +129,7 @@ export interface BeforeAgentStart {
  * exactly (`""` removes it; omitted keeps it). A non-string or over-long (1 MiB) value keeps the prompt, with a
  * diagnostic; a timeout or crash keeps it too. Never blocks.
  */
-export async function chainBeforeAgentStart(chain: Interceptor[], e: BeforeAgentStart): Promise<string> {
+async function chainBeforeAgentStart(chain: Interceptor[], e: BeforeAgentStart): Promise<string> {
   let prompt = e.system_prompt;
   for (const i of chain) {
     const r = await askAllowing(i, { event: 'before_agent_start', ...e, system_prompt: prompt });
@@ -145,7 +143,7 @@ export async function chainBeforeAgentStart(chain: Interceptor[], e: BeforeAgent
 }
 
 /** Caps joined context at 16 KiB (UTF-8), cutting on a character boundary and ending with the marker. */
-export function capContext(text: string, cap = CONTEXT_CAP_BYTES): string {
+function capContext(text: string, cap = CONTEXT_CAP_BYTES): string {
   if (Buffer.byteLength(text) <= cap) return text;
   const suffix = '\n' + CONTEXT_TRUNCATED_MARKER;
   return cutUtf8(text, cap - Buffer.byteLength(suffix)) + suffix;

@@ -19,7 +19,7 @@ import type { Guarded, ToolGuard, ToolOutcomeStatus } from './toolGuard';
 export type ToolOrigin = 'chat' | 'palette' | 'agent' | 'cli' | 'mcp' | 'extension';
 
 /** Origins that cannot show an interactive tool's panel. */
-export const HEADLESS_ORIGINS: ReadonlySet<ToolOrigin> = new Set<ToolOrigin>(['cli', 'mcp']);
+const HEADLESS_ORIGINS: ReadonlySet<ToolOrigin> = new Set<ToolOrigin>(['cli', 'mcp']);
 
 /** Whether a tool may be offered to / called from `origin` (interactive tools need a window). */
 export function toolAllowedFor(tool: Pick<ToolInfo, 'interactive'>, origin: ToolOrigin): boolean {
@@ -73,7 +73,7 @@ export interface ToolCatalog {
 }
 
 /** The text of a blocked call's result: the guard and its reason. */
-export function blockedText(b: Blocked): string {
+function blockedText(b: Blocked): string {
   return `blocked by ${b.ext}: ${b.reason}`;
 }
 

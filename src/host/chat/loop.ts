@@ -96,7 +96,7 @@ export interface LoopResult {
 }
 
 /** True when no extension intercepts `assistant_message`, so text can stream to the user as it arrives. */
-export function hostAllowsStreaming(host: HostCalls): boolean {
+function hostAllowsStreaming(host: HostCalls): boolean {
   return !host.hasInterceptors('assistant_message');
 }
 
@@ -127,7 +127,7 @@ export function currentOffer(host: HostCatalog, local: LocalTool[] = [], editor?
  * The tools offered this round: host tools plus active extension tools (deferred ones once activated), each under
  * its model-facing name (a zut name VS Code would refuse gets a stable sanitised one), then the editor's tools.
  */
-export function offeredTools(host: HostCatalog, local: LocalTool[] = [], offer: Offer | ToolNameMap = modelNames(host, local)): ModelTool[] {
+function offeredTools(host: HostCatalog, local: LocalTool[] = [], offer: Offer | ToolNameMap = modelNames(host, local)): ModelTool[] {
   const o: Offer = 'names' in offer ? offer : { names: offer, editor: [], editorNames: editorModelNames([], []) };
   const out: ModelTool[] = local.map((l) => l.tool);
   for (const t of host.tools()) {
@@ -142,7 +142,7 @@ export function offeredTools(host: HostCatalog, local: LocalTool[] = [], offer: 
 }
 
 /** Converts a `tool_result`'s content blocks to what the model receives. */
-export function resultParts(result: ToolResult): ResultPart[] {
+function resultParts(result: ToolResult): ResultPart[] {
   const parts: ResultPart[] = [];
   for (const block of result.content) {
     if (block.type === 'text') parts.push({ kind: 'text', text: block.text ?? '' });

@@ -52,7 +52,7 @@ export function findSkill(skills: readonly SkillEntry[], name: string): SkillEnt
  * One line per skill, `- name (from ext): description` (`extra` adds to a line), until `SKILL_CATALOG_MAX_BYTES`;
  * past it a last line counts the skills left out (the `skill` tool's error for an unknown name lists every name).
  */
-export function skillLines(skills: readonly SkillEntry[], extra: (s: SkillEntry) => string = () => ''): string[] {
+function skillLines(skills: readonly SkillEntry[], extra: (s: SkillEntry) => string = () => ''): string[] {
   const out: string[] = [];
   let bytes = 0;
   for (const [i, s] of skills.entries()) {

@@ -15,7 +15,7 @@ export interface WindowLimits {
   held: number;
 }
 
-export const DEFAULT_WINDOW: WindowLimits = {
+const DEFAULT_WINDOW: WindowLimits = {
   inFlight: MAX_REQUESTS_IN_FLIGHT,
   bytesInFlight: MAX_REQUEST_BYTES_IN_FLIGHT,
   held: MAX_REQUESTS_HELD,

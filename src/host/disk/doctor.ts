@@ -5,6 +5,7 @@
  * formatter strips terminal control sequences, the markdown formatter keeps it in code spans/blocks.
  */
 import { fencedBlock, longestRun } from '../markdown';
+import { sanitizeText } from '../terminalText';
 import type { ExtensionInfo, Scope } from '../types';
 
 export type DoctorStatus = 'ok' | 'warning' | 'error' | 'shadowed' | 'disabled' | 'theme-only' | 'auto-ready' | 'ready-timeout';
@@ -122,19 +123,6 @@ export function doctorHasErrors(report: DoctorReport): boolean {
 }
 
 // ---------------------------------------------------------------- text
-
-/**
- * Makes untrusted text inert for a terminal: C0/C1 controls (ESC included) other than `\n` and `\t`, and bidi
- * overrides, become visible `\xNN` / `\u{NNNN}` escapes; `\r\n` and `\r` become `\n`.
- */
-export function sanitizeText(s: string): string {
-  return (
-    s
-      .replace(/\r\n?/g, '\n')
-      .replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
-      .replace(/[\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`)
-  );
-}
 
 /** Multi-line text indented under its label (line breaks preserved, as zut does). */
 function block(s: string, indent: string): string {

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { INSTALL_PLAN_MAX_FILES } from '../../protocol/limits';
-import { sanitizeText } from './doctor';
+import { sanitizeText } from '../terminalText';
 import type { InstallPlan } from './install';
 import type { ExtensionInfo, Scope } from '../types';
 import { execIsRelativePath } from './manifest';

@@ -28,10 +28,10 @@ export function isGitUrl(source: string): boolean {
 }
 
 /** The URL schemes `ext install` lets git use. */
-export const GIT_SCHEMES = ['https', 'ssh', 'file', 'git'] as const;
+const GIT_SCHEMES = ['https', 'ssh', 'file', 'git'] as const;
 
 /** git's options allowing only GIT_SCHEMES, whatever the user's configuration says. */
-export const GIT_PROTOCOLS_ONLY = ['-c', 'protocol.allow=never', ...GIT_SCHEMES.flatMap((s) => ['-c', `protocol.${s}.allow=always`])];
+const GIT_PROTOCOLS_ONLY = ['-c', 'protocol.allow=never', ...GIT_SCHEMES.flatMap((s) => ['-c', `protocol.${s}.allow=always`])];
 
 /** What a build's environment gets: no toolchain download (`go.mod`'s `toolchain` line runs nothing), no go.work above. */
 const GO_ENV = { GOTOOLCHAIN: 'local', GOWORK: 'off' } as const;

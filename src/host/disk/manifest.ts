@@ -17,7 +17,7 @@ import { userFile } from './userFile';
 export const MANIFEST_FILE = 'extension.json';
 
 /** Files whose presence makes an extension without `exec` a theme-only extension (listed, never spawned). */
-export const THEME_FILES = ['theme.json', path.join('themes', 'theme.json')] as const;
+const THEME_FILES = ['theme.json', path.join('themes', 'theme.json')] as const;
 
 export type ReadManifestResult =
   | { ok: true; manifest: Manifest; themeOnly: boolean; diagnostics: string[] }
@@ -28,7 +28,7 @@ const optString = z.string().nullish().transform((v) => v ?? undefined);
 const stringList = z.array(z.string()).nullish().transform((v) => v ?? []);
 
 /** The manifest's zod schema (descriptions become the editor's hover docs through `manifestJsonSchema`). */
-export const ManifestSchema = z.object({
+const ManifestSchema = z.object({
   name: optString.describe('The extension\'s name: unique among your extensions, sent back in `hello.name`, used for its log file (`<zut home>/logs/<name>.log`). No path separators.'),
   version: optString.describe('Its version, shown in the Extensions view and the doctor report.'),
   exec: optString.describe('The program to run: a path inside the extension directory (`./main.py`, must be executable) or a launcher on PATH (`node`, `python3`). Required unless the directory ships a theme.'),
@@ -89,7 +89,7 @@ async function isFile(p: string): Promise<boolean> {
 }
 
 /** True when the directory ships `theme.json` or `themes/theme.json`. */
-export async function hasTheme(dir: string): Promise<boolean> {
+async function hasTheme(dir: string): Promise<boolean> {
   const found = await Promise.all(THEME_FILES.map((f) => isFile(path.join(dir, f))));
   return found.includes(true);
 }

@@ -4,7 +4,8 @@
  * (`$XDG_DATA_HOME/Trash`, default `~/.local/share/Trash`: the folder under `files/`, a `.trashinfo` under `info/`
  * with its original path and deletion date, so desktop trash tools can restore it). macOS: `~/.Trash`. Where there
  * is none (Windows from a terminal, or a folder on another file system than the trash), the folder is moved to
- * `$ZUT_HOME/trash/<name>-<time>` instead, which is what VS Code falls back to as well. Never deletes outright.
+ * `$ZUT_HOME/trash/<name>-<time>` instead. VS Code's "Remove" takes the same path with its own trash
+ * (`TrashOptions.trash`). Never deletes outright.
  */
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -13,6 +14,11 @@ import { MANIFEST_FILE } from './manifest';
 
 export interface TrashOptions {
   zutHome: string;
+  /**
+   * The platform's trash as the caller reaches it (VS Code: its file service, `useTrash`), used instead of the
+   * home trash found here; when it fails (a remote or web host without one), the fallback folder.
+   */
+  trash?: (target: string) => Promise<void>;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
   home?: string;
@@ -26,7 +32,7 @@ export interface Trashed {
 }
 
 /** The freedesktop home trash: `$XDG_DATA_HOME/Trash`, else `~/.local/share/Trash`. */
-export function freedesktopTrashDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
+function freedesktopTrashDir(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
   const data = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(home, '.local', 'share');
   return path.join(data, 'Trash');
 }
@@ -107,6 +113,10 @@ export async function moveToTrash(dir: string, o: TrashOptions): Promise<Trashed
   const platform = o.platform ?? process.platform;
   const home = o.home ?? os.homedir();
   try {
+    if (o.trash) {
+      await o.trash(target);
+      return { kind: 'trash', path: target };
+    }
     if (platform === 'darwin') return { kind: 'trash', path: await toMacTrash(target, home) };
     if (platform !== 'win32') return { kind: 'trash', path: await toFreedesktopTrash(target, freedesktopTrashDir(o.env, home)) };
   } catch {

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { isInside } from './copyTree';
 
 /** Thrown when a file is left as it is on purpose (the message names it and says why). */
-export class UserFileRefused extends Error {}
+class UserFileRefused extends Error {}
 
 export interface UserFileOptions {
   /** A workspace's file: its real path (every link followed) must lie inside this folder, else it is refused. */

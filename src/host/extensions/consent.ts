@@ -76,7 +76,7 @@ export async function rememberConsent(choices: WorkspaceChoices, dir: string, re
   await choices.set(consentKey(dir), record);
 }
 
-export function isDisabledInWorkspace(choices: WorkspaceChoices | undefined, dir: string): boolean {
+function isDisabledInWorkspace(choices: WorkspaceChoices | undefined, dir: string): boolean {
   return choices?.get(disabledKey(dir)) === true;
 }
 

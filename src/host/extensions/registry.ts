@@ -10,7 +10,7 @@ import type { ExtensionCaps } from './caps';
 import type { CommandInfo, ToolInfo } from '../types';
 
 /** Tool names zut reserves for built-ins: extensions can never claim them. */
-export const RESERVED_TOOL_NAMES = new Set([
+const RESERVED_TOOL_NAMES = new Set([
   'read', 'write', 'edit', 'bash', 'python', 'worktree', 'grep', 'ast', 'lsp', 'web_search', 'web_open', 'web_find',
   'web_click', 'schedule', 'update_goal', 'plan', 'skill',
 ]);
@@ -83,7 +83,7 @@ export function buildIndex<R extends Registrant>(registrants: R[], activated: Se
 }
 
 /** Normalises a tool schema: an object schema, `{type:"object"}` when absent or not an object. */
-export function normaliseSchema(schema: unknown): Record<string, unknown> {
+function normaliseSchema(schema: unknown): Record<string, unknown> {
   if (schema && typeof schema === 'object' && !Array.isArray(schema)) return schema as Record<string, unknown>;
   return { type: 'object', properties: {} };
 }

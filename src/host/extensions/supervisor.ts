@@ -42,7 +42,11 @@ export class ExtensionSupervisor implements Registrant {
   #fingerprint: string | undefined;
   #userStopped = false;
   readonly #changes = new Emitter<StateChange>();
-  /** Fires on every transition that changed the lifecycle or the availability. */
+  /**
+   * Fires on every transition that changed the lifecycle or the availability, with old and new (the façade's
+   * `onDidChangeSessionState` is another thing: a tool result's session state). The views hear the set's burst
+   * event instead (`deps.changed()`, extensionSet.ts), which also carries registrations and diagnostics.
+   */
   readonly onDidChangeState = this.#changes.event;
   /** The wire protocol of its last handshake. */
   protocol: ProtocolName | undefined;

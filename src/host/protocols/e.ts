@@ -29,6 +29,7 @@ import type {
   ReplyMap,
   ToolReply,
 } from './types';
+import { isObject } from '../../protocol/json';
 
 /** The e protocol version this host speaks (`initialize.params.protocol`). */
 const E_PROTOCOL_VERSION = 1;
@@ -45,7 +46,7 @@ function initializeParams(info: HostInfo): Record<string, unknown> {
   return { protocol: E_PROTOCOL_VERSION, capabilities: [...E_HOST_CAPABILITIES], ui: info.canAsk !== false, e_version: info.hostVersion, cwd: info.cwd, extensions_config: info.extensionsConfig ?? {} };
 }
 
-const asRecord = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const asRecord = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {});
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** The wire protocol of one running e extension. */

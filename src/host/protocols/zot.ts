@@ -13,6 +13,7 @@ import {
 } from '../../protocol/zot';
 import type { ExtMessage, ExtensionHello, HostInfo, HostNotice } from './types';
 import { FrameProtocol, decodeFrameValue, parseJsonLine } from './v2';
+import { isObject } from '../../protocol/json';
 
 /** What the host tells a zot extension it supports (`hello_ack.capabilities`). */
 const ZOT_HOST_CAPABILITIES = ['call_tool'];
@@ -43,7 +44,7 @@ export class ZotV1Protocol extends FrameProtocol {
     const json = parseJsonLine(line);
     if (!json.ok) return json.message;
     const v = json.value as Record<string, unknown> | null;
-    const type = v !== null && typeof v === 'object' && !Array.isArray(v) ? v.type : undefined;
+    const type = isObject(v) ? v.type : undefined;
     switch (type) {
       case 'call_tool': {
         // Validated by the host's handler, which answers a malformed request with an error result (never a hang).

@@ -12,6 +12,7 @@ import {
   type ModelStreamPart,
   type ResultPart,
 } from '../../host/chat/model';
+import { isObject } from '../../protocol/json';
 
 /** `LanguageModelDataPart` (finalized after @types/vscode 1.104): present at runtime in newer VS Code builds. */
 interface DataPartCtor {
@@ -35,7 +36,7 @@ function resultContent(parts: ResultPart[], isError: boolean): unknown[] {
 }
 
 /** Converts the loop's conversation to VS Code messages (tool calls in assistant messages, results in user ones). */
-export function toLmMessages(messages: ChatMessage[]): vscode.LanguageModelChatMessage[] {
+function toLmMessages(messages: ChatMessage[]): vscode.LanguageModelChatMessage[] {
   const out: vscode.LanguageModelChatMessage[] = [];
   for (const m of messages) {
     if (m.parts.length === 0) continue;
@@ -101,5 +102,5 @@ export class LmChatModel implements ChatModel {
 }
 
 function asObject(input: unknown): Record<string, unknown> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  return isObject(input) ? input : {};
 }

@@ -17,8 +17,7 @@ import { applySession, SessionTracker, storeMessages, type TurnMeta } from '../.
 import { activeSkills, skillTool } from '../../host/chat/skills';
 import { systemPreamble } from '../../host/chat/systemPrompt';
 import { parseSlash, planResponse, responseErrorMessage } from '../../ui-model/commandModel';
-import { readSettings } from '../../ui-model/settings';
-import { sectionGetter } from '../settingsRead';
+import { zutSettings } from '../settingsRead';
 import { toHistory, PARTICIPANT_ID } from './history';
 import { LmChatModel } from './lmModel';
 import { ChatSink } from './render';
@@ -36,7 +35,7 @@ export interface ChatUi {
 
 const STATE_KEY = 'zut.chat.extensionState';
 /** Internal command (not in the palette): the last responses as streamed, for diagnostics and the in-host tests. */
-export const RECENT_COMMAND = 'zut.chat.recentResponses';
+const RECENT_COMMAND = 'zut.chat.recentResponses';
 
 /** One finished `@zut` response as the user saw it. */
 export interface RecentResponse {
@@ -80,7 +79,7 @@ class ZutChat extends Disposable {
     );
     participant.iconPath = new vscode.ThemeIcon('extensions');
     this._register(participant);
-    this._register(host.onDidChangeState(() => this.persistState()));
+    this._register(host.onDidChangeSessionState(() => this.persistState()));
     this._register(ui.onDidNote((n) => this.active.at(-1)?.note(n.ext, n.level, n.text)));
     this._register(ui.onDidSubmit((s) => this.submit(s.ext, s.text)));
     this._register(vscode.commands.registerCommand(RECENT_COMMAND, () => this.recent));
@@ -151,7 +150,7 @@ class ZutChat extends Disposable {
     let messages: ChatMessage[] = [];
     try {
       const runTurn = async (prompt: string, toolFirst?: LoopOptions['toolFirst']): Promise<LoopResult> => {
-        const settings = readSettings(sectionGetter()).settings;
+        const settings = zutSettings().settings;
         const skills = activeSkills(host);
         const skill = skillTool(skills);
         return runLoop({

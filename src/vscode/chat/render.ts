@@ -9,7 +9,7 @@ import type { LoopSink, ToolOutcome } from '../../host/chat/loop';
 import { codeBlock, codeName as ident, escapeMarkdown } from '../../host/chat/markdown';
 
 /** An untrusted, HTML-free MarkdownString. */
-export function safeMarkdown(markdown: string): vscode.MarkdownString {
+function safeMarkdown(markdown: string): vscode.MarkdownString {
   const md = new vscode.MarkdownString(markdown, false);
   md.isTrusted = false;
   md.supportHtml = false;

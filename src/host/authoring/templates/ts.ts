@@ -10,7 +10,7 @@
 import type { Template } from './common';
 
 /** The loader the manifest runs (`node run.js main.ts`). Plain JavaScript (Node runs it as is), ES module. */
-export const RUN_JS = `#!/usr/bin/env node
+const RUN_JS = `#!/usr/bin/env node
 // Runs this zut extension's TypeScript on Node 20.6+ with no build step and nothing to install:
 //   node run.js main.ts          (extension.json: "exec": "node", "args": ["run.js", "main.ts"])
 // main.ts and the .ts files it imports become JavaScript as Node loads them, through sdk/sucrase.js: types are

@@ -80,7 +80,7 @@ export function parsePatch(text: string): PatchFile[] | undefined {
 }
 
 /** The guards' views of a patch's files under `tool` (its own name for what zut has no tool for). */
-export function patchViews(tool: string, files: PatchFile[]): GuardView[] {
+function patchViews(tool: string, files: PatchFile[]): GuardView[] {
   const views: GuardView[] = [];
   for (const f of files) {
     if (f.op === 'add') views.push({ name: 'write', args: { path: f.path, content: f.content }, effect: 'write' });
@@ -94,7 +94,7 @@ export function patchViews(tool: string, files: PatchFile[]): GuardView[] {
 }
 
 /** The patch text of an `apply_patch` input (`{input}`, `{patch}`), if it has one. */
-export function patchTextOf(input: JsonObject): string | undefined {
+function patchTextOf(input: JsonObject): string | undefined {
   const t = input.input ?? input.patch;
   return typeof t === 'string' ? t : undefined;
 }

@@ -4,6 +4,7 @@
  * and the field kinds several sources share (a renamed key, a timeout in milliseconds or seconds, `edits` checked).
  * VS Code-free.
  */
+import { isObject } from '../../../protocol/json';
 
 /** Who owns the foreign tools of a row: VS Code's agent, Copilot CLI, Claude Code. */
 export type ForeignSource = 'vscode' | 'copilot-cli' | 'claude';
@@ -80,7 +81,8 @@ export interface ToolMapping {
   required: readonly string[];
 }
 
-export const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** The one JSON-object test (src/protocol/json.ts), for the rows here. */
+export { isObject };
 /** Whether `key` is `o`'s own property (never one inherited from Object.prototype: `constructor`, `toString`). */
 export const hasOwn = (o: object, key: string): boolean => Object.prototype.hasOwnProperty.call(o, key);
 export const str = (why: string) => (v: unknown) => (typeof v === 'string' ? undefined : why);

@@ -10,7 +10,7 @@
  */
 import * as path from 'node:path';
 import { cmdQuote, psCommandLine, shQuote } from './launcher';
-import { MCP_SERVER_NAME } from './names';
+import { MCP_SERVER_NAME } from '../hooks/names';
 
 export type McpClient = 'claude-desktop' | 'cursor' | 'generic' | 'cmd' | 'vscode';
 

@@ -1,14 +1,13 @@
 /**
- * zut tools in VS Code's agent mode (and any chat that uses `vscode.lm.tools`): an MCP server definition of ours,
- * `node dist/mcp-relay.js`, which VS Code starts and which connects back to this extension host over a private
- * socket (src/mcp/relayServer.ts, loaded from dist/relay-server.js when VS Code first starts the server) with a token
- * made for that start. Every call takes the host's guarded path.
+ * The MCP server for VS Code's agent mode: zut tools offered to agent mode (and any chat that uses `vscode.lm.tools`)
+ * as an MCP server definition of ours, `node dist/mcp-relay.js`, which VS Code starts and which connects back to
+ * this extension host over a private socket (src/mcp/relayServer.ts, loaded from dist/relay-server.js when VS Code
+ * first starts the server) with a token made for that start. Every call takes the host's guarded path.
  * `version` (VS Code's cache key) is a signature of the offered tools, so it changes when the list does, except while
  * a relay is connected: VS Code stops a running server whose definition changed, so a live server hears
  * `tools/list_changed` instead (src/mcp/definitionVersion.ts).
  * Settings: `zut.agentTools.enabled`, `zut.agentTools.exclude`. Maps; the MCP logic lives in src/mcp/.
  */
-import { createRequire } from 'node:module';
 import * as vscode from 'vscode';
 import type { HostCalls, HostCatalog, HostSessions } from '../host/api';
 import type { Event } from '../host/events';
@@ -19,38 +18,16 @@ import { RELAY_ENV } from '../mcp/limits';
 import type * as Relay from '../mcp/relayServer';
 import type { ExtensionProgress } from '../mcp/server';
 import { buildCatalog, offeredThroughMcp, type CatalogFilter } from '../mcp/tools';
-import { readSettings, type ZutSettings } from '../ui-model/settings';
-import { sectionGetter } from './settingsRead';
+import type { ZutSettings } from '../ui-model/settings';
+import { zutSettings } from './settingsRead';
+import { lazyBundle } from './lazyBundle';
 
 /** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
-export const MCP_PROVIDER_ID = 'zut.agentTools';
+const MCP_PROVIDER_ID = 'zut.agentTools';
 /** The server's label: VS Code names its tools `mcp_<label>_<tool>`. */
 export const MCP_SERVER_LABEL = 'zut';
 
-/**
- * zut's settings, read once per configuration change: the Extensions view asks for each tool row and every change
- * of the extensions asks again (one `getConfiguration` copies the whole section: at a window's start with 20
- * extensions this was the extension host's second largest allocation).
- */
-const cache: { on: boolean; value?: ZutSettings } = { on: false };
-const settings = (): ZutSettings => {
-  if (!cache.on) return readSettings(sectionGetter()).settings;
-  return (cache.value ??= readSettings(sectionGetter()).settings);
-};
-
-/** Caches `settings()` while registered, dropping the copy on every change of a zut setting (before any reader). */
-function cacheSettings(): vscode.Disposable {
-  cache.on = true;
-  cache.value = undefined;
-  const sub = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration('zut')) cache.value = undefined;
-  });
-  return new vscode.Disposable(() => {
-    sub.dispose();
-    cache.on = false;
-    cache.value = undefined;
-  });
-}
+const settings = (): ZutSettings => zutSettings().settings;
 
 /** The agent-mode filter: the exclude setting; interactive tools are fine (a person is at this window). */
 const filter: CatalogFilter = { origin: 'agent', exclude: () => settings().agentToolsExclude };
@@ -66,13 +43,12 @@ export function agentToolName(host: Pick<HostCatalog, 'tools'>, tool: ToolInfo):
 }
 
 /** Registers the MCP server definition provider; the relay socket opens when VS Code first starts the server. */
-export function registerAgentTools(
+export function registerAgentModeMcpServer(
   context: vscode.ExtensionContext,
   host: HostCatalog & HostCalls & HostSessions,
   progress?: Event<ExtensionProgress>,
   log?: (line: string) => void,
 ): void {
-  context.subscriptions.push(cacheSettings());
   const changed = new vscode.EventEmitter<void>();
   let server: Promise<Relay.RelayServer> | undefined;
   /** The relay server once listening (its relays, running or starting, decide whether a change keeps the version). */
@@ -89,7 +65,7 @@ export function registerAgentTools(
   const listen = () =>
     // The relay server (src/mcp/relayServer.ts with the MCP handler, built apart as dist/relay-server.js) is loaded when
     // VS Code first starts our server, outside dist/extension.js's size limit.
-    (server ??= (createRequire(__filename)(context.asAbsolutePath('dist/relay-server.js')) as typeof Relay).RelayServer.listen({
+    (server ??= lazyBundle<typeof Relay>(context, 'relay-server')().RelayServer.listen({
       host,
       serverVersion: String((context.extension.packageJSON as { version?: unknown }).version),
       origin: 'agent',

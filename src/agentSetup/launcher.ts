@@ -27,11 +27,11 @@ export interface LauncherTarget {
 }
 
 /** The launchers' file names in their directory. */
-export const LAUNCHER_POSIX = 'zut-host';
-export const LAUNCHER_WINDOWS = 'zut-host.cmd';
+const LAUNCHER_POSIX = 'zut-host';
+const LAUNCHER_WINDOWS = 'zut-host.cmd';
 
 /** The variable a launcher sets to its own absolute path for the CLI it runs. */
-export const LAUNCHER_ENV = 'ZUT_HOST_LAUNCHER';
+const LAUNCHER_ENV = 'ZUT_HOST_LAUNCHER';
 
 let taken: { value: string | undefined } | undefined;
 

@@ -2,7 +2,8 @@
  * The steps a private local socket's server takes before it knows who connected, shared by the agent-mode relay's
  * (src/mcp/relayServer.ts) and the agent hooks' (src/hooks/server.ts): listening on an address (a Unix socket path
  * or a Windows pipe name), and reading a peer's first line — bounded in size and in time, since whoever can reach
- * the socket may connect before proving who it is. VS Code-free.
+ * the socket may connect before proving who it is. VS Code-free. It lives here, in the lower of its two users' floors
+ * (src/mcp may import src/hooks, not the other way round).
  */
 import * as net from 'node:net';
 

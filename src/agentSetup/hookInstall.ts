@@ -18,7 +18,8 @@ import { userFile } from '../host/disk/userFile';
 import { HOOK_TIMEOUT_SECONDS } from '../protocol/limits';
 import { appendItem, appendMember, memberOf, parseJsonText, removeItem, removeMember, replaceValue } from '../host/disk/jsonText';
 import { cmdQuote, psCommandLine, shQuote } from './launcher';
-import type { HookAgent } from './names';
+import type { HookAgent } from '../hooks/names';
+import { isObject } from '../protocol/json';
 
 export type HookScope = 'user' | 'workspace';
 
@@ -26,7 +27,7 @@ export type HookScope = 'user' | 'workspace';
  * The events each agent's entry names, as that agent spells them. The permission events give zut's
  * `tool_confirmation_requested` and zot's `permission_decision` (permissions.ts); VS Code's agent has none.
  */
-export const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
+const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
   vscode: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'],
   'copilot-cli': ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'permissionRequest', 'notification'],
   claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStop'],
@@ -153,7 +154,6 @@ export function summarizePlan(plan: InstallPlan): string {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The commands an entry runs (ours are recognised by their exact command). */
 function commandsOf(entry: unknown): string[] {
