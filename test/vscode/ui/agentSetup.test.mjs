@@ -10,16 +10,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, retry, screenshot, startServer, workspaceCopy } from './harness.mjs';
-
-/** Runs a palette command, retrying while the palette does not list it yet (contributions arrive after restore). */
-async function runWhenListed(page, title) {
-  await retry(async () => {
-    await openPalette(page, `>${title}`);
-    await paletteRow(page, title).waitFor({ timeout: 3000 });
-  }, { timeout: 60_000, interval: 200 });
-  await paletteRow(page, title).click();
-}
+import { openPalette, openWorkbench, paletteRow, retry, runWhenListed, screenshot, startServer, workspaceCopy } from './harness.mjs';
 
 /** The labels of the open quick pick's rows, in order (each row's first label: not its detail). */
 function rowLabels(page) {
