@@ -56,6 +56,22 @@ function deep(depth: number): unknown {
 }
 
 describe('the guard door: every acting tool is seen', () => {
+  it('a patch of two files the guard allows: a subscriber hears tool_call for each file, then tool_result for each', async () => {
+    const m = await start();
+    const t = fakeTool();
+    const patch = ['*** Begin Patch', '*** Add File: /w/a.txt', '+a', '*** Add File: /w/b.txt', '+b', '*** End Patch'].join('\n');
+    const r = await m.invokeTool('apply_patch', { input: patch, explanation: 'e' }, { session: { id: 's' }, origin: 'chat', toolId: 'p2', foreign: { source: 'vscode', run: t.run } });
+    expect(r).toMatchObject({ isError: false });
+    await expect.poll(() => guardSaw().filter((l) => l.kind === 'event' && l.event === 'tool_result' && String(l.tool_id).startsWith('p2')).length).toBe(2);
+    const heard = guardSaw().filter((l) => l.kind === 'event' && String(l.tool_id).startsWith('p2'));
+    expect(heard.map((l) => [l.event, l.tool_id])).toEqual([
+      ['tool_call', 'p2'],
+      ['tool_call', 'p2#2'],
+      ['tool_result', 'p2'],
+      ['tool_result', 'p2#2'],
+    ]);
+  });
+
   it("a bash guard blocks VS Code's create_and_run_task {task: {command: 'rm -rf ~'}}; nothing runs", async () => {
     const m = await start();
     const t = fakeTool();

@@ -101,9 +101,11 @@ export class ToolGuard {
         if (intercepted) return this.judged(req, toolId, views, { blocked: { ext: ZUT, reason: `zut cannot hand this call to its guards: ${tooBig}` } });
         return this.judged(req, toolId, views, { input: req.input ?? {}, rewrittenBy: [] });
       }
+      // Each view to every subscriber; again later (a strict wait) only to those that came up meanwhile.
       const heard = new Set<string>();
       const announce = () => {
-        for (const v of views!) for (const ext of this.port.emitExcept({ event: 'tool_call', ...frameOf(v, req) }, heard)) heard.add(ext);
+        const reached = views!.flatMap((v) => this.port.emitExcept({ event: 'tool_call', ...frameOf(v, req) }, heard));
+        for (const ext of reached) heard.add(ext);
       };
       if (subscribed) announce();
       if (!intercepted) return this.judged(req, toolId, views, { input: req.input ?? {}, rewrittenBy: [] });
