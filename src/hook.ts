@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { askRunningHost } from './hooks/client';
-import { warmEnabled, warmRendezvous, type WarmOptions } from './hooks/warmHost';
+import { warmEnabled, warmOptionsOf, warmRendezvous, type WarmOptions } from './hooks/warmHost';
 import { quietBrokenPipes } from './hooks/brokenPipe';
 import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_ASKED, PRESET_STDIN, type HookAgent, type HookAnswer, type HookCall } from './hooks/names';
 import { readStdin } from './hooks/stdin';
@@ -36,9 +36,7 @@ function callOf(argv: string[]): { call: HookCall; cwd?: string; warm: WarmOptio
   const agent = (p.values.agent ?? 'vscode') as HookAgent;
   const event = eventName === undefined ? undefined : hookEventOf(eventName);
   if (sub !== 'hook' || !event || extra.length > 0 || !HOOK_AGENTS.includes(agent)) return undefined;
-  // `--allow-project` or $ZUT_ALLOW_PROJECT = 1/true, as src/cli/project.ts reads them.
-  const allowProject = p.values['allow-project'] === true || /^(1|true)$/i.test(process.env.ZUT_ALLOW_PROJECT ?? '');
-  return { call: { agent, event, camel: isCamelEvent(eventName) }, cwd: p.values.cwd, warm: { allowProject, noZot: !!p.values['no-zot'], noE: !!p.values['no-e'] } };
+  return { call: { agent, event, camel: isCamelEvent(eventName) }, cwd: p.values.cwd, warm: warmOptionsOf(p.values) };
 }
 
 /** The folder the input names (`cwd`), as the CLI resolves it; undefined when the input is not a JSON object with a string or no `cwd`. */

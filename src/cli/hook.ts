@@ -21,13 +21,12 @@ import { askRunningHost } from '../hooks/client';
 import { hookFailure as failure } from '../hooks/failure';
 import { readHookInput, type HookInput } from '../hooks/input';
 import { answerInTime } from '../hooks/server';
-import { launchWarmHost, warmEnabled, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
+import { launchWarmHost, warmEnabled, warmOptionsOf, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
 import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_ASKED, type HookAgent, type HookAnswer, type HookCall } from '../hooks/names';
 import { presetStdin, readStdin } from '../hooks/stdin';
 import { hostOptions, UsageError, write, type Parsed } from './common';
 import { hookInstall } from './hookInstall';
 import { hookHost } from './hookHost';
-import { allowProject } from './project';
 
 export async function hook(p: Parsed): Promise<number> {
   const [, eventName, ...extra] = p.positionals;
@@ -58,7 +57,7 @@ async function answer_(p: Parsed, call: HookCall, afterAnswer: (f: () => void) =
   const input = readHookInput(raw);
   if (typeof input === 'string') return failure(call, input);
   const cwd = path.resolve(input.cwd ?? p.values.cwd ?? process.cwd());
-  const o: WarmOptions = { allowProject: allowProject(p.values), noZot: !!p.values['no-zot'], noE: !!p.values['no-e'] };
+  const o: WarmOptions = warmOptionsOf(p.values);
   const warm = warmEnabled() ? warmRendezvous(cwd, o) : undefined;
   const askedAlready = (globalThis as Record<symbol, unknown>)[PRESET_ASKED] === true; // by the light entry
   const running = askedAlready ? undefined : await askRunningHost(cwd, call, raw, { deadline, budgetMs, warm });

@@ -17,10 +17,9 @@ import { HOOK_BUDGET_MS, HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, HOOK_START_POLL_
 import { removeStale } from '../hooks/client';
 import { HookServer } from '../hooks/server';
 import { alive, ensurePrivateDir, hooksDir, readRendezvous, realFolder, type Rendezvous } from '../hooks/rendezvous';
-import { warmRendezvous, type WarmOptions } from '../hooks/warmHost';
+import { warmLock, warmOptionsOf, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
 import { startWatchdog } from '../hooks/watchdog';
 import { EXIT, hostOptions, UsageError, write, type Parsed } from './common';
-import { allowProject } from './project';
 
 /** `zut-host hook host [status|stop]`. */
 export async function hookHost(p: Parsed): Promise<number> {
@@ -88,7 +87,7 @@ function idleMs(p: Parsed): number {
 
 async function serve(p: Parsed): Promise<number> {
   const folder = realFolder(p.values.cwd ?? process.cwd());
-  const options: WarmOptions = { allowProject: allowProject(p.values), noZot: !!p.values['no-zot'], noE: !!p.values['no-e'] };
+  const options: WarmOptions = warmOptionsOf(p.values);
   const idle = idleMs(p);
   const dir = hooksDir();
   const why = ensurePrivateDir(dir);
@@ -111,7 +110,7 @@ async function serve(p: Parsed): Promise<number> {
     void manager.start().catch(() => undefined);
   };
   const server = await HookServer.listen(manager, [folder], { dir, warmFile: file, onRequest: () => (idleTimer.refresh(), startExtensions()) });
-  fs.rmSync(`${file}.lock`, { force: true });
+  fs.rmSync(warmLock(file), { force: true });
   if (typeof server === 'string') throw new Error(`hook host: ${server}`);
 
   const end = (): Promise<void> =>

@@ -9,16 +9,11 @@ import type { DoctorEntry } from '../host/disk/doctor';
 import { discover } from '../host/disk/discovery';
 import { logPathFor } from '../host/disk/paths';
 
-/** The environment variable that stands for `--allow-project` (CI). */
-const ALLOW_PROJECT_ENV = 'ZUT_ALLOW_PROJECT';
-
 /** What a project extension held back shows (doctor), and why. */
 const HOLD_PROJECT = 'not started: project extension (pass --allow-project)';
 
-/** Whether this run may start the project's own extensions: `--allow-project`, or `$ZUT_ALLOW_PROJECT` = 1/true. */
-export function allowProject(values: { 'allow-project'?: boolean }): boolean {
-  return values['allow-project'] === true || /^(1|true)$/i.test(process.env[ALLOW_PROJECT_ENV] ?? '');
-}
+/** Whether this run may start the project's own extensions (the hooks' rule, warmHost.ts: every verb reads it so). */
+export { allowProject } from '../hooks/warmHost';
 
 /** Where to look: the project and the ecosystems this run loads. */
 export interface ProjectScan {

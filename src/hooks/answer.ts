@@ -13,11 +13,10 @@
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';
 import type { HookHost } from './host';
-import type { ForeignSource } from '../host/calls/foreignTools';
 import type { GuardRequest } from '../host/calls/toolGuard';
 import { deny } from './failure';
 import type { HookInput } from './input';
-import type { HookAgent, HookAnswer, HookCall } from './names';
+import type { HookAnswer, HookCall } from './names';
 import { sessionStartContext } from './skills';
 import { activeSkills, SKILL_TOOL_NAME } from '../host/chat/skills';
 import { hasOwnPrefix, isOwnTool } from './tools';
@@ -28,9 +27,6 @@ export type { HookHost } from './host';
 
 const NOTHING: HookAnswer = { stdout: '', exitCode: 0 };
 const json = (o: unknown): HookAnswer => ({ stdout: JSON.stringify(o) + '\n', exitCode: 0 });
-
-/** Whose tools an agent's hook input names (the foreign-tool table's source). */
-const SOURCES: Record<HookAgent, ForeignSource> = { vscode: 'vscode', claude: 'claude', 'copilot-cli': 'copilot-cli' };
 
 /** The zut session of the agent's session (the session id; one per call when the agent sends none). */
 function sessionOf(input: HookInput): SessionContext {
@@ -44,6 +40,7 @@ function sessionOf(input: HookInput): SessionContext {
 export async function answerHook(host: HookHost, call: HookCall, input: HookInput, deadline: number): Promise<HookAnswer> {
   const session = sessionOf(input);
   host.setSession(session);
+  const requestOf = (i: HookInput, toolId?: string) => guardRequest(host, call, i, toolId);
   switch (call.event) {
     case 'PreToolUse':
       return preToolUse(host, call, input, deadline);
@@ -51,13 +48,13 @@ export async function answerHook(host: HookHost, call: HookCall, input: HookInpu
       postToolUse(host, call, input);
       return NOTHING;
     case 'PermissionRequest':
-      permissionRequest(host, call, input, (i, toolId) => guardRequest(host, call, i, toolId));
+      permissionRequest(host, call, input, requestOf);
       return NOTHING;
     case 'PermissionDenied':
-      permissionDenied(host, input, (i, toolId) => guardRequest(host, call, i, toolId));
+      permissionDenied(host, input, requestOf);
       return NOTHING;
     case 'Notification':
-      notification(host, call, input, (i, toolId) => guardRequest(host, call, i, toolId));
+      notification(host, call, input, requestOf);
       return NOTHING;
     case 'UserPromptSubmit':
       return userPromptSubmit(host, call, input);
@@ -78,10 +75,18 @@ export async function answerHook(host: HookHost, call: HookCall, input: HookInpu
  */
 function guardRequest(host: HookHost, call: HookCall, input: HookInput, toolId = input.toolUseId ?? randomUUID()): GuardRequest | undefined {
   const name = input.toolName;
-  // Ours (judged on the MCP path): an extension's tool, or the host's `skill` while one bundles skills.
+  if (!name || isOurs(host, call, name)) return undefined;
+  return { name, input: input.toolInput, source: call.agent, toolId, strict: true };
+}
+
+/**
+ * Ours (judged on the MCP path): an extension's tool, or the host's `skill` while one bundles skills. Only a name in
+ * the agent's spelling of our MCP server's tools is looked up (most calls are the agent's own tools: no lookup).
+ */
+function isOurs(host: HookHost, call: HookCall, name: string): boolean {
+  if (!hasOwnPrefix(call.agent, name)) return false;
   const hostTools = activeSkills(host).length > 0 ? [SKILL_TOOL_NAME] : [];
-  if (!name || isOwnTool(call.agent, name, host.allTools(), hostTools)) return undefined;
-  return { name, input: input.toolInput, source: SOURCES[call.agent], toolId, strict: true };
+  return isOwnTool(call.agent, name, host.allTools(), hostTools);
 }
 
 async function preToolUse(host: HookHost, call: HookCall, input: HookInput, deadline: number): Promise<HookAnswer> {

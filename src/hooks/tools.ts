@@ -18,17 +18,20 @@ const MCP_TOOL_PREFIXES: Record<HookAgent, readonly string[]> = {
   'copilot-cli': [`${MCP_SERVER_NAME}-`, `mcp__${MCP_SERVER_NAME}__`],
 };
 
+/** The agent's prefix for a tool of an MCP server named as ours that `name` starts with, if any. */
+const ownPrefix = (agent: HookAgent, name: string): string | undefined => MCP_TOOL_PREFIXES[agent].find((p) => name.startsWith(p));
+
+/** Whether `name` is in the agent's spelling of a tool of an MCP server named as ours (whatever the tool). */
+export function hasOwnPrefix(agent: HookAgent, name: string): boolean {
+  return ownPrefix(agent, name) !== undefined;
+}
+
 /**
  * Whether `name` is one of `tools`, or of the host's own tools in `hostTools` (the `skill` tool while an extension
  * bundles skills), as this installation's MCP server offers it to `agent`.
  */
-/** Whether `name` is in the agent's spelling of a tool of an MCP server named as ours (whatever the tool). */
-export function hasOwnPrefix(agent: HookAgent, name: string): boolean {
-  return MCP_TOOL_PREFIXES[agent].some((p) => name.startsWith(p));
-}
-
 export function isOwnTool(agent: HookAgent, name: string, tools: readonly ToolInfo[], hostTools: readonly string[] = []): boolean {
-  const prefix = MCP_TOOL_PREFIXES[agent].find((p) => name.startsWith(p));
+  const prefix = ownPrefix(agent, name);
   if (!prefix) return false;
   const rest = name.slice(prefix.length);
   if (hostTools.includes(rest)) return true;

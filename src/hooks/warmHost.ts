@@ -18,6 +18,22 @@ export interface WarmOptions {
   noE: boolean;
 }
 
+/** The environment variable that stands for `--allow-project` (CI). */
+const ALLOW_PROJECT_ENV = 'ZUT_ALLOW_PROJECT';
+
+/** Whether this run may start the project's own extensions: `--allow-project`, or `$ZUT_ALLOW_PROJECT` = 1/true. */
+export function allowProject(values: { 'allow-project'?: boolean }): boolean {
+  return values['allow-project'] === true || /^(1|true)$/i.test(process.env[ALLOW_PROJECT_ENV] ?? '');
+}
+
+/** A hook's or a warm host's options from its command line (they pick which warm host it is). */
+export function warmOptionsOf(values: { 'allow-project'?: boolean; 'no-zot'?: boolean; 'no-e'?: boolean }): WarmOptions {
+  return { allowProject: allowProject(values), noZot: !!values['no-zot'], noE: !!values['no-e'] };
+}
+
+/** The start lock beside a warm host's rendezvous file: taken by the hook that starts it, removed by the host. */
+export const warmLock = (file: string): string => `${file}.lock`;
+
 /** Whether hooks may start a warm host (`ZUT_HOOK_WARM=0`: no). */
 export const warmEnabled = (): boolean => process.env.ZUT_HOOK_WARM !== '0';
 
@@ -40,7 +56,7 @@ export function warmRendezvous(folder: string, o: WarmOptions, dir = hooksDir())
 export function launchWarmHost(cli: string, folder: string, o: WarmOptions, after: number): boolean {
   const dir = hooksDir();
   if (ensurePrivateDir(dir)) return false;
-  const lock = `${warmRendezvous(folder, o, dir)}.lock`;
+  const lock = warmLock(warmRendezvous(folder, o, dir));
   if (!takeLock(lock)) return false;
   const p = spawn(process.execPath, [cli, 'hook', 'host', '--cwd', folder, ...warmFlags(o), '--after-pid', String(after)], { cwd: folder, detached: true, stdio: 'ignore', windowsHide: true });
   p.on('error', () => fs.rmSync(lock, { force: true }));

@@ -35,7 +35,6 @@ export interface Watchdog {
   track(pids: readonly number[]): void;
   /** The host ends normally (it stops its extensions itself). */
   bye(): void;
-  readonly pid: number | undefined;
 }
 
 /** Starts the watchdog of this process. */
@@ -47,7 +46,6 @@ export function startWatchdog(): Watchdog {
   (p.stdin as unknown as { unref?: () => void }).unref?.();
   let known = new Set<number>();
   return {
-    pid: p.pid,
     track(pids) {
       const now = new Set(pids);
       const lines = [...[...now].filter((x) => !known.has(x)).map((x) => `+${x}`), ...[...known].filter((x) => !now.has(x)).map((x) => `-${x}`)];
