@@ -29,10 +29,13 @@ export const LAZY_BUNDLES = [
  */
 function lazyBundle() {
   const byPath = new Map(LAZY_BUNDLES.map((l) => [path.join(ROOT, l.module), l]));
+  // An import that may name one of them: its folder (for an index.ts) or its file, with or without `.ts`.
+  const names = LAZY_BUNDLES.map((l) => (path.basename(l.module) === 'index.ts' ? `${path.basename(path.dirname(l.module))}(/index)?` : path.basename(l.module, '.ts')));
+  const filter = new RegExp(`(${names.join('|')})(\\.ts)?$`);
   return {
     name: 'lazy-bundle',
     setup(b) {
-      b.onResolve({ filter: /foreignTools(\/index)?(\.ts)?$/ }, (args) => {
+      b.onResolve({ filter }, (args) => {
         const base = path.resolve(args.resolveDir, args.path);
         const abs = [base, `${base}.ts`, path.join(base, 'index.ts')].find((c) => byPath.has(c));
         return abs && !args.importer.startsWith(path.dirname(abs) + path.sep) ? { path: abs, namespace: 'lazy-bundle' } : undefined;

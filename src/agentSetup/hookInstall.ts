@@ -108,13 +108,14 @@ export function planInstall(inst: Installation, agent: HookAgent, scope: HookSco
   const entries: Record<string, Record<string, unknown>> = {};
   const also: Record<string, string[]> = {};
   const dir = path.dirname(inst.cli);
+  // This installation's other forms (its CLI or its hook entry run directly, without the launcher; on Windows, as
+  // an older version quoted them) are ours too.
+  const entry = hookEntry(inst);
+  const scripts = [path.join(dir, 'cli.js'), path.join(dir, 'hook.js')];
   for (const event of INSTALLED_EVENTS[agent]) {
-    const command = hookCommand(inst, agent, event);
-    // This installation's other forms (its CLI or its hook entry run directly, without the launcher; on Windows, as
-    // an older version quoted them) are ours too.
-    const scripts = [path.join(dir, 'cli.js'), path.join(dir, 'hook.js')];
+    const command = hookCommand(inst, agent, event, undefined, entry);
     const forms = scripts.map((s) => hookCommand({ ...inst, launcher: undefined }, agent, event, undefined, s));
-    const older = inst.platform === 'win32' ? [hookEntry(inst), ...scripts].flatMap((s, i) => olderWindowsForms(i === 0 ? inst : { ...inst, launcher: undefined }, agent, event, s)) : [];
+    const older = inst.platform === 'win32' ? [entry, ...scripts].flatMap((s, i) => olderWindowsForms(i === 0 ? inst : { ...inst, launcher: undefined }, agent, event, s)) : [];
     also[event] = [...new Set([...forms, ...older])].filter((c) => c !== command);
     if (agent === 'copilot-cli') {
       entries[event] = { type: 'command', ...(inst.platform === 'win32' ? { powershell: command } : { bash: command }), timeoutSec: HOOK_TIMEOUT_SECONDS };

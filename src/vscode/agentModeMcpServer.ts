@@ -21,11 +21,12 @@ import { buildCatalog, offeredThroughMcp, type CatalogFilter } from '../mcp/tool
 import type { ZutSettings } from '../ui-model/settings';
 import { zutSettings } from './settingsRead';
 import { lazyBundle } from './lazyBundle';
+import { MCP_SERVER_NAME } from '../hooks/names';
 
 /** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 const MCP_PROVIDER_ID = 'zut.agentTools';
 /** The server's label: VS Code names its tools `mcp_<label>_<tool>`. */
-export const MCP_SERVER_LABEL = 'zut';
+export const MCP_SERVER_LABEL = MCP_SERVER_NAME;
 
 const settings = (): ZutSettings => zutSettings().settings;
 

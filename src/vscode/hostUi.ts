@@ -88,8 +88,10 @@ export class VsCodeHostUi extends Disposable implements HostUi {
     this.panels.attach(host);
     this._register(
       host.onDidChangeExtensions(() => {
+        const withNotes = this.notes.model.exts();
+        if (withNotes.length === 0) return;
         const known = new Set(host.extensions().map((e) => e.name));
-        for (const ext of this.notes.model.exts()) if (!known.has(ext)) this.notes.clear(ext);
+        for (const ext of withNotes) if (!known.has(ext)) this.notes.clear(ext);
       }),
     );
   }
