@@ -7,6 +7,11 @@ import { MAX_FRAME_BYTES } from './limits';
 /** The largest frame (bytes, without its newline) either side may send (defined in limits.ts). */
 export { MAX_FRAME_BYTES };
 
+/** Whether `s` is over `max` bytes of UTF-8 (a UTF-16 unit is at most 3 bytes: counted exactly only near the limit). */
+export function overUtf8Bytes(s: string, max: number): boolean {
+  return s.length * 3 > max && Buffer.byteLength(s) > max;
+}
+
 /** What a decoder hands out: a complete line, or an over-long line that was dropped. */
 export type DecodedLine = { line: string } | { overflow: number };
 

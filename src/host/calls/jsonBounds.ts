@@ -4,6 +4,7 @@
  * the stack here), and only a value within the depth is encoded (JSON.stringify recurses). The guard door
  * (toolGuard.ts) uses it to refuse what it could not hand to a guard. VS Code-free.
  */
+import { overUtf8Bytes } from '../../protocol/codec';
 
 /** Why `value` does not fit, or undefined when it does. */
 export function jsonBoundsError(value: unknown, maxDepth: number, maxBytes: number): string | undefined {
@@ -20,7 +21,6 @@ export function jsonBoundsError(value: unknown, maxDepth: number, maxBytes: numb
   } catch (e) {
     return `the arguments cannot be encoded as JSON (${e instanceof Error ? e.message : String(e)})`;
   }
-  // Each UTF-16 unit is at most 3 bytes of UTF-8: count exactly only near the limit.
-  if (encoded !== undefined && encoded.length * 3 > maxBytes && Buffer.byteLength(encoded) > maxBytes) return `the arguments are over ${maxBytes} bytes encoded`;
+  if (encoded !== undefined && overUtf8Bytes(encoded, maxBytes)) return `the arguments are over ${maxBytes} bytes encoded`;
   return undefined;
 }

@@ -3,6 +3,7 @@
  * recursion) and its line may be longer than MAX_FRAME_BYTES (the spec's 4 MiB line buffer: the extension could not
  * read it and would fail). Either way it is not sent, and the connection says why (connection.ts). VS Code-free.
  */
+import { overUtf8Bytes } from '../../protocol/codec';
 import { MAX_FRAME_BYTES } from '../../protocol/limits';
 
 /** The encoded line (with its newline), undefined when the protocol has no such message, or why it cannot be sent. */
@@ -13,7 +14,7 @@ export function frameOut(encode: () => string | undefined, maxBytes = MAX_FRAME_
   } catch (e) {
     return { why: `it cannot be encoded (${e instanceof Error ? e.message : String(e)})` };
   }
-  // A UTF-16 unit is at most 3 bytes of UTF-8: count exactly only near the limit (the newline does not count).
-  if (line !== undefined && line.length * 3 > maxBytes && Buffer.byteLength(line) - 1 > maxBytes) return { why: `it is over ${maxBytes} bytes` };
+  // The newline does not count.
+  if (line !== undefined && overUtf8Bytes(line, maxBytes + 1)) return { why: `it is over ${maxBytes} bytes` };
   return line;
 }

@@ -6,6 +6,7 @@
  * refused. Each kind is reported by ONE diagnostic per process lifetime, so a flood within every cap keeps memory
  * flat. Diagnostics themselves are cut by `cutDiagnostic`. Numbers: limits.ts.
  */
+import { overUtf8Bytes } from '../../protocol/codec';
 import {
   MAX_DESCRIPTION_BYTES,
   MAX_DIAGNOSTIC_BYTES,
@@ -47,7 +48,7 @@ const byteLength = (s: string | undefined): number => (s === undefined ? 0 : Buf
 
 /** `text` cut to at most `max` UTF-8 bytes (on a character boundary) plus `…`; unchanged when it fits. */
 export function cutBytes(text: string, max: number): string {
-  if (text.length * 3 <= max || Buffer.byteLength(text) <= max) return text;
+  if (!overUtf8Bytes(text, max)) return text;
   // Only the head is encoded: a 4 MiB text costs `max` bytes here, not 4 MiB.
   return Buffer.from(text.slice(0, max)).subarray(0, max).toString('utf8').replace(/\uFFFD$/, '') + '…';
 }
