@@ -11,17 +11,31 @@ import type { HostCatalog } from '../host/api';
 import type { ExtensionInfo } from '../host/types';
 
 /** Waiting for an answer, or denied: Allow applies. */
-export const isAnswerable = (e: ExtensionInfo): boolean => e.state === 'consent' || e.state === 'denied';
+const isAnswerable = (e: ExtensionInfo): boolean => e.state === 'consent' || e.state === 'denied';
+
+/**
+ * Which extensions each per-extension command acts on (localChoices.ts): its filter, and its context key's test
+ * below, from one place.
+ */
+export const APPLIES = {
+  allow: isAnswerable,
+  deny: (e) => e.state === 'consent',
+  revoke: (e) => e.fingerprint !== undefined && !isAnswerable(e),
+  disable: (e) => !e.disabledInWorkspace && e.state !== 'disabled',
+  enable: (e) => e.disabledInWorkspace === true,
+  stop: (e) => e.pid !== undefined,
+  start: (e) => e.state === 'stopped',
+} satisfies Record<string, (e: ExtensionInfo) => boolean>;
 
 /** Each context key and which extensions make it true (any of them). */
 const CONTEXT_KEYS: Readonly<Record<string, (e: ExtensionInfo) => boolean>> = {
   'zut.hasExtensions': () => true,
-  'zut.consentPending': (e) => e.state === 'consent',
-  'zut.hasAnswerable': isAnswerable,
-  'zut.hasAllowed': (e) => e.fingerprint !== undefined && !isAnswerable(e),
-  'zut.hasLive': (e) => e.pid !== undefined,
-  'zut.hasStopped': (e) => e.state === 'stopped',
-  'zut.hasWorkspaceDisabled': (e) => e.disabledInWorkspace === true,
+  'zut.consentPending': APPLIES.deny,
+  'zut.hasAnswerable': APPLIES.allow,
+  'zut.hasAllowed': APPLIES.revoke,
+  'zut.hasLive': APPLIES.stop,
+  'zut.hasStopped': APPLIES.start,
+  'zut.hasWorkspaceDisabled': APPLIES.enable,
 };
 
 /** Keeps the context keys in step with the host. */

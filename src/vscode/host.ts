@@ -12,6 +12,7 @@ import { Disposable } from '../host/events';
 import { SAVE_DEBOUNCE_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
 import { Manager } from '../host/manager';
 import { watchedFiles } from '../host/disk/manifestSignature';
+import { isInside } from '../host/extensions/consent';
 import { globalExtensionsDir, resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
 import { ExtensionOutput } from './output';
 import { affectsAny, effectiveZutHome, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from '../ui-model/settings';
@@ -236,7 +237,8 @@ class HostRuntime extends Disposable implements HostControl {
     if (uri.scheme !== 'file') return;
     const file = uri.fsPath;
     const exts = this.manager.extensions();
-    if (exts.some((e) => file.startsWith(e.dir + path.sep))) {
+    // Only where the gate would look (gates.ts allowOwnEdit: not e's), so other saves are not encoded for nothing.
+    if (exts.some((e) => e.ecosystem !== 'e' && isInside(file, e.dir))) {
       void this.manager.allowOwnEdit(file, new TextEncoder().encode(doc.getText())).catch((e: unknown) => this.log.warn(`${file}: ${errorText(e)}`));
     }
     const watched = exts.some((e) => e.manifestPath === file || watchedFiles(e).includes(file));

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { HostCatalog, HostConsent } from '../host/api';
 import type { ExtensionInfo } from '../host/types';
-import { isAnswerable } from './contextKeys';
+import { APPLIES } from './contextKeys';
 import { resolveExtension } from './pickExtension';
 
 type Reg = (id: string, fn: (...args: unknown[]) => unknown) => void;
@@ -36,19 +36,19 @@ export function registerLocalChoices(reg: Reg, host: HostCatalog & HostConsent):
   const each = (fn: (name: string) => Promise<void>) => async (names: string[]) => {
     for (const n of names) await fn(n);
   };
-  reg('zut.allowExtension', action('Allow', isAnswerable, (ns) => host.answerConsent(ns, 'allow')));
-  reg('zut.denyExtension', action("Don't allow", (e) => e.state === 'consent', (ns) => host.answerConsent(ns, 'deny')));
+  reg('zut.allowExtension', action('Allow', APPLIES.allow, (ns) => host.answerConsent(ns, 'allow')));
+  reg('zut.denyExtension', action("Don't allow", APPLIES.deny, (ns) => host.answerConsent(ns, 'deny')));
   reg('zut.allowAll', async () => {
     const names = host.pendingConsent().map((e) => e.name);
     if (names.length === 0) void vscode.window.showInformationMessage('No zut extension is waiting for consent.');
     else await host.answerConsent(names, 'allow');
     return names;
   });
-  reg('zut.revokeConsent', action('Revoke consent for', (e) => e.fingerprint !== undefined && !isAnswerable(e), each((n) => host.revokeConsent(n))));
-  reg('zut.disableInWorkspace', action('Disable (Workspace)', (e) => !e.disabledInWorkspace && e.state !== 'disabled', each((n) => host.setDisabledInWorkspace(n, true))));
-  reg('zut.enableInWorkspace', action('Enable (Workspace)', (e) => e.disabledInWorkspace === true, each((n) => host.setDisabledInWorkspace(n, false))));
-  reg('zut.stopExtension', action('Stop', (e) => e.pid !== undefined, each((n) => host.stopExtension(n))));
-  reg('zut.startExtension', action('Start', (e) => e.state === 'stopped', each((n) => host.startExtension(n))));
+  reg('zut.revokeConsent', action('Revoke consent for', APPLIES.revoke, each((n) => host.revokeConsent(n))));
+  reg('zut.disableInWorkspace', action('Disable (Workspace)', APPLIES.disable, each((n) => host.setDisabledInWorkspace(n, true))));
+  reg('zut.enableInWorkspace', action('Enable (Workspace)', APPLIES.enable, each((n) => host.setDisabledInWorkspace(n, false))));
+  reg('zut.stopExtension', action('Stop', APPLIES.stop, each((n) => host.stopExtension(n))));
+  reg('zut.startExtension', action('Start', APPLIES.start, each((n) => host.startExtension(n))));
 }
 
 /**
