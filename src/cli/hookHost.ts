@@ -10,13 +10,14 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { ManagerOptions } from '../host/api';
 import { Manager } from '../host/manager';
 import { NullHostUi } from '../host/hostUi';
-import { globalExtensionsDir } from '../host/disk/paths';
-import { HOOK_BUDGET_MS, HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, HOOK_START_POLL_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
+import { eProjectExtensionsDir, globalExtensionsDir, projectExtensionsDir, zotProjectExtensionsDir } from '../host/disk/paths';
+import { HOOK_BUDGET_MS, HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, HOOK_HOST_STOP_WAIT_MS, HOOK_START_POLL_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
 import { removeStale } from '../hooks/client';
 import { HookServer } from '../hooks/server';
-import { alive, ensurePrivateDir, hooksDir, readRendezvous, realFolder, type Rendezvous } from '../hooks/rendezvous';
+import { alive, ensurePrivateDir, hooksDir, readRendezvous, realFolder, rendezvousNames, type Rendezvous } from '../hooks/rendezvous';
 import { warmLock, warmOptionsOf, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
 import { startWatchdog } from '../hooks/watchdog';
 import { EXIT, hostOptions, UsageError, write, type Parsed } from './common';
@@ -33,13 +34,7 @@ export async function hookHost(p: Parsed): Promise<number> {
 
 /** The warm hosts whose rendezvous files are in the hooks directory (live ones; stale files are removed). */
 export function warmHosts(dir = hooksDir()): { file: string; r: Rendezvous }[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir).filter((n) => n.startsWith('h-') && n.endsWith('.json'));
-  } catch {
-    return [];
-  }
-  return names.flatMap((n) => {
+  return rendezvousNames(dir, 'h').flatMap((n) => {
     const file = path.join(dir, n);
     const r = readRendezvous(file);
     if (!r) return [];
@@ -70,8 +65,7 @@ async function stop(p: Parsed): Promise<number> {
     }
   }
   // Each stops its extensions (shutdown → grace → SIGTERM → SIGKILL) before it exits: wait for that, bounded.
-  const until = Date.now() + 15_000;
-  while (hosts.some(({ r }) => alive(r.pid)) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  await Promise.all(hosts.map(({ r }) => afterExit(r.pid, HOOK_HOST_STOP_WAIT_MS)));
   await write(process.stdout, hosts.length ? `Stopped ${hosts.length} warm hook host${hosts.length > 1 ? 's' : ''}.\n` : 'No warm hook host is running.\n');
   return EXIT.ok;
 }
@@ -93,7 +87,8 @@ async function serve(p: Parsed): Promise<number> {
   const why = ensurePrivateDir(dir);
   if (why) throw new Error(`hook host: ${why}`);
   const file = warmRendezvous(folder, options, dir);
-  const manager = new Manager({ ...hostOptions(p), folders: [folder], ui: new NullHostUi(), provider: 'hook', model: 'unknown', autoRestart: true, isTrusted: () => options.allowProject });
+  const opts = hostOptions(p);
+  const manager = new Manager({ ...opts, folders: [folder], ui: new NullHostUi(), provider: 'hook', model: 'unknown', autoRestart: true, isTrusted: () => options.allowProject });
   const watchdog = startWatchdog();
   const tracked = manager.onDidChangeExtensions(() => watchdog.track(manager.extensions().flatMap((e) => (e.pid ? [e.pid] : []))));
   let ending: Promise<void> | undefined;
@@ -139,7 +134,7 @@ async function serve(p: Parsed): Promise<number> {
   const checks = setInterval(() => {
     if (stamp(self) !== was) void end();
   }, HOOK_HOST_CHECK_MS);
-  const watchers = watchExtensions(manager, folder, p, options);
+  const watchers = watchExtensions(manager, folder, opts, options);
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void end());
   await afterExit(afterPid(p), HOOK_BUDGET_MS);
   startExtensions();
@@ -163,13 +158,12 @@ async function afterExit(pid: number | undefined, ms: number): Promise<void> {
 }
 
 /** Restarts an extension whose files change: the extension directories this host loads, watched recursively. */
-function watchExtensions(manager: Manager, folder: string, p: Parsed, o: WarmOptions): fs.FSWatcher[] {
-  const opts = hostOptions(p);
+function watchExtensions(manager: Manager, folder: string, opts: Omit<ManagerOptions, 'ui'>, o: WarmOptions): fs.FSWatcher[] {
   const roots = [
     globalExtensionsDir(opts.zutHome),
     ...(opts.zot ? [globalExtensionsDir(opts.zot.home)] : []),
     ...(opts.e ? [globalExtensionsDir(opts.e.home)] : []),
-    ...(o.allowProject ? ['.zut', ...(opts.zot ? ['.zot'] : []), ...(opts.e ? ['.e'] : [])].map((d) => path.join(folder, d, 'extensions')) : []),
+    ...(o.allowProject ? [projectExtensionsDir(folder), ...(opts.zot ? [zotProjectExtensionsDir(folder)] : []), ...(opts.e ? [eProjectExtensionsDir(folder)] : [])] : []),
     ...(opts.extensionPaths ?? []),
   ];
   let changed = new Set<string>();

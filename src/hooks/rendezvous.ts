@@ -105,17 +105,24 @@ export function writeRendezvous(file: string, r: Rendezvous, id: string): void {
 }
 
 /**
+ * The rendezvous files of one kind in `dir` (`w`: windows, `h`: warm hosts), by name; none when the directory is not
+ * private (anyone could have planted them) or not there.
+ */
+export function rendezvousNames(dir: string, kind: 'w' | 'h'): string[] {
+  try {
+    if (checkPrivateDir(dir)) return [];
+    return fs.readdirSync(dir).filter((n) => n.startsWith(`${kind}-`) && n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+}
+
+/**
  * The windows for `cwd`: those of its own folder, else of the nearest parent folder that has any (newest first);
  * none when the directory is not private.
  */
 export function findWindows(cwd: string, dir = hooksDir()): { file: string; r: Rendezvous }[] {
-  let names: string[];
-  try {
-    if (checkPrivateDir(dir)) return [];
-    names = fs.readdirSync(dir).filter((n) => n.startsWith('w-') && n.endsWith('.json'));
-  } catch {
-    return [];
-  }
+  const names = rendezvousNames(dir, 'w');
   if (names.length === 0) return [];
   for (let folder = realFolder(cwd); ; folder = path.dirname(folder)) {
     const prefix = `w-${hash(folder)}-`;

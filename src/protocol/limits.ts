@@ -360,6 +360,11 @@ export const HOOK_HOST_IDLE_MS = 10 * 60_000;
 /** How often a warm hook host checks that its executable (dist/cli.js) is still the one it runs. Ours. */
 export const HOOK_HOST_CHECK_MS = 10_000;
 /**
+ * How long `zut-host hook host stop` waits for the hosts it signalled to exit (each stops its extensions first:
+ * shutdown, grace, SIGTERM, SIGKILL). Ours.
+ */
+export const HOOK_HOST_STOP_WAIT_MS = 15_000;
+/**
  * What a host answering hooks remembers of each agent session's recent tool calls, to tie a later permission event
  * (an agent's PermissionRequest, Notification, PostToolUse) to its call: this many sessions, the latest calls of each.
  * Ours: an agent asks about the call it is making now; a few dozen cover parallel calls and subagents.
