@@ -70,7 +70,7 @@ class Refused extends Error {}
  * configuration, pins.ts, alike): its directory (a top-level e file: only that level, shared with its siblings), its
  * manifest and the files `exec`/`args` name.
  */
-export function fingerprintTarget(d: DiscoveredExtension, folders: readonly string[], zutHome: string): FingerprintTarget {
+export function fingerprintTarget(d: Pick<DiscoveredExtension, 'name' | 'dir' | 'manifestPath' | 'manifest' | 'ecosystem' | 'eTarget'>, folders: readonly string[], zutHome: string): FingerprintTarget {
   return {
     name: d.name,
     dir: d.dir,

@@ -9,7 +9,6 @@ import * as path from 'node:path';
 import type { ManagerOptions } from './options';
 import { MANIFEST_FILE, readManifest } from '../disk/manifest';
 import { identity } from '../disk/discovery';
-import { logPathFor } from '../disk/paths';
 import { consentRecord, decideGate, isInside, isRepositoryCode, needsConsent, rememberConsent, setDisabledInWorkspace, type ConsentOptions } from './consent';
 import { contentFingerprint, filePart, fingerprintTarget, type FingerprintResult } from './fingerprint';
 import type { ExtensionSupervisor } from './supervisor';
@@ -163,15 +162,7 @@ export class Gatekeeper {
     if (!consent || !isRepositoryCode({ dir: dest, scope: 'global' }, folders)) return;
     const m = await readManifest(staging);
     if (!m.ok) throw new Error(`${dest}: ${m.error}`);
-    const fp = await contentFingerprint({
-      name: m.manifest.name,
-      dir: staging,
-      manifestPath: path.join(staging, MANIFEST_FILE),
-      exec: m.manifest.exec,
-      args: m.manifest.args,
-      folders,
-      logPath: logPathFor(zutHome, m.manifest.name),
-    });
+    const fp = await contentFingerprint(fingerprintTarget({ name: m.manifest.name, dir: staging, manifestPath: path.join(staging, MANIFEST_FILE), manifest: m.manifest }, folders, zutHome));
     if (!fp.ok) throw new Error(fp.error);
     await rememberConsent(consent.choices, dest, { answer: 'allow', fingerprint: fp.fingerprint, own: true });
   }
