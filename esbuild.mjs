@@ -50,6 +50,27 @@ function lazyBundle() {
   };
 }
 
+/**
+ * Modules outside the bundle (`vscode`, Node's built-ins) imported once: esbuild gives each importing file its own
+ * `__toESM(require(x))`, a copy of every property as a getter — 31 copies of the whole `vscode` API object and 26 of
+ * `node:path` in dist/extension.js, paid at load (issue 28, activation). Each is routed through one module of the
+ * bundle (`export * from`), so its properties are copied once and every file reads that one namespace.
+ * @returns {esbuild.Plugin}
+ */
+function externalsOnce() {
+  return {
+    name: 'externals-once',
+    setup(b) {
+      b.onResolve({ filter: /^(vscode|node:[a-z_/]+)$/ }, (args) =>
+        args.namespace === 'externals-once' ? { path: args.path, external: true } : { path: args.path, namespace: 'externals-once' });
+      b.onLoad({ filter: /.*/, namespace: 'externals-once' }, (args) => ({
+        contents: `export * from ${JSON.stringify(args.path)};`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 /** Each lazy bundle's own entry. */
 const lazyBundleEntries = () => Object.fromEntries(LAZY_BUNDLES.map((l) => [l.bundle, path.join(ROOT, l.module)]));
 
@@ -73,7 +94,7 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
       sourcemap: !production,
       minify: production,
       logLevel: 'warning',
-      plugins: [lazyBundle()],
+      plugins: [lazyBundle(), externalsOnce()],
     },
     {
       entryPoints: { cli: path.join(ROOT, 'src/cli.ts') },
@@ -85,6 +106,7 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
       sourcemap: !production,
       minify: production,
       logLevel: 'warning',
+      plugins: [externalsOnce()],
     },
     {
       // The agent-mode relay VS Code starts as an MCP stdio server: Node built-ins only, no source map in the vsix.
@@ -110,6 +132,7 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
       external: ['vscode'],
       minify: production,
       logLevel: 'warning',
+      plugins: [externalsOnce()],
     },
     {
       entryPoints: { panel: path.join(ROOT, 'media/panel.ts') },
