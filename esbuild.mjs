@@ -84,7 +84,8 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
   return [
     {
       // The extension: what it needs only now and then comes from the lazy bundles beside it (LAZY_BUNDLES).
-      entryPoints: { extension: path.join(ROOT, 'src/extension.ts') },
+      // dist/main.js (package.json `main`) loads dist/extension.js through a V8 code cache (src/main.ts).
+      entryPoints: { main: path.join(ROOT, 'src/main.ts'), extension: path.join(ROOT, 'src/extension.ts') },
       outdir,
       bundle: true,
       platform: 'node',

@@ -48,6 +48,14 @@ describe('release bundle', () => {
     expect(js).not.toContain('hello_ack');
   });
 
+  it('dist/main.js (the entry: loads extension.js through a code cache) stays tiny: no zod, no host, no vscode', () => {
+    const js = fs.readFileSync(path.join(out, 'main.js'), 'utf8');
+    expect(js.length).toBeLessThan(4_000);
+    expect(js).not.toContain('Invalid input');
+    expect(js).not.toContain('require("vscode")');
+    expect(js).toContain('"extension.js"');
+  });
+
   it('the foreign-tool table is a lazy bundle: extension.js loads dist/foreign-tools.js at its first call, which maps as the source does', () => {
     const js = fs.readFileSync(path.join(out, 'extension.js'), 'utf8');
     expect(js).toContain('"foreign-tools.js"');
@@ -58,7 +66,7 @@ describe('release bundle', () => {
 
   it('a build empties its output dir first (nothing stale, no source map of a release build)', () => {
     const files = fs.readdirSync(out, { recursive: true }).map(String).sort();
-    expect(files).toEqual(['agent-setup.js', 'cli.js', 'extension.js', 'foreign-tools.js', 'hook-server.js', 'hook.js', 'mcp-relay.js', 'media', path.join('media', 'panel.js'), 'relay-server.js']);
+    expect(files).toEqual(['agent-setup.js', 'cli.js', 'extension.js', 'foreign-tools.js', 'hook-server.js', 'hook.js', 'main.js', 'mcp-relay.js', 'media', path.join('media', 'panel.js'), 'relay-server.js']);
   });
 });
 
@@ -71,13 +79,13 @@ describe('package-time check', () => {
     }
     const sdk = pkg.REQUIRED_FILES.filter((f) => f.startsWith('dist/sdk/'));
     expect(sdk).toContain('dist/sdk/sucrase.js');
-    const built = ['dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/relay-server.js', 'dist/hook-server.js', 'dist/agent-setup.js', 'dist/foreign-tools.js', 'dist/hook.js', 'dist/media/panel.js', 'dist/media/panel.js.map', ...sdk];
+    const built = ['dist/main.js', 'dist/main.js.map', 'dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/relay-server.js', 'dist/hook-server.js', 'dist/agent-setup.js', 'dist/foreign-tools.js', 'dist/hook.js', 'dist/media/panel.js', 'dist/media/panel.js.map', ...sdk];
     for (const f of built) {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       fs.writeFileSync(path.join(dir, f), '//');
     }
     const files = pkg.packagedFiles(dir);
-    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/agent-setup.js', 'dist/cli.js', 'dist/extension.js', 'dist/foreign-tools.js', 'dist/hook-server.js', 'dist/hook.js', 'dist/mcp-relay.js', 'dist/media/panel.js', 'dist/relay-server.js', ...sdk].sort());
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/agent-setup.js', 'dist/cli.js', 'dist/extension.js', 'dist/foreign-tools.js', 'dist/hook-server.js', 'dist/hook.js', 'dist/main.js', 'dist/mcp-relay.js', 'dist/media/panel.js', 'dist/relay-server.js', ...sdk].sort());
     expect(() => pkg.checkPackageFiles({ files, bundle: path.join(out, 'extension.js') })).not.toThrow();
   }, 30_000);
 
@@ -86,7 +94,7 @@ describe('package-time check', () => {
     fs.writeFileSync(big, Buffer.alloc(pkg.BUNDLE_LIMIT_BYTES + 1, 0x20));
     expect(() => pkg.checkPackageFiles({ files: [...pkg.REQUIRED_FILES, 'dist/extension.js.map'], bundle: big, production: false }))
       .toThrow('the package would contain source maps: dist/extension.js.map');
-    expect(() => pkg.checkPackageFiles({ files: ['package.json'], bundle: big })).toThrow(/would lack dist\/extension\.js/);
+    expect(() => pkg.checkPackageFiles({ files: ['package.json'], bundle: big })).toThrow(/would lack dist\/main\.js, dist\/extension\.js/);
     expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES.filter((f) => f !== 'dist/sdk/sucrase.js'), bundle: big }))
       .toThrow(/^the package would lack dist\/sdk\/sucrase\.js:/);
     expect(() => pkg.checkPackageFiles({ files: pkg.REQUIRED_FILES.filter((f) => f !== 'dist/hook.js'), bundle: big })).toThrow(/^the package would lack dist\/hook\.js:/);

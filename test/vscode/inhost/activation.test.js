@@ -91,6 +91,7 @@ suite('activation', () => {
     assert.strictEqual(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
     assert.ok(pkg.capabilities.untrustedWorkspaces.description.length > 20, 'untrusted description explains the limit');
     assert.strictEqual(pkg.capabilities.virtualWorkspaces, false);
-    assert.strictEqual(pkg.main, './dist/extension.js');
+    // The entry is the code-cache loader (src/main.ts), which loads dist/extension.js.
+    assert.strictEqual(pkg.main, './dist/main.js');
   });
 });

@@ -1,0 +1,132 @@
+// The extension's entry (src/main.ts): dist/extension.js loaded through a V8 code cache. The cache is written after
+// a load that had none, used by the next load, ignored unless it is the user's private file, and a bad one never
+// stops the bundle from loading (V8 rejects it; a new one replaces it).
+// Each load runs in a fresh Node (src/main.ts bundled by esbuild here): within one process V8's own in-memory
+// compilation cache would answer a second compile of the same source, and the file's cache would not be consulted.
+import { spawnSync } from 'node:child_process';
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
+
+afterEach(cleanupTemps);
+
+interface Bundle {
+  answer: number;
+  sibling: string;
+  dirname: string;
+  self: string;
+}
+
+let loaderDir: string;
+beforeAll(() => {
+  loaderDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-code-cache-'));
+  esbuild.buildSync({ entryPoints: [path.join(__dirname, '../../src/main.ts')], outfile: path.join(loaderDir, 'main.js'), bundle: true, platform: 'node', format: 'cjs', logLevel: 'error' });
+});
+afterAll(() => fs.rmSync(loaderDir, { recursive: true, force: true }));
+
+/** loadWithCodeCache(file, cacheDir) in a fresh Node; `write`: then writeCache(). */
+function loadWithCodeCache<T extends Bundle>(file: string, cacheDir: string, write = false): { cache: string; exports: T; wrote: boolean | null } {
+  const script = `const l = require(${JSON.stringify(path.join(loaderDir, 'main.js'))}).loadWithCodeCache(process.argv[1], process.argv[2]);
+const e = l.exports; const wrote = process.argv[3] === 'w' ? l.writeCache() : null;
+console.log(JSON.stringify({ cache: l.cache, exports: { answer: e.answer(), sibling: e.sibling, dirname: e.dirname, self: e.self }, wrote }));`;
+  const r = spawnSync(process.execPath, ['-e', script, file, cacheDir, write ? 'w' : '-'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`loader child failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as { cache: string; exports: T; wrote: boolean | null };
+}
+
+/** A CommonJS "bundle" that uses its own require, module and __dirname, like dist/extension.js. */
+function writeBundle(dir: string, body = 'return 42;'): string {
+  fs.writeFileSync(path.join(dir, 'sibling.js'), 'module.exports = "from the sibling";');
+  const file = path.join(dir, 'extension.js');
+  const fns = Array.from({ length: 200 }, (_, i) => `function f${i}(x) { return x * ${i} + ${i}; }`).join('\n');
+  fs.writeFileSync(file, `"use strict";\n${fns}\nmodule.exports = { answer() { ${body} }, sibling: require('./sibling.js'), dirname: __dirname, self: __filename, sum: f199(1) };\n`);
+  return file;
+}
+
+describe('the code-cache loader (dist/main.js)', () => {
+  it('loads as require would, writes a private cache after a load without one, and the next load uses it', () => {
+    const dir = tempDir();
+    const file = writeBundle(dir);
+    const cacheDir = path.join(dir, 'storage', 'code-cache');
+    const first = loadWithCodeCache<Bundle>(file, cacheDir);
+    expect(first.cache).toBe('none');
+    expect(first.exports.answer).toBe(42);
+    expect(first.exports.sibling).toBe('from the sibling');
+    expect(first.exports.dirname).toBe(dir);
+    expect(first.exports.self).toBe(file);
+    expect(fs.existsSync(cacheDir)).toBe(false); // written only when asked (after activation)
+    expect(loadWithCodeCache<Bundle>(file, cacheDir, true).wrote).toBe(true);
+    const [cacheFile, ...others] = fs.readdirSync(cacheDir);
+    expect(others).toEqual([]);
+    expect(cacheFile).toMatch(/^extension-[0-9a-f]{24}\.bin$/);
+    if (process.platform !== 'win32') {
+      expect(fs.statSync(cacheDir).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(path.join(cacheDir, cacheFile!)).mode & 0o777).toBe(0o600);
+    }
+    const second = loadWithCodeCache<Bundle>(file, cacheDir, true);
+    expect(second.cache).toBe('used');
+    expect(second.exports.answer).toBe(42);
+    expect(second.exports.sibling).toBe('from the sibling');
+    expect(second.wrote).toBe(false); // nothing to replace
+  });
+
+  it('a new build is a new cache: the old one is not used, and is removed when the new one is written', () => {
+    const dir = tempDir();
+    const file = writeBundle(dir);
+    const cacheDir = path.join(dir, 'cc');
+    loadWithCodeCache<Bundle>(file, cacheDir, true);
+    const old = fs.readdirSync(cacheDir);
+    writeBundle(dir, 'return 43;');
+    const next = loadWithCodeCache<Bundle>(file, cacheDir, true);
+    expect(next.cache).toBe('none');
+    expect(next.exports.answer).toBe(43);
+    expect(next.wrote).toBe(true);
+    const now = fs.readdirSync(cacheDir);
+    expect(now).toHaveLength(1);
+    expect(now).not.toEqual(old);
+  });
+
+  it('a corrupt cache is rejected by V8: the bundle loads all the same, and a good cache replaces it', () => {
+    const dir = tempDir();
+    const file = writeBundle(dir);
+    const cacheDir = path.join(dir, 'cc');
+    loadWithCodeCache<Bundle>(file, cacheDir, true);
+    const cacheFile = path.join(cacheDir, fs.readdirSync(cacheDir)[0]!);
+    fs.writeFileSync(cacheFile, Buffer.alloc(4096, 7), { mode: 0o600 });
+    const bad = loadWithCodeCache<Bundle>(file, cacheDir, true);
+    expect(bad.cache).toBe('rejected');
+    expect(bad.exports.answer).toBe(42);
+    expect(bad.wrote).toBe(true);
+    expect(loadWithCodeCache<Bundle>(file, cacheDir).cache).toBe('used');
+  });
+
+  it('a cache others may write, or a link, is never read (POSIX modes)', () => {
+    const dir = tempDir();
+    const file = writeBundle(dir);
+    const cacheDir = path.join(dir, 'cc');
+    loadWithCodeCache<Bundle>(file, cacheDir, true);
+    const name = fs.readdirSync(cacheDir)[0]!;
+    const cacheFile = path.join(cacheDir, name);
+    fs.chmodSync(cacheFile, 0o666);
+    expect(loadWithCodeCache<Bundle>(file, cacheDir).cache).toBe('none');
+    fs.chmodSync(cacheFile, 0o600);
+    expect(loadWithCodeCache<Bundle>(file, cacheDir).cache).toBe('used');
+    const elsewhere = path.join(dir, 'elsewhere.bin');
+    fs.renameSync(cacheFile, elsewhere);
+    fs.symlinkSync(elsewhere, cacheFile);
+    expect(loadWithCodeCache<Bundle>(file, cacheDir).cache).toBe('none');
+  });
+
+  it('a cache folder that cannot be written costs only the speed', () => {
+    const dir = tempDir();
+    const file = writeBundle(dir);
+    const blocker = path.join(dir, 'not-a-dir');
+    fs.writeFileSync(blocker, '');
+    const load = loadWithCodeCache<Bundle>(file, path.join(blocker, 'cc'), true);
+    expect(load.exports.answer).toBe(42);
+    expect(load.wrote).toBe(false);
+  });
+});
