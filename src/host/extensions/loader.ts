@@ -133,11 +133,13 @@ export class Loader {
     // After whatever is queued (an install, a reload), so its fingerprint is the one compared.
     await this.ops.run(async () => undefined);
     const { restart, other, files } = changedExtensions(paths, this.host.set.infos(this.host.options.zutHome));
-    // The fingerprint reads every extensions directory and manifest: only taken when a manifest or an unknown path
-    // changed (a saved executable, an author's inner loop, restarts without it).
-    const needSignature = other.length > 0 || [...restart.values()].includes('manifest');
-    const now = needSignature ? await this.stamps() : undefined;
-    const manifestsChanged = now !== undefined && !now.equals(this.loadedStamps);
+    // The whole fingerprint reads every extensions directory and manifest: only taken when an unknown path changed,
+    // or a manifest outside the directories it covers. A saved manifest of a loaded extension (an author's inner
+    // loop) needs only its own stamp; a saved executable, none.
+    const manifestDirs = [...restart].filter(([, why]) => why === 'manifest').map(([name]) => this.host.set.find(name)?.disc.dir);
+    const whole = other.length > 0 || manifestDirs.some((dir) => dir === undefined || this.loadedStamps?.has(dir) !== true);
+    const now = whole ? await this.stamps() : manifestDirs.length > 0 ? await manifestStamps([], manifestDirs as string[]) : undefined;
+    const manifestsChanged = whole && now !== undefined && !now.equals(this.loadedStamps);
     if (other.length > 0 && manifestsChanged) {
       await this.reload();
       return { reloaded: true, restarted: [] };
@@ -241,7 +243,9 @@ export class Loader {
       // The fingerprint before the read: a manifest rewritten while this restart reads it (or right after) then
       // differs from it, and the watcher's event for that write restarts the extension again. Taken after the
       // read, it would hold the new stamp over the old content and the event would find nothing new.
-      const stamps = await this.stamps();
+      // Its own directory's stamp when the fingerprint has it (a restart reads its own manifest, not every one).
+      const own = this.loadedStamps?.has(s.disc.dir) === true;
+      const stamps = own ? await manifestStamps([], [s.disc.dir]) : await this.stamps();
       const m = await rereadManifest(s.disc);
       if (m.ok && m.manifest.name !== s.name) {
         // Renamed: it may now shadow or be shadowed by another extension; rediscover everything.
