@@ -7,8 +7,9 @@
  * - Copilot CLI `permissionRequest` fires before its permission service decides (auto-allows included: GitHub's hooks
  *   reference), so it only marks the call; its `notification` of type `permission_prompt` (the person is being asked)
  *   is the `tool_confirmation_requested`; a postToolUse of that call → approved by the user.
- * Our answer to each is nothing: the person, or the agent's own rules, decide. The call is found in the host's memory
- * of the session (callMemory.ts); one that cannot be found (no PreToolUse answered here before) has no event.
+ * Our answer to each is nothing: the person, or the agent's own rules, decide. The call is found in the memory of the
+ * session (callMemory.ts: this host's, else the calls other hosts answered, on disk); one that cannot be found has no
+ * event.
  * VS Code-free.
  */
 import type { GuardRequest } from '../host/calls/toolGuard';
@@ -27,15 +28,15 @@ export function permissionRequest(host: HookHost, call: HookCall, input: HookInp
   const claude = call.agent === 'claude';
   const c = memoryOf(host).find(session, { name: input.toolName, ...(claude && { input: input.toolInput }) });
   if (!c) return;
-  if (!claude) return void (c.requested = true);
-  ask(host, c, input, requestOf);
+  if (!claude) return memoryOf(host).mark(session, c, 'requested');
+  ask(host, session, c, input, requestOf);
 }
 
 /** Notification: Copilot CLI's `permission_prompt` asks the person about the call its permissionRequest marked. */
 export function notification(host: HookHost, call: HookCall, input: HookInput, requestOf: RequestOf): void {
   if (call.agent !== 'copilot-cli' || input.notificationType !== 'permission_prompt' || !input.sessionId) return;
   const c = memoryOf(host).requested(input.sessionId);
-  if (c) ask(host, c, { ...input, toolName: c.name, toolInput: c.input }, requestOf);
+  if (c) ask(host, input.sessionId, c, { ...input, toolName: c.name, toolInput: c.input }, requestOf);
 }
 
 /** PermissionDenied (Claude Code): denied by the person it asked, else by its own rules. */
@@ -52,8 +53,8 @@ export function ranAfterAsking(host: HookHost, c: RememberedCall | undefined, re
   if (c?.asked) host.toolPermission(request, { kind: 'decision', decision: 'approved', source: 'user' });
 }
 
-function ask(host: HookHost, c: RememberedCall, input: HookInput, requestOf: RequestOf): void {
-  c.asked = true;
+function ask(host: HookHost, session: string, c: RememberedCall, input: HookInput, requestOf: RequestOf): void {
+  memoryOf(host).mark(session, c, 'asked');
   const request = requestOf(input, c.toolId);
   if (request) host.toolPermission(request, { kind: 'confirmation' });
 }

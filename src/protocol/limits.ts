@@ -377,5 +377,14 @@ export const HOOK_HOST_STOP_WAIT_MS = 15_000;
  */
 export const HOOK_MEMORY_SESSIONS = 64;
 export const HOOK_MEMORY_CALLS = 32;
+/**
+ * The same memory on disk (one private file per call in the hooks directory), for the call a host other than the one
+ * that answered its PreToolUse hears about later (the first call answered by the hook itself while the warm host
+ * starts; a window opened mid-session): kept this long, and only for inputs up to this size (a larger one stays in
+ * the answering host's memory alone). Ours: a permission prompt follows its call within seconds; tool inputs are a
+ * few KB, a file an agent writes may be far larger.
+ */
+export const HOOK_MEMORY_FILE_TTL_MS = 30 * 60_000;
+export const HOOK_MEMORY_FILE_MAX_BYTES = 64 * 1024;
 /** While a PreToolUse waits for extensions that are still starting, how often it looks again. Ours. */
 export const HOOK_START_POLL_MS = 25;

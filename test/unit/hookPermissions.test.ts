@@ -97,6 +97,43 @@ describe('agent permission events', () => {
     expect(events[3]).toMatchObject({ status: 'completed', result: { content: [{ type: 'text', text: '\n<shellId: 0 completed with exit code 0>' }], is_error: false } });
   });
 
+  it('Copilot CLI: the hook that answered preToolUse and permissionRequest by itself is gone; the warm host it started hears the prompt and the result of that call (the call memory on disk)', async () => {
+    // The first calls of a session, with no window and no warm host yet: the hook answers them with a host of its own
+    // (m1) and starts the warm host (m2), which answers the agent's next events. One user's hooks directory.
+    const m1 = await host();
+    const s = { sessionId: 'copilot-handover' };
+    await hook(m1, 'copilot-cli', 'preToolUse', { ...fixture('copilot-cli', 'preToolUse'), ...s });
+    await hook(m1, 'copilot-cli', 'permissionRequest', { ...fixture('copilot-cli', 'permissionRequest'), ...s });
+    const [called] = await seen(m1);
+    await m1.stop();
+    const m2 = await host();
+    await hook(m2, 'copilot-cli', 'notification', { ...fixture('copilot-cli', 'notification'), ...s });
+    await hook(m2, 'copilot-cli', 'postToolUse', { ...fixture('copilot-cli', 'postToolUse'), ...s });
+    const events = await seen(m2);
+    expect(events.map((e) => e.event)).toEqual(['tool_confirmation_requested', 'permission_decision', 'tool_result']);
+    expect(events.map((e) => e.tool_id)).toEqual([called!.tool_id, called!.tool_id, called!.tool_id]);
+    expect(events[0]).toMatchObject({ tool_name: 'bash', tool_preview: 'touch /tmp/zut-agents-sandbox/ws/made' });
+    expect(events[1]).toMatchObject({ decision: 'approved', source: 'user' });
+    // Another session's prompt finds nothing of this one's.
+    const m3 = await host();
+    await hook(m3, 'copilot-cli', 'notification', { ...fixture('copilot-cli', 'notification'), sessionId: 'copilot-other' });
+    expect(await seen(m3)).toEqual([]);
+  });
+
+  it('Claude Code: a PermissionRequest another host answers finds the call by name and input, and the files stay private', async () => {
+    const m1 = await host();
+    const pre = { ...fixture('claude', 'PreToolUse'), session_id: 'claude-handover' };
+    await hook(m1, 'claude', 'PreToolUse', pre);
+    const m2 = await host();
+    await hook(m2, 'claude', 'PermissionRequest', { ...fixture('claude', 'PermissionRequest'), session_id: 'claude-handover' });
+    expect((await seen(m2)).map((e) => [e.event, e.tool_id])).toEqual([['tool_confirmation_requested', pre.tool_use_id]]);
+    const dir = process.env.ZUT_HOOKS_DIR!;
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    const files = fs.readdirSync(dir).filter((f) => f.startsWith('m-'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(fs.statSync(path.join(dir, f)).mode & 0o777).toBe(0o600);
+  });
+
   it("Copilot CLI's PascalCase PostToolUse result (tool_result: {result_type, text_result_for_llm}) is read too", async () => {
     const m = await host();
     await hook(m, 'copilot-cli', 'PostToolUse', { ...fixture('copilot-cli', 'PostToolUse'), tool_result: { result_type: 'failure', text_result_for_llm: 'it broke' } });
