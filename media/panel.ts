@@ -2,10 +2,12 @@
 // only (`textContent`, never `innerHTML`) — sends normalized keys and the panel size in monospace cells back, and
 // acknowledges each frame so the extension side can coalesce render storms.
 //
-// Accessibility: the lines are a listbox (labelled by the title) whose selected row is its aria-activedescendant,
-// so a screen reader reads the row the user moved to, not the whole panel on each render; a row that changes in
-// place (same selection, new text) is said through a polite status region. Ctrl+M switches Tab between "a key
-// for the extension" and "move focus out of the panel" (remembered while the panel lives, across hide/show).
+// Accessibility: the title is the page's level-one heading and document title, everything sits in the <main>
+// landmark (axe-core: 0 violations, test/vscode/ui/surfaces.test.mjs); the lines are a listbox (labelled by the
+// title) whose selected row is its aria-activedescendant, so a screen reader reads the row the user moved to, not
+// the whole panel on each render; a row that changes in place (same selection, new text) is said through a polite
+// status region. Ctrl+M switches Tab between "a key for the extension" and "move focus out of the panel"
+// (remembered while the panel lives, across hide/show).
 import { isTabFocusToggle, mapPanelKey, planPaint, rowSpeech, type RenderMessage } from '../src/ui-model/panelKeys';
 
 interface VsCodeApi {
@@ -45,15 +47,24 @@ function isRender(m: unknown): m is RenderMessage {
   );
 }
 
+/** What an untitled panel is called: its heading, document title and listbox label (as in the page's HTML). */
+const UNTITLED = 'zut panel';
+/** The title last painted (undefined: none yet, the page's HTML shows UNTITLED). */
+let shownTitle: string | undefined;
+
 /** The row texts as painted, and the selected row's index (-1: none). */
 const shown: string[] = [];
 let shownSelected = -1;
 
 function paint(m: RenderMessage): void {
-  if (titleEl.textContent !== m.title) {
-    titleEl.textContent = m.title;
-    titleEl.hidden = m.title === '';
-    linesEl.setAttribute('aria-label', m.title === '' ? 'zut panel' : m.title);
+  if (shownTitle !== m.title) {
+    shownTitle = m.title;
+    // An untitled panel still has its level-one heading (and the document its title): "zut panel", visually hidden.
+    const name = m.title === '' ? UNTITLED : m.title;
+    titleEl.textContent = name;
+    titleEl.classList.toggle('visually-hidden', m.title === '');
+    linesEl.setAttribute('aria-label', name);
+    document.title = name;
   }
   if (footerEl.textContent !== m.footer) {
     footerEl.textContent = m.footer;

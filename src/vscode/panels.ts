@@ -189,7 +189,10 @@ export class PanelSurface extends Disposable {
     const root = this.context.extensionUri;
     const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'media', 'panel.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'panel.css'));
-    // No extension text goes into this HTML: the frame arrives by postMessage and is set with textContent.
+    // No extension text goes into this HTML: the frame arrives by postMessage and is set with textContent. For
+    // assistive technology (axe-core finds 0 violations: test/vscode/ui/surfaces.test.mjs) the document has a title,
+    // the panel's title is its level-one heading (until the first frame, and for an untitled panel, a visually hidden
+    // "zut panel"), and everything is inside the <main> landmark.
     return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -197,17 +200,18 @@ export class PanelSurface extends Disposable {
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src ${webview.cspSource}; script-src 'nonce-${nonce}';">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${style.toString()}">
+<title>zut panel</title>
 </head>
 <body>
 <main id="panel">
-<header id="title"></header>
+<h1 id="title" class="visually-hidden">zut panel</h1>
 <div id="lines" role="listbox" tabindex="0" aria-label="zut panel" aria-describedby="keyhelp"></div>
 <footer id="footer"></footer>
 <div id="tabmode" hidden>Tab moves focus (Ctrl+M)</div>
-</main>
 <div id="announce" class="visually-hidden" role="status" aria-live="polite" aria-atomic="true"></div>
 <div id="keyhelp" class="visually-hidden">Keys go to the extension; Escape closes the panel; Ctrl+M makes Tab move focus out of the panel.</div>
 <span id="measure" aria-hidden="true">MMMMMMMMMM</span>
+</main>
 <script nonce="${nonce}" src="${script.toString()}"></script>
 </body>
 </html>`;

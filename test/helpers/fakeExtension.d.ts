@@ -1,4 +1,4 @@
-/** Types of fakeExtension.js (the one fake sh extension of the unit and VS Code suites). */
+/** Types of fakeExtension.js (the fake sh extension of the unit and VS Code suites, and Node ones written inline). */
 export interface ShExtensionOptions {
   /** Its hello's version (default 1.0.0). */
   version?: string;
@@ -12,3 +12,16 @@ export interface ShExtensionOptions {
   manifest?: Record<string, unknown>;
 }
 export declare function writeShExtension(root: string, name: string, o?: ShExtensionOptions): string;
+export interface NodeExtensionOptions {
+  /** The program's file name in the folder (default main.js). */
+  file?: string;
+  /** The manifest's `exec` (default `node`, from PATH; e.g. `process.execPath`). */
+  exec?: string;
+  /** The program by its absolute path in `args` (default: relative to the folder, where the host runs it). */
+  absolute?: boolean;
+  /** Arguments after the program's path. */
+  args?: string[];
+  /** Extra manifest fields (`version`, `description`, `enabled`…); they override the ones above. */
+  manifest?: Record<string, unknown>;
+}
+export declare function writeNodeExtension(root: string, name: string, program: string, o?: NodeExtensionOptions): string;

@@ -1,8 +1,10 @@
 // @ts-check
 /**
- * The one fake extension the unit suites (hostFixtures.ts `shExt`) and the VS Code suites (inhost/util.js
- * `writeShExt`, compat.test.js's zot one) write: a sh script that says hello, optionally registers a command
- * `<name>-hi` that answers with a fixed text, says ready, and ends on `shutdown`. Plain JS so both can load it.
+ * The fake extensions tests write. `writeShExtension`: the one fake sh extension the unit suites (hostFixtures.ts
+ * `shExt`) and the VS Code suites (inhost/util.js `writeShExt`, compat.test.js's zot one) write: a sh script that says
+ * hello, optionally registers a command `<name>-hi` that answers with a fixed text, says ready, and ends on
+ * `shutdown`. `writeNodeExtension`: a folder for a Node program a test writes inline (its manifest and the program).
+ * Plain JS so both suites can load it.
  */
 'use strict';
 const fs = require('node:fs');
@@ -47,4 +49,24 @@ function writeShExtension(root, name, o = {}) {
   return dir;
 }
 
-module.exports = { writeShExtension };
+/**
+ * Writes `<root>/<name>/<file>` (default `main.js`) holding `program` and its `extension.json`:
+ * `{ name, exec, args: [program path, ...args], ...manifest }` (exec `node` and the path relative to the folder unless
+ * told otherwise); returns the dir.
+ * @param {string} root
+ * @param {string} name
+ * @param {string} program
+ * @param {import('./fakeExtension').NodeExtensionOptions} [o]
+ * @returns {string}
+ */
+function writeNodeExtension(root, name, program, o = {}) {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = o.file ?? 'main.js';
+  fs.writeFileSync(path.join(dir, file), program, { mode: 0o644 });
+  const manifest = { name, exec: o.exec ?? 'node', args: [o.absolute ? path.join(dir, file) : file, ...(o.args ?? [])], ...o.manifest };
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify(manifest, null, 2));
+  return dir;
+}
+
+module.exports = { writeShExtension, writeNodeExtension };

@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeNodeExtension } from '../helpers/fakeExtension';
 import { cleanupTemps, tempDir } from '../helpers/temp';
 import { builtCli } from '../helpers/built';
 import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
@@ -75,14 +76,9 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
 });
 `;
 
-async function fixture(dir: string, name: string, mode = 'normal'): Promise<string> {
-  await fs.mkdir(dir, { recursive: true });
-  await fs.writeFile(path.join(dir, 'main.js'), FIXTURE);
-  await fs.writeFile(
-    path.join(dir, 'extension.json'),
-    JSON.stringify({ name, version: '1.2.3', exec: process.execPath, args: [path.join(dir, 'main.js'), name, mode, tmp] }),
-  );
-  return dir;
+/** The FIXTURE extension `name` in `<root>/<name>`, run by this Node in `mode`; returns its dir. */
+function fixture(root: string, name: string, mode = 'normal'): string {
+  return writeNodeExtension(root, name, FIXTURE, { exec: process.execPath, absolute: true, args: [name, mode, tmp], manifest: { version: '1.2.3' } });
 }
 
 
@@ -115,7 +111,7 @@ afterAll(cleanupTemps);
 
 describe('zut-host doctor', () => {
   it('reports a healthy --ext extension as JSON, exit 0, and shuts it down', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'healthy'), 'healthy');
+    const dir = fixture(path.join(tmp, 'dev'), 'healthy');
     const r = await run(['doctor', '--ext', dir, '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -153,9 +149,9 @@ describe('zut-host doctor', () => {
 
   it('finds project extensions of --cwd, shows auto-ready, shadowing and manifest errors; exit 1', async () => {
     const project = path.join(tmp, 'project');
-    await fixture(path.join(project, '.zut', 'extensions', 'quiet'), 'quiet', 'silent');
-    await fixture(path.join(project, '.zut', 'extensions', 'dup'), 'dup');
-    await fixture(path.join(home, 'extensions', 'dup'), 'dup');
+    fixture(path.join(project, '.zut', 'extensions'), 'quiet', 'silent');
+    fixture(path.join(project, '.zut', 'extensions'), 'dup');
+    fixture(path.join(home, 'extensions'), 'dup');
     await fs.mkdir(path.join(project, '.zut', 'extensions', 'broken'), { recursive: true });
     await fs.writeFile(path.join(project, '.zut', 'extensions', 'broken', 'extension.json'), '{"name":"broken"}');
     const r = await run(['doctor', '--cwd', project, '--allow-project']);
@@ -175,7 +171,7 @@ describe('zut-host doctor', () => {
 
 describe('zut-host command', () => {
   it('prints the command_response as JSON, exit 0', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'cmd'), 'cmd');
+    const dir = fixture(path.join(tmp, 'dev'), 'cmd');
     const r = await run(['command', '--ext', dir, 'ECHO', 'hello', 'world']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ type: 'command_response', id: expect.any(String), action: 'display', display: 'echo:hello world', ext: 'cmd' });
@@ -183,7 +179,7 @@ describe('zut-host command', () => {
   });
 
   it('exits 1 on an error response and on an unknown command', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'cmdfail'), 'cmdfail');
+    const dir = fixture(path.join(tmp, 'dev'), 'cmdfail');
     const r = await run(['command', '-e', dir, 'fail']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ action: 'error', error: 'nope', ext: 'cmdfail' });
@@ -196,7 +192,7 @@ describe('zut-host command', () => {
 
 describe('zut-host tool', () => {
   it('prints the tool_result as JSON, exit 0', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'tl'), 'tl');
+    const dir = fixture(path.join(tmp, 'dev'), 'tl');
     const r = await run(['tool', '--ext', dir, 'add', '{"a":2,"b":3}']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ ext: 'tl', content: [{ type: 'text', text: '5' }], isError: false });
@@ -204,14 +200,14 @@ describe('zut-host tool', () => {
   });
 
   it('exits 1 on an error result', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'tlerr'), 'tlerr');
+    const dir = fixture(path.join(tmp, 'dev'), 'tlerr');
     const r = await run(['tool', '--ext', dir, 'broken']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ ext: 'tlerr', isError: true, content: [{ type: 'text', text: 'bad' }] });
   });
 
   it('exits 1 on a timeout and still shuts the extension down', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'tlslow'), 'tlslow');
+    const dir = fixture(path.join(tmp, 'dev'), 'tlslow');
     const r = await run(['tool', '--ext', dir, '--timeout', '300', 'slow', '{}']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -222,7 +218,7 @@ describe('zut-host tool', () => {
 
 describe('zut-host command: errors, notes, panels', () => {
   it('exits 1 on a response with a non-empty error whatever the action (zut\'s Go SDK Errorf: noop + error)', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'errf'), 'errf');
+    const dir = fixture(path.join(tmp, 'dev'), 'errf');
     const r = await run(['command', '-e', dir, 'errorf']);
     expect(r.code).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ action: 'noop', error: 'bad input' });
@@ -230,7 +226,7 @@ describe('zut-host command: errors, notes, panels', () => {
   });
 
   it('prints notify and status lines to stderr as they arrive; -q silences them', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'chat1'), 'chat1');
+    const dir = fixture(path.join(tmp, 'dev'), 'chat1');
     const r = await run(['command', '-e', dir, 'chatty']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('[chat1] notify warn: careful\n[chat1] status phase: working\n');
@@ -241,7 +237,7 @@ describe('zut-host command: errors, notes, panels', () => {
   });
 
   it('a command whose response opens a panel: --keys answers it (panel lines on stderr), no --keys fails naming the panel and flag', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'pc'), 'pc');
+    const dir = fixture(path.join(tmp, 'dev'), 'pc');
     const r = await run(['command', '-e', dir, '--keys', 'x', 'panelcmd']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('[pc] panel cmdpanel opened: Pick\n  | a\n  | b\n[pc] panel cmdpanel render: Pick\n  | picked x\n[pc] panel cmdpanel closed\n');
@@ -255,7 +251,7 @@ describe('zut-host command: errors, notes, panels', () => {
 
 describe('zut-host tool: panels', () => {
   it('a tool that opens a panel fails at once without --keys, naming the panel and the flag', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'ap'), 'ap');
+    const dir = fixture(path.join(tmp, 'dev'), 'ap');
     const started = Date.now();
     const r = await run(['tool', '-e', dir, 'approve']);
     expect(r.code).toBe(1);
@@ -268,7 +264,7 @@ describe('zut-host tool: panels', () => {
   });
 
   it('an interactive tool is refused headless without --keys (naming the flag), and runs with them', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'ask'), 'ask');
+    const dir = fixture(path.join(tmp, 'dev'), 'ask');
     const r = await run(['tool', '-e', dir, 'asks']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -280,7 +276,7 @@ describe('zut-host tool: panels', () => {
   });
 
   it('--keys and --keys-file answer the panel; the rendered lines go to stderr; the result decides the exit code', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'ap2'), 'ap2');
+    const dir = fixture(path.join(tmp, 'dev'), 'ap2');
     const y = await run(['tool', '-e', dir, '--keys', 'y', 'approve']);
     expect(y.code).toBe(0);
     expect(JSON.parse(y.stdout)).toMatchObject({ content: [{ type: 'text', text: 'approved' }], isError: false });
@@ -299,8 +295,8 @@ describe('zut-host tool: panels', () => {
 describe('zut-host trace', () => {
   it('runs only the --ext extension and prints every frame both ways, stderr and the shutdown', async () => {
     const project = path.join(tmp, 'traceproj');
-    await fixture(path.join(project, '.zut', 'extensions', 'other'), 'other');
-    const dir = await fixture(path.join(tmp, 'dev', 'tr'), 'tr');
+    fixture(path.join(project, '.zut', 'extensions'), 'other');
+    const dir = fixture(path.join(tmp, 'dev'), 'tr');
     const r = await run(['trace', '--ext', dir, '--cwd', project, 'command', 'echo', 'hi']);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
@@ -317,7 +313,7 @@ describe('zut-host trace', () => {
   });
 
   it('trace tool goes through the guarded path: the guard sees the call before the extension runs it', async () => {
-    const dir = await fixture(path.join(tmp, 'dev', 'trtool'), 'trtool');
+    const dir = fixture(path.join(tmp, 'dev'), 'trtool');
     const r = await run(['trace', '--ext', dir, 'tool', 'add', '{"a":2,"b":3}']);
     expect(r.code).toBe(0);
     const intercept = r.stdout.search(/^-> \{"type":"event_intercept","id":"[^"]+","event":"tool_call"/m);

@@ -7,6 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeNodeExtension } from '../helpers/fakeExtension';
 import { cleanupTemps, tempDir } from '../helpers/temp';
 import { isolatedEnv, runProcess } from '../helpers/runProcess';
 import { onJsonLines } from '../helpers/stdioDriver';
@@ -25,11 +26,9 @@ beforeAll(async () => {
   // No network: the package has no dependencies, so an offline install from the tarball must work.
   env = isolatedEnv(tmp, path.join(tmp, 'zut'), { npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: app, env, stdio: 'pipe' });
-  const ext = path.join(tmp, 'zut', 'extensions', 'adder');
-  await fs.mkdir(ext, { recursive: true });
-  await fs.writeFile(path.join(ext, 'extension.json'), JSON.stringify({ name: 'adder', version: '1.0.0', exec: 'node', args: ['main.js'] }));
-  await fs.writeFile(
-    path.join(ext, 'main.js'),
+  writeNodeExtension(
+    path.join(tmp, 'zut', 'extensions'),
+    'adder',
     [
       "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
       "emit({ type: 'hello', protocol_version: 2, name: 'adder', version: '1.0.0', capabilities: ['tools'] });",
@@ -40,6 +39,7 @@ beforeAll(async () => {
       "  else if (m.type === 'shutdown') { emit({ type: 'shutdown_ack' }); process.exit(0); }",
       '});',
     ].join('\n'),
+    { manifest: { version: '1.0.0' } },
   );
 }, 180_000);
 afterAll(async () => {

@@ -3,11 +3,10 @@
  * handshake, every documented command/tool/intercept/panel behaviour, shutdown and EOF.
  */
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { accessSync, constants, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, inflateSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ExtFrame, ExtFrameOf, HostFrame } from '../../src/protocol';
 import {
   EXAMPLES_DIR,
@@ -19,8 +18,10 @@ import {
   readManifest,
   type Handshake,
 } from '../helpers/stdioDriver';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 
 afterEach(killAll);
+afterAll(cleanupTemps);
 
 const ENABLED = ['snippets', 'weather', 'guard', 'briefing', 'todo', 'progress', 'shell', 'sdk-demo'] as const;
 
@@ -514,15 +515,11 @@ describe('example todo (node)', () => {
   });
 
   it('tolerates a corrupt todos.json (starts from the sample list)', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'zut-todo-corrupt-'));
-    try {
-      writeFileSync(join(dataDir, 'todos.json'), '{"todos": [oops');
-      const { d } = await bootTodo(dataDir);
-      expect((await command(d, 'todo')).open_panel!.title).toBe('Todos (1/3 done)');
-      await d.waitForStderr(/ignoring corrupt/);
-    } finally {
-      execFileSync('rm', ['-rf', dataDir]);
-    }
+    const dataDir = tempDir('zut-todo-corrupt-');
+    writeFileSync(join(dataDir, 'todos.json'), '{"todos": [oops');
+    const { d } = await bootTodo(dataDir);
+    expect((await command(d, 'todo')).open_panel!.title).toBe('Todos (1/3 done)');
+    await d.waitForStderr(/ignoring corrupt/);
   });
 
   it('/todo-pop sends a spontaneous open_panel, then answers noop', async () => {
@@ -697,19 +694,15 @@ describe('example shell (sh)', () => {
   });
 
   it('/git-branch reports the branch of hello_ack.cwd, or that it is not a repository', async () => {
-    const repo = mkdtempSync(join(tmpdir(), 'zut-shell-repo "q" \\ '));
-    const plain = mkdtempSync(join(tmpdir(), 'zut-shell-plain-'));
-    try {
-      execFileSync('git', ['init', '-q', '-b', 'zut-test-branch', repo]);
-      const a = await boot('shell', (d) => helloAck(d, { cwd: repo }));
-      expect(await command(a.d, 'git-branch')).toMatchObject({ action: 'display', display: 'branch: zut-test-branch' });
-      const b = await boot('shell', (d) => helloAck(d, { cwd: plain }));
-      expect(await command(b.d, 'git-branch')).toMatchObject({ action: 'display', display: `not a git repository: ${plain}` });
-      const c = await boot('shell', (d) => helloAck(d, { cwd: join(repo, 'missing') }));
-      expect((await command(c.d, 'git-branch')).display).toBe(`not a git repository: ${join(repo, 'missing')}`);
-    } finally {
-      execFileSync('rm', ['-rf', repo, plain]);
-    }
+    const repo = tempDir('zut-shell-repo "q" \\ ');
+    const plain = tempDir('zut-shell-plain-');
+    execFileSync('git', ['init', '-q', '-b', 'zut-test-branch', repo]);
+    const a = await boot('shell', (d) => helloAck(d, { cwd: repo }));
+    expect(await command(a.d, 'git-branch')).toMatchObject({ action: 'display', display: 'branch: zut-test-branch' });
+    const b = await boot('shell', (d) => helloAck(d, { cwd: plain }));
+    expect(await command(b.d, 'git-branch')).toMatchObject({ action: 'display', display: `not a git repository: ${plain}` });
+    const c = await boot('shell', (d) => helloAck(d, { cwd: join(repo, 'missing') }));
+    expect((await command(c.d, 'git-branch')).display).toBe(`not a git repository: ${join(repo, 'missing')}`);
   });
 
   it('echoes ids with JSON escapes intact and refuses unknown commands', async () => {

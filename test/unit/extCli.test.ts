@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { builtCli } from '../helpers/built';
+import { writeNodeExtension } from '../helpers/fakeExtension';
 import { isolatedEnv, runProcess, type Run } from '../helpers/runProcess';
 import { cleanupTemps, tempDir } from '../helpers/temp';
 
@@ -48,12 +49,9 @@ async function writeTree(dir: string, files: Record<string, string | [string, nu
   return dir;
 }
 
-/** A Node extension folder named `name` (manifest extras merged in). */
-function nodeExt(dir: string, name: string, extra: object = {}): Promise<string> {
-  return writeTree(dir, {
-    'extension.json': JSON.stringify({ name, version: '1.0.0', description: `the ${name} extension`, exec: 'node', args: ['main.js', name], ...extra }),
-    'main.js': NODE_EXT,
-  });
+/** The NODE_EXT extension folder `<root>/<name>` (manifest extras merged in); returns its dir. */
+function nodeExt(root: string, name: string, extra: object = {}): string {
+  return writeNodeExtension(root, name, NODE_EXT, { args: [name], manifest: { version: '1.0.0', description: `the ${name} extension`, ...extra } });
 }
 
 function env(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
@@ -99,7 +97,7 @@ beforeEach(async (ctx) => {
 
 describe('zut-host ext install', () => {
   it('copies a folder into $ZUT_HOME/extensions, printing what it will run and its files first; the extension then runs', async () => {
-    const src = await nodeExt(path.join(t.src, 'greeter'), 'greeter');
+    const src = nodeExt(t.src, 'greeter');
     const r = await run(['ext', 'install', src]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -115,7 +113,7 @@ describe('zut-host ext install', () => {
   });
 
   it('--dry-run prints the plan and installs nothing; --dir installs elsewhere', async () => {
-    const src = await nodeExt(path.join(t.src, 'dry'), 'dry');
+    const src = nodeExt(t.src, 'dry');
     const r = await run(['ext', 'install', '--dry-run', src]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^dry 1\.0\.0\n[\s\S]*\ndry run: nothing installed\n$/);
@@ -126,7 +124,7 @@ describe('zut-host ext install', () => {
   });
 
   it('refuses a folder with a link that leaves it, naming the link; nothing is left behind (exit 1)', async () => {
-    const src = await nodeExt(path.join(t.src, 'linky'), 'linky');
+    const src = nodeExt(t.src, 'linky');
     await fs.writeFile(path.join(root, 'outside.js'), '');
     await fs.symlink(path.join(root, 'outside.js'), path.join(src, 'lib.js'));
     const r = await run(['ext', 'install', src]);
@@ -137,7 +135,7 @@ describe('zut-host ext install', () => {
   });
 
   it('refuses an existing extension, a missing folder, and bad usage', async () => {
-    const src = await nodeExt(path.join(t.src, 'twice'), 'twice');
+    const src = nodeExt(t.src, 'twice');
     expect((await run(['ext', 'install', src])).code).toBe(0);
     const again = await run(['ext', 'install', src]);
     expect(again.code).toBe(1);
@@ -349,9 +347,9 @@ describe("zut-host ext install: git runs only the schemes we accept, whatever th
 
 describe('zut-host ext list / enable / disable / remove', () => {
   it('lists project and global extensions with version, scope, state and description (text and --json)', async () => {
-    await nodeExt(path.join(t.project, '.zut', 'extensions', 'proj'), 'proj');
-    await nodeExt(path.join(globalDir(), 'glob'), 'glob', { enabled: false });
-    await nodeExt(path.join(globalDir(), 'proj'), 'proj', { version: '0.9.0', description: 'old\u001b[2J copy' });
+    nodeExt(path.join(t.project, '.zut', 'extensions'), 'proj');
+    nodeExt(globalDir(), 'glob', { enabled: false });
+    nodeExt(globalDir(), 'proj', { version: '0.9.0', description: 'old\u001b[2J copy' });
     await writeTree(path.join(globalDir(), 'broken'), { 'extension.json': '{' });
     const r = await run(['ext', 'list']);
     expect(r.code).toBe(0);
@@ -381,7 +379,7 @@ describe('zut-host ext list / enable / disable / remove', () => {
   });
 
   it('disable and enable rewrite "enabled" in extension.json (what the Extensions view does), and the host obeys', async () => {
-    const dir = await nodeExt(path.join(globalDir(), 'toggle'), 'toggle');
+    const dir = nodeExt(globalDir(), 'toggle');
     const d = await run(['ext', 'disable', 'toggle']);
     expect(d.stdout).toBe(`disabled toggle (${path.join(dir, 'extension.json')})\n`);
     expect(d.code).toBe(0);
@@ -399,7 +397,7 @@ describe('zut-host ext list / enable / disable / remove', () => {
   });
 
   it('remove moves the folder to the freedesktop trash with a .trashinfo naming where it was', async () => {
-    const dir = await nodeExt(path.join(globalDir(), 'gone'), 'gone');
+    const dir = nodeExt(globalDir(), 'gone');
     await fs.writeFile(path.join(dir, 'state.json'), '{"kept":true}');
     const r = await run(['ext', 'remove', 'gone']);
     expect(r.stderr).toBe('');
@@ -411,7 +409,7 @@ describe('zut-host ext list / enable / disable / remove', () => {
     expect(info).toMatch(new RegExp(`^\\[Trash Info\\]\\nPath=${dir}\\nDeletionDate=\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\n$`));
     expect(await ls(globalDir())).toEqual([]);
     // A second one of the same name does not overwrite the first in the trash.
-    await nodeExt(path.join(globalDir(), 'gone'), 'gone');
+    nodeExt(globalDir(), 'gone');
     expect((await run(['ext', 'remove', 'gone'])).code).toBe(0);
     expect(await ls(path.join(trash, 'files'))).toEqual(['gone', 'gone.2']);
     const again = await run(['ext', 'remove', 'gone']);
@@ -422,7 +420,7 @@ describe('zut-host ext list / enable / disable / remove', () => {
 
 describe('zut-host ext logs', () => {
   it('prints the stderr log the host wrote (control characters escaped); exit 1 before there is one', async () => {
-    await nodeExt(path.join(globalDir(), 'talker'), 'talker');
+    nodeExt(globalDir(), 'talker');
     const before = await run(['ext', 'logs', 'talker']);
     expect(before.code).toBe(1);
     expect(before.stderr).toBe(`zut-host: talker has not written a log yet (${path.join(t.zutHome, 'logs', 'ext-talker.log')})\n`);
@@ -434,7 +432,7 @@ describe('zut-host ext logs', () => {
   });
 
   it('-f follows the live log: lines an extension writes later appear, and Ctrl+C ends it with 130', async () => {
-    await nodeExt(path.join(globalDir(), 'live'), 'live');
+    nodeExt(globalDir(), 'live');
     const follower = spawn(process.execPath, [cli, 'ext', 'logs', '-f', 'live'], { cwd: t.project, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';

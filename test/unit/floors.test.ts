@@ -1,12 +1,12 @@
 /** The floors as lint (scripts/lint/floors.mjs, ARCHITECTURE.md): a wrong-way import and a cycle are errors. */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs module of the lint set-up, without types
 import { floors } from '../../scripts/lint/floors.mjs';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 
 const root = path.resolve(__dirname, '../..');
 const parser: Linter.Config = { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser as Linter.Parser } };
@@ -18,8 +18,8 @@ async function messages(cwd: string, file: string, code: string): Promise<string
 }
 
 describe('floors', () => {
-  const tmp = mkdtempSync(path.join(tmpdir(), 'zut-floors-'));
-  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+  const tmp = tempDir('zut-floors-');
+  afterAll(cleanupTemps);
 
   it('refuses imports that run upward, and vscode below src/vscode', async () => {
     expect(await messages(root, 'src/protocol/wrong.ts', "import { Manager } from '../host/manager';\n")).toEqual([

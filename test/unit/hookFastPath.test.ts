@@ -150,7 +150,7 @@ describe.each(['cli.js', 'hook.js'])('%s', (file) => {
   }, 60_000);
 
   it('a rendezvous directory others can read is not used', () => {
-      const open = fs.mkdtempSync(path.join(tmp, 'open-'));
+      const open = tempDir('zut-hookfast-open-');
       fs.chmodSync(open, 0o755);
       fs.writeFileSync(windowFile(open, workspace, 'x'), JSON.stringify({ kind: 'window', address: 'x', token: 'ab', pid: 1, folder: workspace }));
       expect(findWindows(workspace, open)).toEqual([]);

@@ -1,12 +1,12 @@
 /** The pieces of `zut-host ext` that need no CLI: git URL recognition, the plan text, the trash fallback. */
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { planCommand, planDetail, planText, shadowWarning } from '../../src/host/disk/installPlan';
 import { isGitUrl } from '../../src/host/disk/installSources';
 import { moveToTrash } from '../../src/host/disk/trash';
 import { INSTALL_PLAN_MAX_FILES } from '../../src/protocol/limits';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 
 describe('isGitUrl', () => {
   it('knows URLs git accepts from folders', () => {
@@ -76,20 +76,18 @@ describe('issue 32, rough edge 11: the plan in a dialog, and a name another exte
 });
 
 describe('moveToTrash', () => {
+  afterAll(cleanupTemps);
+
   it('where there is no trash (Windows), moves the folder under $ZUT_HOME/trash; refuses a folder without extension.json', async () => {
-    const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'zut-trash-')));
-    try {
-      const dir = path.join(tmp, 'ext', 'x');
-      await fs.mkdir(dir, { recursive: true });
-      await expect(moveToTrash(dir, { zutHome: path.join(tmp, 'zut') })).rejects.toThrow(`remove: ${dir} has no extension.json; not removing it`);
-      await fs.writeFile(path.join(dir, 'extension.json'), '{}');
-      const r = await moveToTrash(dir, { zutHome: path.join(tmp, 'zut'), platform: 'win32' });
-      expect(r.kind).toBe('fallback');
-      expect(path.dirname(r.path)).toBe(path.join(tmp, 'zut', 'trash'));
-      expect(await fs.readdir(r.path)).toEqual(['extension.json']);
-      await expect(fs.stat(dir)).rejects.toThrow(/ENOENT/);
-    } finally {
-      await fs.rm(tmp, { recursive: true, force: true });
-    }
+    const tmp = tempDir('zut-trash-');
+    const dir = path.join(tmp, 'ext', 'x');
+    await fs.mkdir(dir, { recursive: true });
+    await expect(moveToTrash(dir, { zutHome: path.join(tmp, 'zut') })).rejects.toThrow(`remove: ${dir} has no extension.json; not removing it`);
+    await fs.writeFile(path.join(dir, 'extension.json'), '{}');
+    const r = await moveToTrash(dir, { zutHome: path.join(tmp, 'zut'), platform: 'win32' });
+    expect(r.kind).toBe('fallback');
+    expect(path.dirname(r.path)).toBe(path.join(tmp, 'zut', 'trash'));
+    expect(await fs.readdir(r.path)).toEqual(['extension.json']);
+    await expect(fs.stat(dir)).rejects.toThrow(/ENOENT/);
   });
 });

@@ -2,9 +2,9 @@
 // the outer `npm run` (its npm_config_user_agent claiming Node 20 made code-server's postinstall refuse Node 24).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
 
 // The scripts are ES modules; this file is compiled as CommonJS, so they are loaded with import().
 type Env = Record<string, string>;
@@ -15,6 +15,7 @@ beforeAll(async () => {
   ({ cleanNpmEnv, NPM_LIFECYCLE_VAR } = await import('../../scripts/npmEnv.mjs'));
   ({ npmInstallEnv } = await import('../../scripts/provision.mjs'));
 });
+afterAll(cleanupTemps);
 
 const FAKE_AGENT = 'npm/11.0.0 node/v20.0.0-leaked linux x64 workspaces/false';
 /** What an outer `npm run test` exports (names taken from npm 11's run-script). */
@@ -50,18 +51,14 @@ describe('npm environment for nested installs', () => {
   });
 
   it("a real npm run with the cleaned env hands its scripts (code-server's postinstall) the real node's user agent", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-npmenv-'));
-    try {
-      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'ua', private: true,
-        scripts: { ua: 'node -e "console.log(process.env.npm_config_user_agent)"' } }));
-      const agent = (env: NodeJS.ProcessEnv) => execFileSync('npm', ['run', '--silent', 'ua'], { cwd: dir, env, encoding: 'utf8' }).trim();
-      const polluted = { ...process.env, npm_config_user_agent: FAKE_AGENT };
-      expect(agent(polluted)).toContain('v20.0.0-leaked');   // the bug: npm takes the leaked variable as its config
-      const clean = agent(cleanNpmEnv({ base: polluted }));
-      expect(clean).not.toContain('leaked');
-      expect(clean).toContain(`node/${process.version}`);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    const dir = tempDir('zut-npmenv-');
+    fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'ua', private: true,
+      scripts: { ua: 'node -e "console.log(process.env.npm_config_user_agent)"' } }));
+    const agent = (env: NodeJS.ProcessEnv) => execFileSync('npm', ['run', '--silent', 'ua'], { cwd: dir, env, encoding: 'utf8' }).trim();
+    const polluted = { ...process.env, npm_config_user_agent: FAKE_AGENT };
+    expect(agent(polluted)).toContain('v20.0.0-leaked');   // the bug: npm takes the leaked variable as its config
+    const clean = agent(cleanNpmEnv({ base: polluted }));
+    expect(clean).not.toContain('leaked');
+    expect(clean).toContain(`node/${process.version}`);
   });
 });

@@ -10,20 +10,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, retry, runWhenListed, screenshot, startServer, workspaceCopy } from './harness.mjs';
+import { notification, openWorkbench, paletteRow, retry, runWhenListed, screenshot, startServer, workspaceCopy } from './harness.mjs';
 
 /** The labels of the open quick pick's rows, in order (each row's first label: not its detail). */
 function rowLabels(page) {
   return page.locator('.quick-input-widget .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.querySelector('.label-name')?.textContent?.trim()));
-}
-
-/** The notification containing `text`, from the notification center (toasts may be hidden); left open. */
-async function notification(page, text) {
-  await openPalette(page, '>Notifications: Show Notifications');
-  await paletteRow(page, 'Notifications: Show Notifications').click();
-  const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
-  await item.waitFor();
-  return item;
 }
 
 describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () => {
@@ -82,7 +73,7 @@ describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () 
     const choices = await rowLabels(page);
     assert.equal(choices[0], 'Only your global extensions', 'the safe choice first (Enter picks it)');
     await page.keyboard.press('Enter');
-    const note = await notification(page, 'Copied the Cursor configuration');
+    const note = (await notification(page, 'Copied the Cursor configuration')).first();
     const text = (await note.textContent()) ?? '';
     assert.match(text, /Only your global extensions start/);
     await note.locator('.monaco-button', { hasText: 'Open mcp.json' }).waitFor();

@@ -14,6 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REPO } from '../lib/context.mjs';
+import { assertWebviewAccessible } from './axe.mjs';
 import {
   openPalette, openWorkbench, paletteRow, retry, runCommand, screenshot, sendChat, showZutView, startServer, statusBarItem, useScriptedModel,
   webview, workspaceCopy, zutCommand,
@@ -76,6 +77,7 @@ describe('compat: zot and e extensions in VS Code', () => {
     await wv.locator('#title', { hasText: /^zot counter$/ }).waitFor();
     assert.deepEqual((await lines.allTextContents()).map((l) => l.trim()), ['count: 0', 'last key: none', 'hello_ack: protocol_version 1, zot_version sent']);
     assert.match(await wv.locator('#footer').textContent(), /esc close/);
+    await assertWebviewAccessible(page, 'the zot extension\'s panel');
     await screenshot(page, 'compat-zot-panel');
 
     // Keys go to the zot extension as panel_key (normalized names; a typed character is a rune), and its
@@ -108,6 +110,7 @@ describe('compat: zot and e extensions in VS Code', () => {
     await wv.locator('#title', { hasText: /^Counter$/ }).waitFor();
     assert.deepEqual((await lines.allTextContents()).map((l) => l.trim()), ['count: 0', 'up/down, q quits'], 'string and span lines');
     assert.match(await wv.locator('#footer').textContent(), /keys go to the extension/);
+    await assertWebviewAccessible(page, 'the e extension\'s panel');
     await wv.locator('#lines').click();
     await page.keyboard.press('ArrowUp');
     await lines.nth(0).filter({ hasText: /^count: 1$/ }).waitFor();

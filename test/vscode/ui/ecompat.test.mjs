@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPalette, openWorkbench, paletteRow, retry, screenshot, sendChat, showZutView, startServer, useScriptedModel, workspaceCopy } from './harness.mjs';
+import { notification, openPalette, openWorkbench, paletteRow, retry, screenshot, sendChat, showZutView, startServer, useScriptedModel, workspaceCopy } from './harness.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ENODE = path.resolve(HERE, '../../fixtures/e/enode');
@@ -27,15 +27,6 @@ async function runZutCommand(page, name) {
     await argsFor.waitFor({ timeout: 5000 });
   }, { timeout: 60_000, interval: 1000 });
   await input.press('Enter');
-}
-
-/** Waits for a notification containing `text` in the notification center. */
-async function notification(page, text) {
-  await openPalette(page, '>Notifications: Show Notifications');
-  await paletteRow(page, 'Notifications: Show Notifications').click();
-  const item = page.locator('.notifications-center .notification-list-item', { hasText: text });
-  await item.first().waitFor();
-  await page.keyboard.press('Escape');
 }
 
 describe('e extensions: questions as native VS Code UI', () => {
@@ -84,6 +75,7 @@ describe('e extensions: questions as native VS Code UI', () => {
     await screenshot(page, 'ecompat-select');
     await green.click();
     await notification(page, '[enode] picked green (Green)');
+    await page.keyboard.press('Escape');
   });
 
   it('a dismissed question answers "cancelled"', async () => {
@@ -91,6 +83,7 @@ describe('e extensions: questions as native VS Code UI', () => {
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'enode: Colour?' }).waitFor();
     await page.keyboard.press('Escape');
     await notification(page, '[enode] cancelled');
+    await page.keyboard.press('Escape');
   });
 
   it('@zut: the e guard blocks a tool the model calls; an e tool answers the model', async () => {

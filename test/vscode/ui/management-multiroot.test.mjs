@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, screenshot, showZutView, startServer, tempDir, workspaceCopy, zutCommand } from './harness.mjs';
+import { notification, openWorkbench, screenshot, showZutView, startServer, tempDir, workspaceCopy, zutCommand } from './harness.mjs';
 
 const WHERE_JS = `
 const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
@@ -26,17 +26,6 @@ require('readline').createInterface({ input: process.stdin }).on('line', (line) 
 });
 `;
 
-
-/** Waits for a notification containing `text` in the notification center. */
-async function notification(page, text) {
-  await openPalette(page, '>Notifications: Show Notifications');
-  await paletteRow(page, 'Notifications: Show Notifications').click();
-  const item = page.locator('.notifications-center .notification-list-item', { hasText: text });
-  await item.first().waitFor();
-  const count = await item.count();
-  await page.keyboard.press('Escape');
-  return count;
-}
 
 describe('management: multi-root workspace', () => {
   let server;
@@ -70,7 +59,10 @@ describe('management: multi-root workspace', () => {
 
     await zutCommand(page, 'where');
     await notification(page, `[where] cwd: ${folderB}`);
+    await page.keyboard.press('Escape');
     await zutCommand(page, 'git-branch');
-    assert.equal(await notification(page, `[shell] not a git repository: ${folderA}`), 1);
+    const branch = await notification(page, `[shell] not a git repository: ${folderA}`);
+    assert.equal(await branch.count(), 1);
+    await page.keyboard.press('Escape');
   });
 });

@@ -3,6 +3,7 @@
 // `progress`: the todo panel webview (text shown literally, keys, Escape), status bar items, and the Widgets view
 // with widgets and notes, the bell alert while the window is away. Screenshots: <run dir>/screenshots/surfaces-*.png.
 import assert from 'node:assert/strict';
+import { assertWebviewAccessible } from './axe.mjs';
 import { openPalette, openWorkbench, paletteRow, retry, screenshot, startServer, statusBarItem, webview, workspaceCopy, zutCommand } from './harness.mjs';
 
 
@@ -37,6 +38,8 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     // Only the status region is live: a render does not make the whole panel speak.
     assert.equal(await wv.locator('[aria-live]').count(), 1);
     assert.equal(await wv.locator('#announce').getAttribute('aria-live'), 'polite');
+    // axe-core in the panel's frame: 0 violations (a title, a heading one, everything inside landmarks, …).
+    await assertWebviewAccessible(page, 'the todo panel');
 
     // Markup in extension text is data: shown as typed, never parsed.
     const evil = '<script>document.title="pwned"</script><b>bold</b><img src=x onerror=alert(1)>';
@@ -59,6 +62,7 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     // The same row changed in place: the status region says the row (without the selection marker), nothing else.
     await wv.locator('#announce', { hasText: /^✓ Try the todo panel keys$/ }).waitFor();
     await screenshot(page, 'surfaces-todo-panel-keys');
+    await assertWebviewAccessible(page, 'the todo panel after a toggle (status region said the row)');
 
     // Ctrl+M: Tab no longer goes to the extension but moves focus out of the panel (Ctrl+M again: back).
     await page.keyboard.press('Control+m');
