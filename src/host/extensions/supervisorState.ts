@@ -1,10 +1,10 @@
 /**
- * An extension's state as its supervisor owns it (supervisor.ts): two fields, its lifecycle (is a process there,
- * coming, gone or failed) and its availability (whether anything holds it back from running), the change event's
+ * An extension's state as its supervisor owns it (supervisor.ts): its lifecycle (is a process there, coming, gone
+ * or failed, with the failure's message) and its availability (whether anything holds it back from running), the change event's
  * shape, the one derived 12-value `ExtensionState` the UI and ExtensionInfo show, and the restart policy that
  * moves a crashed one on (restarting, or error). No `vscode`.
  */
-import type { ExtensionState } from '../types';
+import type { DiscoveredExtension, ExtensionState } from '../types';
 import type { Gate } from './consent';
 import { RESTART_MAX_CRASHES, RESTART_WINDOW_MS } from '../../protocol/limits';
 
@@ -18,10 +18,31 @@ export type Lifecycle = 'stopped' | 'starting' | 'restarting' | 'running' | 'cra
  */
 export type Availability = 'available' | 'disabled' | 'shadowed' | 'theme-only' | 'blocked' | 'consent' | 'denied' | 'workspace-disabled' | 'refused';
 
-/** Both fields at one moment. */
-export interface SupervisorState {
-  readonly lifecycle: Lifecycle;
-  readonly availability: Availability;
+/** A lifecycle with no failure to tell: it may still carry the last one's message (a restart after a crash, held back after a failure, refused). */
+type Quiet = Exclude<Lifecycle, 'crashed' | 'error'>;
+
+/**
+ * Its state at one moment, one union per lifecycle (after VS Code's `McpConnectionState`): a failed one carries its
+ * message, and an `error` from an unusable manifest (discovery's or a re-read's) says so: nothing starts until the
+ * manifest is read again. The one source of its availability and its error.
+ */
+export type SupervisorState =
+  | { readonly lifecycle: Quiet; readonly availability: Availability; readonly message?: string }
+  | { readonly lifecycle: 'crashed'; readonly availability: Availability; readonly message: string }
+  | { readonly lifecycle: 'error'; readonly availability: Availability; readonly message: string; readonly unusable?: true };
+
+/** Availabilities discovery decides (a gate or a re-read never lifts them; `disabled` is the manifest's, which a re-read may change). */
+export const HELD_BY_DISCOVERY: ReadonlySet<Availability> = new Set<Availability>(['disabled', 'shadowed', 'theme-only']);
+
+/** The gate an availability shows, if it is one. */
+export function gateOf(a: Availability): Gate | undefined {
+  return a === 'consent' || a === 'denied' || a === 'workspace-disabled' || a === 'refused' ? a : undefined;
+}
+
+/** The state a discovered extension starts in (`error`: its manifest is unusable; `blocked` is shown over it by the supervisor). */
+export function initialState(disc: Pick<DiscoveredExtension, 'status' | 'error'>): SupervisorState {
+  if (disc.status === 'error') return { lifecycle: 'error', availability: 'available', message: disc.error ?? '', unusable: true };
+  return { lifecycle: 'stopped', availability: disc.status === 'enabled' ? 'available' : disc.status };
 }
 
 /** One transition (the supervisor's `onDidChangeState`, after the LSP client's `{ oldState, newState }`). */
@@ -50,7 +71,7 @@ export function gateAvailability(gate: Gate | undefined): Availability {
  * else `stopped`. `workspace-disabled` shows as `disabled` (ExtensionInfo.disabledInWorkspace tells them apart),
  * `refused` as `error` (its error says why).
  */
-export function displayState(s: SupervisorState): ExtensionState {
+export function displayState(s: Pick<SupervisorState, 'lifecycle' | 'availability'>): ExtensionState {
   if (s.lifecycle !== 'stopped') return s.lifecycle;
   if (s.availability === 'available') return 'stopped';
   if (s.availability === 'refused') return 'error';
