@@ -106,9 +106,9 @@ describe('ExtensionSupervisor: state', () => {
     expect([sup.state, sup.spawnable]).toEqual(['blocked', false]);
     sup.setGate('consent', { fingerprint: 'f' });
     expect(sup.state).toBe('blocked');
-    sup.reconfigure({ error: 'load one: broken' });
+    sup.reconfigure({ ok: false, error: 'load one: broken' });
     expect(sup.state).toBe('error');
-    sup.reconfigure({ manifest: sup.disc.manifest!, diagnostics: [], skills: [] });
+    sup.reconfigure({ ok: true, manifest: sup.disc.manifest!, diagnostics: [], skills: [] });
     expect([sup.state, sup.spawnable]).toEqual(['blocked', false]);
     expect(seen).toEqual(['stopped/blocked → error/blocked', 'error/blocked → stopped/blocked']);
   });
@@ -123,11 +123,11 @@ describe('ExtensionSupervisor: state', () => {
     expect([crashed.lifecycle, crashed.message === sup.error, sup.error?.includes('one')]).toEqual(['crashed', true, true]);
     await sup.start();
     expect([sup.state, sup.error, events.at(-1)!.old.message]).toEqual(['running', undefined, crashed.message]);
-    sup.reconfigure({ error: 'load one: broken' });
+    sup.reconfigure({ ok: false, error: 'load one: broken' });
     expect([sup.state, sup.error, sup.spawnable]).toEqual(['error', 'load one: broken', false]);
     sup.setGate(undefined);
     expect([sup.state, sup.spawnable]).toEqual(['error', false]);
-    sup.reconfigure({ manifest: { ...sup.manifest!, enabled: false }, diagnostics: [], skills: [] });
+    sup.reconfigure({ ok: true, manifest: { ...sup.manifest!, enabled: false }, diagnostics: [], skills: [] });
     expect([sup.state, sup.availability, sup.error, sup.spawnable]).toEqual(['disabled', 'disabled', undefined, false]);
     expect(sup.disc).toEqual(found);
   });

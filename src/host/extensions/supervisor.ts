@@ -227,13 +227,13 @@ export class ExtensionSupervisor implements Registrant {
   }
 
   /** After a manifest re-read: new manifest (enabled or not), or the error that makes it unusable. A fresh start. */
-  reconfigure(next: { manifest: Manifest; diagnostics: readonly string[]; skills: Skill[] } | { error: string }): void {
+  reconfigure(next: { ok: true; manifest: Manifest; diagnostics: readonly string[]; skills: Skill[] } | { ok: false; error: string }): void {
     this.restarts = 0;
     this.crashTimes = [];
     this.#userStopped = false;
     // What the last reading said goes with it: a fixed manifest leaves no diagnostic behind (its process adds its own).
-    this.diagnostics = 'error' in next ? [] : next.diagnostics.map(cutDiagnostic);
-    if ('error' in next) return this.#fail('error', 'manifest unusable', next.error, true);
+    this.diagnostics = next.ok ? next.diagnostics.map(cutDiagnostic) : [];
+    if (!next.ok) return this.#fail('error', 'manifest unusable', next.error, true);
     this.#manifest = next.manifest;
     this.#skills = next.skills;
     // Enabled or not is the manifest's to say; shadowed and theme-only are discovery's (a reload decides them again).
