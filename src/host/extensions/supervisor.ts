@@ -1,8 +1,8 @@
 /**
- * One supervised extension: its discovered manifest, its live Connection, what it registered, its state (the only
- * writer: `#set`, with `onDidChangeState`; supervisorState.ts: availability and error live there alone), and the restart policy (like the LSP
- * client's: up to 4 automatic restarts, none after the 5th crash within 3 minutes; an exit after `shutdown` is not
- * a crash). Its UI notices go through noticeRouter.ts to the HostUi port.
+ * One supervised extension: its discovered manifest, its live Connection, what it registered, its state (the one
+ * source of its availability and error; the only writer: `#set`, with `onDidChangeState`; supervisorState.ts), and
+ * the restart policy (like the LSP client's: up to 4 automatic restarts, none after the 5th crash within 3 minutes;
+ * an exit after `shutdown` is not a crash). Its UI notices go through noticeRouter.ts to the HostUi port.
  */
 import type { DiscoveredExtension, ExtensionState, Manifest, Skill } from '../types';
 import type { SupervisorDeps } from './supervisorPorts';
@@ -11,7 +11,7 @@ import { ByteCaps, cutDiagnostic } from './byteCaps';
 import { Connection } from '../connection/connection';
 import { Emitter } from '../events';
 import { isUiNotice, routeUiNotice, type NoticeTarget } from './noticeRouter';
-import { displayState, gateAvailability, gateOf, HELD_BY_DISCOVERY, initialState, isLifecycle, type Availability, type Lifecycle, type StateChange, type SupervisorState } from './supervisorState';
+import { displayState, failed, gateAvailability, gateOf, HELD_BY_DISCOVERY, initialState, isUnusable, moved, type Availability, type Lifecycle, type Quiet, type StateChange, type SupervisorState } from './supervisorState';
 import { register, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
 import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS } from '../../protocol/limits';
 import type { Gate } from './consent';
@@ -119,7 +119,7 @@ export class ExtensionSupervisor implements Registrant {
 
   /** Whether its manifest is one it may run under: not unusable, not disabled, shadowed or theme-only. */
   get runnable(): boolean {
-    return !(this.#state.lifecycle === 'error' && this.#state.unusable) && !HELD_BY_DISCOVERY.has(this.#state.availability);
+    return !isUnusable(this.#state) && !HELD_BY_DISCOVERY.has(this.#state.availability);
   }
 
   /** Its content fingerprint when consent applies. */
@@ -156,19 +156,14 @@ export class ExtensionSupervisor implements Registrant {
     this.#changes.fire({ ext: this.name, old, new: now, reason });
   }
 
-  /** A lifecycle without a failure, or an availability; `message` replaces the error kept (omitted: kept). */
-  #move(to: Exclude<Lifecycle, 'crashed' | 'error'> | Availability, reason: string, message?: { message: string | undefined }): void {
-    const s = this.#state;
-    const kept = message ? message.message : s.message;
-    const quiet = (lifecycle: Exclude<Lifecycle, 'crashed' | 'error'>, availability: Availability): SupervisorState => ({ lifecycle, availability, ...(kept !== undefined && { message: kept }) });
-    if (isLifecycle(to)) return this.#set(quiet(to, s.availability), reason);
-    this.#set(s.lifecycle === 'crashed' || s.lifecycle === 'error' ? { ...s, availability: to } : quiet(s.lifecycle, to), reason);
+  /** supervisorState.ts `moved`: a lifecycle without a failure, or an availability. */
+  #move(to: Quiet | Availability, reason: string, message?: { message: string | undefined }): void {
+    this.#set(moved(this.#state, to, message), reason);
   }
 
-  /** A failure: `crashed`, or `error` (`unusable`: its manifest cannot be used), with its message. */
+  /** supervisorState.ts `failed`: `crashed`, or `error`, with its message. */
   #fail(to: 'crashed' | 'error', reason: string, message: string, unusable?: true): void {
-    const availability = this.#state.availability;
-    this.#set(to === 'error' ? { lifecycle: to, availability, message, ...(unusable && { unusable }) } : { lifecycle: to, availability, message }, reason);
+    this.#set(failed(this.#state, to, message, unusable), reason);
   }
 
   /**
@@ -188,14 +183,13 @@ export class ExtensionSupervisor implements Registrant {
     // Its manifest holds it back (disabled, shadowed, theme-only): no gate applies. An unusable one keeps its gate
     // under its error (shown first), for when the manifest is read again.
     if (HELD_BY_DISCOVERY.has(this.#state.availability)) return;
-    const unusable = this.#state.lifecycle === 'error' && this.#state.unusable === true;
     const why = gate ? `held back: ${gate}` : 'released';
     // Refused: the refusal is its error; no longer refused: no longer its error.
     const message = refusal !== undefined ? { message: refusal } : was === 'refused' && gate !== 'refused' ? { message: undefined } : undefined;
     // Blocked: the decision is kept under the block, the state shown stays `blocked`.
     if (this.#blocked) return this.#move(gateAvailability(gate), why, refusal !== undefined ? message : undefined);
     // Held back, it no longer shows a past failure.
-    if (gate && !unusable && (this.#state.lifecycle === 'error' || this.#state.lifecycle === 'crashed')) this.#move('stopped', why);
+    if (gate && !isUnusable(this.#state) && (this.#state.lifecycle === 'error' || this.#state.lifecycle === 'crashed')) this.#move('stopped', why);
     this.#move(gateAvailability(gate), why, message);
   }
 

@@ -1,8 +1,8 @@
 /**
  * An extension's state as its supervisor owns it (supervisor.ts): its lifecycle (is a process there, coming, gone
- * or failed, with the failure's message) and its availability (whether anything holds it back from running), the change event's
- * shape, the one derived 12-value `ExtensionState` the UI and ExtensionInfo show, and the restart policy that
- * moves a crashed one on (restarting, or error). No `vscode`.
+ * or failed, with the failure's message) and its availability (whether anything holds it back from running), the
+ * steps between states, the change event's shape, the one derived 12-value `ExtensionState` the UI and
+ * ExtensionInfo show, and the restart policy that moves a crashed one on (restarting, or error). No `vscode`.
  */
 import type { DiscoveredExtension, ExtensionState } from '../types';
 import type { Gate } from './consent';
@@ -18,8 +18,11 @@ export type Lifecycle = 'stopped' | 'starting' | 'restarting' | 'running' | 'cra
  */
 export type Availability = 'available' | 'disabled' | 'shadowed' | 'theme-only' | 'blocked' | 'consent' | 'denied' | 'workspace-disabled' | 'refused';
 
-/** A lifecycle with no failure to tell: it may still carry the last one's message (a restart after a crash, held back after a failure, refused). */
-type Quiet = Exclude<Lifecycle, 'crashed' | 'error'>;
+/**
+ * A lifecycle with no failure to tell: it may still carry the last one's message (restarting after a crash, held
+ * back after a failure, refused).
+ */
+export type Quiet = Exclude<Lifecycle, 'crashed' | 'error'>;
 
 /**
  * Its state at one moment, one union per lifecycle (after VS Code's `McpConnectionState`): a failed one carries its
@@ -31,15 +34,36 @@ export type SupervisorState =
   | { readonly lifecycle: 'crashed'; readonly availability: Availability; readonly message: string }
   | { readonly lifecycle: 'error'; readonly availability: Availability; readonly message: string; readonly unusable?: true };
 
-/** Availabilities discovery decides (a gate or a re-read never lifts them; `disabled` is the manifest's, which a re-read may change). */
+/** Availabilities discovery decides: no gate lifts them (`disabled` is the manifest's: a re-read may change it). */
 export const HELD_BY_DISCOVERY: ReadonlySet<Availability> = new Set<Availability>(['disabled', 'shadowed', 'theme-only']);
+
+/** An `error` from a manifest that cannot be used: nothing starts until it is read again. */
+export function isUnusable(s: SupervisorState): boolean {
+  return s.lifecycle === 'error' && s.unusable === true;
+}
+
+/**
+ * `s` moved to a lifecycle without a failure, or to an availability (a failed one keeps its failure). `message`
+ * replaces the message kept (omitted: kept).
+ */
+export function moved(s: SupervisorState, to: Quiet | Availability, message?: { message: string | undefined }): SupervisorState {
+  const kept = message ? message.message : s.message;
+  const quiet = (lifecycle: Quiet, availability: Availability): SupervisorState => ({ lifecycle, availability, ...(kept !== undefined && { message: kept }) });
+  if (isLifecycle(to)) return quiet(to, s.availability);
+  return s.lifecycle === 'crashed' || s.lifecycle === 'error' ? { ...s, availability: to } : quiet(s.lifecycle, to);
+}
+
+/** `s` failed: `crashed`, or `error` (`unusable`: its manifest cannot be used), with its message. */
+export function failed(s: SupervisorState, to: 'crashed' | 'error', message: string, unusable?: true): SupervisorState {
+  return to === 'error' ? { lifecycle: to, availability: s.availability, message, ...(unusable && { unusable }) } : { lifecycle: to, availability: s.availability, message };
+}
 
 /** The gate an availability shows, if it is one. */
 export function gateOf(a: Availability): Gate | undefined {
   return a === 'consent' || a === 'denied' || a === 'workspace-disabled' || a === 'refused' ? a : undefined;
 }
 
-/** The state a discovered extension starts in (`error`: its manifest is unusable; `blocked` is shown over it by the supervisor). */
+/** The state a discovered extension starts in (`error`: its manifest is unusable; the supervisor shows `blocked` over it). */
 export function initialState(disc: Pick<DiscoveredExtension, 'status' | 'error'>): SupervisorState {
   if (disc.status === 'error') return { lifecycle: 'error', availability: 'available', message: disc.error ?? '', unusable: true };
   return { lifecycle: 'stopped', availability: disc.status === 'enabled' ? 'available' : disc.status };
