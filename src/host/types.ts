@@ -162,8 +162,13 @@ export interface ToolResult {
   details?: unknown;
 }
 
-/** Why a request did not get a reply. */
-export type RequestFailure = 'timeout' | 'cancelled' | 'crashed' | 'stopped' | 'unknown' | 'overflow' | 'busy' | 'invalid';
+/**
+ * Why a request did not get a reply: `timeout` (no reply in time), `cancelled` (the caller's signal), `crashed` (its
+ * process died or could not be written to), `stopped` (not running), `not-found` (no such tool or command),
+ * `protocol` (a reply that is not what the protocol says), `internal` (a failure that was no RequestError, wrapped),
+ * `busy` (too many in flight), `invalid` (the request cannot be encoded for its protocol).
+ */
+export type RequestFailure = 'timeout' | 'cancelled' | 'crashed' | 'stopped' | 'not-found' | 'protocol' | 'internal' | 'busy' | 'invalid';
 
 /**
  * The error of a request whose `signal` aborted: the signal's reason when that is a `RequestError` (a caller's own

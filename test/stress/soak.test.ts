@@ -101,7 +101,7 @@ describe('soak', () => {
       } catch (e) {
         if (!(e instanceof RequestError)) throw e;
         outcome = e.kind;
-        if (!e.message.includes(`soak${k}`) && e.kind !== 'unknown') problems.push(`call ${i}: error does not name its extension: ${e.message}`);
+        if (!e.message.includes(`soak${k}`) && e.kind !== 'not-found') problems.push(`call ${i}: error does not name its extension: ${e.message}`);
       }
       settled[i]! += 1;
       outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
@@ -109,7 +109,7 @@ describe('soak', () => {
       // a hanging call that is not cancelled times out, and a plain call gets its result.
       const allowed: Outcome[] =
         k === 0
-          ? ['result', 'timeout', 'cancelled', 'crashed', 'unknown']
+          ? ['result', 'timeout', 'cancelled', 'crashed', 'not-found']
           : abort
             ? hang
               ? ['timeout', 'cancelled']

@@ -100,7 +100,7 @@ describe('invokeTool: one guarded path', () => {
     const got = JSON.parse(textOf(await m.callTool('hang_events', {}))) as { type: string }[];
     expect(got.some((f) => f.type === 'tool_cancel')).toBe(true);
     const unknown = (await m.invokeTool('nope', {}, { session: { id: 's' }, origin: 'cli' }).catch((e: unknown) => e)) as RequestError;
-    expect(unknown.kind).toBe('unknown');
+    expect(unknown.kind).toBe('not-found');
   });
 
   it("a caller's deadline (an abort whose reason is a timeout) ends the call as timed out, not cancelled", async () => {

@@ -48,7 +48,7 @@ class RpcProtocol implements ExtensionProtocol {
   }
   decodeReply<K extends HostRequest['kind']>(_kind: K, body: unknown): ReplyMap[K] {
     const b = body as { result?: { content: string }; error?: string };
-    if (b.error !== undefined) throw new RequestError('unknown', b.error);
+    if (b.error !== undefined) throw new RequestError('protocol', b.error);
     return { content: [{ type: 'text', text: b.result!.content }] } as ReplyMap[K];
   }
   encodeNotice(n: Parameters<ExtensionProtocol['encodeNotice']>[0]): string | undefined {

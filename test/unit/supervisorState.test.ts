@@ -5,14 +5,17 @@
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discover } from '../../src/host/disk/discovery';
+import { ExtensionSet } from '../../src/host/extensions/extensionSet';
 import { ExtensionSupervisor } from '../../src/host/extensions/supervisor';
 import type { SupervisorDeps } from '../../src/host/extensions/supervisorPorts';
 import { DEFAULT_RESTART_POLICY, displayState, type StateChange } from '../../src/host/extensions/supervisorState';
 import { cleanupTemps, RecordingUi, shExt, until, zutHome } from '../helpers/hostFixtures';
 
 const sups: ExtensionSupervisor[] = [];
+const views: ExtensionSet[] = [];
 afterEach(async () => {
   await Promise.all(sups.splice(0).map(async (s) => (await s.stop(), s.dispose())));
+  for (const v of views.splice(0)) v.dispose();
   cleanupTemps();
 });
 
@@ -34,7 +37,10 @@ function deps(home: string, changes: { n: number }): SupervisorDeps<ExtensionSup
   };
 }
 
-/** A supervisor of one sh extension, with every state change it fires as `lifecycle/availability → …`. */
+/**
+ * A supervisor of one sh extension, with every state change it fires as `lifecycle/availability → …`, and `heard`:
+ * the bursts a view of it (the set, extensionSet.ts) heard since (`changes`: its `deps.changed()` calls).
+ */
 async function supervised(blocked = false) {
   const { home, exts } = zutHome();
   shExt(exts, 'one');
@@ -42,24 +48,31 @@ async function supervised(blocked = false) {
   const changes = { n: 0 };
   const sup = new ExtensionSupervisor(disc!, deps(home, changes), blocked);
   sups.push(sup);
+  const view = new ExtensionSet();
+  views.push(view);
+  view.replace([sup]);
+  await Promise.resolve(); // the burst of `replace` itself
+  const heard = { n: 0 };
+  view.onDidChange(() => void heard.n++);
   const seen: string[] = [];
   const events: StateChange[] = [];
   sup.onDidChangeState((c) => {
     events.push(c);
     seen.push(`${c.old.lifecycle}/${c.old.availability} → ${c.new.lifecycle}/${c.new.availability}`);
   });
-  return { sup, seen, events, changes };
+  return { sup, seen, events, changes, heard };
 }
 
 describe('ExtensionSupervisor: state', () => {
   it('start, crash and stop fire their old/new pairs, each naming the extension and a reason', async () => {
-    const { sup, seen, events, changes } = await supervised();
+    const { sup, seen, events, heard } = await supervised();
     expect(sup.state).toBe('stopped');
     await sup.start();
     expect(sup.state).toBe('running');
     expect(seen).toEqual(['stopped/available → starting/available', 'starting/available → running/available']);
     expect(events.every((e) => e.ext === 'one' && e.reason.length > 0)).toBe(true);
-    expect(changes.n).toBeGreaterThan(0);
+    // The view hears the transitions through `onDidChangeState` (deps.changed() carries registrations and diagnostics).
+    expect(heard.n).toBeGreaterThan(0);
 
     process.kill(sup.conn!.pid!, 'SIGKILL');
     await until(() => sup.state === 'crashed', 5000, 'crashed');
@@ -93,11 +106,39 @@ describe('ExtensionSupervisor: state', () => {
     expect([sup.state, sup.spawnable]).toEqual(['blocked', false]);
     sup.setGate('consent', { fingerprint: 'f' });
     expect(sup.state).toBe('blocked');
-    sup.reconfigure({ error: 'load one: broken' });
+    sup.reconfigure({ ok: false, error: 'load one: broken' });
     expect(sup.state).toBe('error');
-    sup.reconfigure({ manifest: sup.disc.manifest!, diagnostics: [], skills: [] });
+    sup.reconfigure({ ok: true, manifest: sup.disc.manifest!, diagnostics: [], skills: [] });
     expect([sup.state, sup.spawnable]).toEqual(['blocked', false]);
     expect(seen).toEqual(['stopped/blocked → error/blocked', 'error/blocked → stopped/blocked']);
+  });
+
+  it("the error is its state's: a failure carries its message, a start clears it; discovery's result is never written", async () => {
+    const { sup, events } = await supervised();
+    const found = structuredClone(sup.disc);
+    await sup.start();
+    process.kill(sup.conn!.pid!, 'SIGKILL');
+    await until(() => sup.state === 'crashed', 5000, 'crashed');
+    const crashed = events.at(-1)!.new;
+    expect([crashed.lifecycle, crashed.message === sup.error, sup.error?.includes('one')]).toEqual(['crashed', true, true]);
+    await sup.start();
+    expect([sup.state, sup.error, events.at(-1)!.old.message]).toEqual(['running', undefined, crashed.message]);
+    sup.reconfigure({ ok: false, error: 'load one: broken' });
+    expect([sup.state, sup.error, sup.spawnable]).toEqual(['error', 'load one: broken', false]);
+    sup.setGate(undefined);
+    expect([sup.state, sup.spawnable]).toEqual(['error', false]);
+    sup.reconfigure({ ok: true, manifest: { ...sup.manifest!, enabled: false }, diagnostics: [], skills: [] });
+    expect([sup.state, sup.availability, sup.error, sup.spawnable]).toEqual(['disabled', 'disabled', undefined, false]);
+    expect(sup.disc).toEqual(found);
+  });
+
+  it('a refusal is its error until it is no longer refused', async () => {
+    const { sup, seen } = await supervised();
+    sup.refuse('one: too large to fingerprint');
+    expect([sup.state, sup.gate, sup.error, sup.spawnable]).toEqual(['error', 'refused', 'one: too large to fingerprint', false]);
+    sup.setGate(undefined);
+    expect([sup.state, sup.gate, sup.error, sup.spawnable]).toEqual(['stopped', undefined, undefined, true]);
+    expect(seen).toEqual(['stopped/available → stopped/refused', 'stopped/refused → stopped/available']);
   });
 
   it('nothing outside the supervisor can write its state', async () => {

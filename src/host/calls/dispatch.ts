@@ -44,7 +44,7 @@ export class Dispatcher {
   async invokeCommand(name: string, args: string): Promise<CommandReply & { ext: string }> {
     const owner = this.set.index.commandOwner.get(name.replace(/^\//, '').toLowerCase());
     const s = owner?.by;
-    if (!owner || !s?.conn) throw new RequestError('unknown', `unknown command /${name}`);
+    if (!owner || !s?.conn) throw new RequestError('not-found', `unknown command /${name}`);
     const reply = await s.conn.request(
       { kind: 'command', name: owner.name, args: args.trim() },
       { timeoutMs: this.timeouts.commandTimeoutMs ?? COMMAND_TIMEOUT_MS, what: `extension ${s.name}: command /${owner.name}` },
@@ -59,7 +59,7 @@ export class Dispatcher {
   callTool(name: string, args: unknown, options: CallToolOptions = {}): Promise<ToolResult> {
     const owner = this.set.index.toolOwner.get(name.toLowerCase());
     const s = owner?.by;
-    if (!owner || !s?.conn) return Promise.reject(new RequestError('unknown', `unknown tool ${name}`));
+    if (!owner || !s?.conn) return Promise.reject(new RequestError('not-found', `unknown tool ${name}`));
     const tool = owner.tool.name;
     const timeoutMs = owner.tool.interactive ? undefined : (options.timeoutMs ?? this.timeouts.toolTimeoutMs ?? TOOL_TIMEOUT_MS);
     // A zot extension may call tools back with this call as `parent_id` (extRequests.ts): known while it runs.

@@ -162,7 +162,7 @@ export function interceptorsOf(sups: readonly ExtensionSupervisor[], event: stri
         try {
           return await conn.request({ kind: 'intercept', payload }, { timeoutMs, what: `extension ${s.name}: ${event} interception` });
         } catch (e) {
-          return { failure: e instanceof RequestError ? e.kind : 'unknown', message: e instanceof Error ? e.message : String(e) };
+          return { failure: e instanceof RequestError ? e.kind : 'internal', message: e instanceof Error ? e.message : String(e) };
         }
       },
     }));

@@ -92,7 +92,7 @@ export class GuardedPath {
   async invoke(name: string, args: unknown, o: InvokeToolOptions): Promise<InvokeResult> {
     const hostRun = o.run ?? o.foreign?.run;
     const tool = hostRun ? undefined : this.catalog.index.tools.find((t) => t.active && t.name.toLowerCase() === name.toLowerCase());
-    if (!hostRun && !tool) throw new RequestError('unknown', `unknown tool ${name}`);
+    if (!hostRun && !tool) throw new RequestError('not-found', `unknown tool ${name}`);
     const toolName = tool?.name ?? name;
     const signal = o.signal ?? new AbortController().signal;
     if (signal.aborted) throw abortError(signal, `tool ${toolName}: cancelled`);
@@ -128,7 +128,7 @@ export class GuardedPath {
 
 /** The `tool_result` event of a call that threw: timed out, cancelled or failed. */
 function finishedWithError(g: Guarded, e: unknown, executed: boolean): void {
-  const kind = e instanceof RequestError ? e.kind : 'unknown';
+  const kind = e instanceof RequestError ? e.kind : 'internal';
   const status: ToolOutcomeStatus = kind === 'timeout' ? 'timed_out' : kind === 'cancelled' ? 'cancelled' : 'failed';
   g.finished(status, { content: [{ type: 'text', text: e instanceof Error ? e.message : String(e) }], isError: true }, executed);
 }

@@ -102,7 +102,8 @@ export class PendingRequests {
       try {
         p.resolve(p.decode(body));
       } catch (e) {
-        p.reject(e instanceof RequestError ? e : new RequestError('unknown', `${p.what}: ${(e as Error).message}`));
+        // A decoder that threw something else: the reply was not what the protocol says.
+        p.reject(e instanceof RequestError ? e : new RequestError('protocol', `${p.what}: ${(e as Error).message}`));
       }
     }
     this.onSettled(id);

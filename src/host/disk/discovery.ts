@@ -195,7 +195,7 @@ export async function discover(opts: DiscoverOptions): Promise<DiscoveredExtensi
     Promise.all(
       explicit.map(async (dir, i): Promise<Candidate> => {
         const layout = await explicitLayout(dir, opts.zot?.home);
-        return { dir, scope: 'explicit', rank: i, required: true, ...('error' in layout ? { ecosystem: 'zut', layoutError: layout.error } : { ecosystem: layout.ecosystem }) };
+        return { dir, scope: 'explicit', rank: i, required: true, ...(layout.ok ? { ecosystem: layout.ecosystem } : { ecosystem: 'zut', layoutError: layout.error }) };
       }),
     ),
     ...ecosystem('zut', projectExtensionsDir, global ? globalExtensionsDir(opts.zutHome) : undefined, listExtensionDirs),

@@ -13,24 +13,24 @@ import { pickEntryPoint } from './discoverE';
 import { isExecutable, MANIFEST_FILE } from './manifest';
 
 /** The ecosystem of an explicit path, or why it is not an extension (a missing path stays zut's: its manifest error says so). */
-export async function explicitLayout(p: string, zotHome?: string): Promise<{ ecosystem: Ecosystem } | { error: string }> {
+export async function explicitLayout(p: string, zotHome?: string): Promise<{ ok: true; ecosystem: Ecosystem } | { ok: false; error: string }> {
   let st;
   try {
     st = await fs.stat(p);
   } catch {
-    return { ecosystem: 'zut' };
+    return { ok: true, ecosystem: 'zut' };
   }
   const none = `${p} is not an extension: it is none of the three layouts — a zut or zot extension folder (with ${MANIFEST_FILE}), an e extension file (an executable), or an e extension folder (index.*, ${path.basename(p)}.* or a sole executable)`;
-  if (st.isFile()) return isExecutable(st) ? { ecosystem: 'e' } : { error: `${none}; ${path.basename(p)} is a file that is not executable (chmod +x it)` };
-  if (!st.isDirectory()) return { error: none };
+  if (st.isFile()) return isExecutable(st) ? { ok: true, ecosystem: 'e' } : { ok: false, error: `${none}; ${path.basename(p)} is a file that is not executable (chmod +x it)` };
+  if (!st.isDirectory()) return { ok: false, error: none };
   try {
     await fs.lstat(path.join(p, MANIFEST_FILE));
     const parent = path.dirname(p);
     const inZot = (path.basename(parent) === 'extensions' && path.basename(path.dirname(parent)) === '.zot') || (zotHome !== undefined && parent === path.join(zotHome, 'extensions'));
-    return { ecosystem: inZot ? 'zot' : 'zut' };
+    return { ok: true, ecosystem: inZot ? 'zot' : 'zut' };
   } catch {
     /* no manifest: maybe an e folder */
   }
   const picked = await pickEntryPoint(p);
-  return 'entry' in picked ? { ecosystem: 'e' } : { error: `${none}; ${picked.error}` };
+  return 'entry' in picked ? { ok: true, ecosystem: 'e' } : { ok: false, error: `${none}; ${picked.error}` };
 }

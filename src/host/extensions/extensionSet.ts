@@ -3,7 +3,7 @@
  * and tool registry index (registry.ts; rebuilt on next use after a change), the deferred tools a `tool_result`
  * activated, the change notification (once per burst), and the ExtensionInfo snapshots. No `vscode`.
  */
-import { Emitter } from '../events';
+import { DisposableMap, Emitter } from '../events';
 import { logPathFor } from '../disk/paths';
 import { buildIndex, type RegistryIndex } from './registry';
 import type { ExtensionSupervisor } from './supervisor';
@@ -16,7 +16,12 @@ export class ExtensionSet {
   private readonly activated = new Set<string>();
   private changePending = false;
   private readonly changeEmitter = new Emitter<void>();
-  /** Registrations, states or diagnostics changed: once per burst (the event carries no data). */
+  /** Each supervisor's `onDidChangeState` listener, for as long as it is in the set. */
+  private readonly listening = new DisposableMap<ExtensionSupervisor>();
+  /**
+   * What the views show of the set changed (its members, a state, registrations, diagnostics): once per burst (the
+   * event carries no data). It hears each supervisor's `onDidChangeState` and its `deps.changed()` (loader.ts).
+   */
   readonly onDidChange = this.changeEmitter.event;
 
   /** Every supervised extension (shadowed, stopped and failed ones too), in load order. */
@@ -26,7 +31,12 @@ export class ExtensionSet {
 
   /** A (re)load's supervisors replace the set (the old ones, stopped, are released). */
   replace(sups: ExtensionSupervisor[]): void {
-    for (const s of this.sups) if (!sups.includes(s)) s.dispose();
+    for (const s of this.sups) {
+      if (sups.includes(s)) continue;
+      this.listening.deleteAndDispose(s);
+      s.dispose();
+    }
+    for (const s of sups) if (!this.listening.has(s)) this.listening.set(s, s.onDidChangeState(() => this.changed()));
     this.sups = sups;
     this.changed();
   }
@@ -35,12 +45,12 @@ export class ExtensionSet {
   find(name: string): ExtensionSupervisor | undefined {
     const n = name.toLowerCase();
     const same = this.sups.filter((s) => s.name.toLowerCase() === n);
-    return same.find((s) => s.conn) ?? same.find((s) => s.disc.status !== 'shadowed') ?? same[0];
+    return same.find((s) => s.conn) ?? same.find((s) => s.availability !== 'shadowed') ?? same[0];
   }
 
   /**
-   * Registrations, states or diagnostics changed. The index is rebuilt on next use; listeners hear once per burst
-   * (a chunk of registration frames is one event), since the event carries no data.
+   * Something the views show changed (a state, registrations, diagnostics). The index is rebuilt on next use;
+   * listeners hear once per burst (a chunk of registration frames is one event), since the event carries no data.
    */
   changed(): void {
     this.indexCache = undefined;
@@ -83,11 +93,11 @@ export class ExtensionSet {
       scope: s.disc.scope,
       folder: s.disc.folder,
       ...(s.disc.ecosystem && { ecosystem: s.disc.ecosystem }),
-      version: s.disc.manifest?.version ?? s.conn?.hello?.version,
-      description: s.disc.manifest?.description,
-      language: s.disc.manifest?.language,
-      exec: s.disc.manifest?.exec,
-      args: s.disc.manifest?.args,
+      version: s.manifest?.version ?? s.conn?.hello?.version,
+      description: s.manifest?.description,
+      language: s.manifest?.language,
+      exec: s.manifest?.exec,
+      args: s.manifest?.args,
       state: s.state,
       error: s.error,
       shadowedBy: s.disc.shadowedBy,
@@ -99,7 +109,7 @@ export class ExtensionSet {
       tools: idx.tools.filter((t) => t.ext === s.name),
       subscriptions: [...s.events],
       interceptions: [...s.intercepts],
-      skills: s.disc.skills,
+      skills: [...s.skills],
       pid: s.conn?.pid,
       restarts: s.restarts,
       pending: s.conn?.pendingCount ?? 0,
@@ -112,6 +122,7 @@ export class ExtensionSet {
   }
 
   dispose(): void {
+    this.listening.dispose();
     for (const s of this.sups) s.dispose();
     this.changeEmitter.dispose();
   }

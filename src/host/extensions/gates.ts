@@ -40,7 +40,7 @@ export class Gatekeeper {
    */
   async applyGate(s: ExtensionSupervisor): Promise<void> {
     const consent = this.host.options().consent;
-    if (!consent || s.disc.status !== 'enabled' || !s.disc.manifest?.exec) return s.setGate(undefined);
+    if (!consent || !s.runnable || !s.manifest?.exec) return s.setGate(undefined);
     const { folders } = this.host.options();
     const ext = { dir: identity(s.disc), scope: s.disc.scope };
     if (!needsConsent(ext, consent.mode(), folders) || decideGate(ext, undefined, consent, folders) === 'workspace-disabled') {
@@ -94,7 +94,7 @@ export class Gatekeeper {
 
   private fingerprint(s: ExtensionSupervisor): Promise<FingerprintResult> {
     const o = this.host.options();
-    return contentFingerprint(fingerprintTarget(s.disc, o.folders, o.zutHome));
+    return contentFingerprint(fingerprintTarget({ ...s.disc, manifest: s.manifest }, o.folders, o.zutHome));
   }
 
   /** When any of `among` now waits for consent: fires once with everything pending. */

@@ -255,7 +255,7 @@ export class Loader {
       }
       // Its own stamp only: another extension's manifest changed meanwhile still differs for that one's event.
       this.loadedStamps = this.loadedStamps?.with(s.disc.dir, stamps) ?? stamps;
-      s.reconfigure(m.ok ? { manifest: m.manifest, diagnostics: m.diagnostics, skills: m.skills } : { error: `load ${s.name} (${s.disc.dir}): ${m.error}` });
+      s.reconfigure(m.ok ? m : { ok: false, error: `load ${s.name} (${s.disc.dir}): ${m.error}` });
       await gates.applyGate(s);
       gates.requestConsent([s]);
       if (!this.stopPending) await s.start();

@@ -1,8 +1,8 @@
 /**
- * One supervised extension: its discovered manifest, its live Connection, what it registered, its state (the only
- * writer: `transition`, with `onDidChangeState`; supervisorState.ts), and the restart policy (like the LSP
- * client's: up to 4 automatic restarts, none after the 5th crash within 3 minutes; an exit after `shutdown` is not
- * a crash). Its UI notices go through noticeRouter.ts to the HostUi port.
+ * One supervised extension: its discovered manifest, its live Connection, what it registered, its state (the one
+ * source of its availability and error; the only writer: `#set`, with `onDidChangeState`; supervisorState.ts), and
+ * the restart policy (like the LSP client's: up to 4 automatic restarts, none after the 5th crash within 3 minutes;
+ * an exit after `shutdown` is not a crash). Its UI notices go through noticeRouter.ts to the HostUi port.
  */
 import type { DiscoveredExtension, ExtensionState, Manifest, Skill } from '../types';
 import type { SupervisorDeps } from './supervisorPorts';
@@ -11,7 +11,7 @@ import { ByteCaps, cutDiagnostic } from './byteCaps';
 import { Connection } from '../connection/connection';
 import { Emitter } from '../events';
 import { isUiNotice, routeUiNotice, type NoticeTarget } from './noticeRouter';
-import { displayState, gateAvailability, isLifecycle, type Availability, type Lifecycle, type StateChange, type SupervisorState } from './supervisorState';
+import { displayState, failed, gateAvailability, gateOf, HELD_BY_DISCOVERY, initialState, isUnusable, moved, type Availability, type Lifecycle, type Quiet, type StateChange, type SupervisorState } from './supervisorState';
 import { register, type Registrant, type RegisteredCommand, type RegisteredTool } from './registry';
 import { MAX_DIAGNOSTICS_PER_EXT as MAX_DIAGNOSTICS } from '../../protocol/limits';
 import type { Gate } from './consent';
@@ -26,7 +26,6 @@ export class ExtensionSupervisor implements Registrant {
   /** Events it intercepts (its protocol's interceptable ones: zot adds `before_agent_start`). */
   readonly intercepts = new Set<string>();
   diagnostics: string[];
-  error: string | undefined;
   restarts = 0;
   private crashTimes: number[] = [];
   private starting: Promise<void> | undefined;
@@ -36,23 +35,31 @@ export class ExtensionSupervisor implements Registrant {
   /** Byte caps per field and in all (byteCaps.ts). */
   readonly bytes: ByteCaps;
   private readonly notices: NoticeTarget;
-  /** The two fields of its state (runtime-private: written only by `#transition`). */
+  /**
+   * Its state (runtime-private: written only by `#set`). Its availability is the one below a trust block: the gate
+   * decided for a blocked extension is kept for when it is shown (`disabledInWorkspace`), not shown as its state.
+   */
   #state: SupervisorState;
-  #gate: Gate | undefined;
+  /** Blocked by an untrusted workspace: fixed for its life (granting trust reloads); shown over its availability. */
+  readonly #blocked: boolean;
   #fingerprint: string | undefined;
   #userStopped = false;
   readonly #changes = new Emitter<StateChange>();
   /**
-   * Fires on every transition that changed the lifecycle or the availability, with old and new (the façade's
-   * `onDidChangeSessionState` is another thing: a tool result's session state). The views hear the set's burst
-   * event instead (`deps.changed()`, extensionSet.ts), which also carries registrations and diagnostics.
+   * Its state changed (lifecycle, availability shown, or its error message), with old and new; the views hear it
+   * through the set's burst event (extensionSet.ts). Not the façade's `onDidChangeSessionState` (a tool result's
+   * session state), nor `deps.changed()` (registrations, subscriptions, diagnostics, consent decisions).
    */
   readonly onDidChangeState = this.#changes.event;
   /** The wire protocol of its last handshake. */
   protocol: ProtocolName | undefined;
+  /** Its manifest and skills as last read (discovery's, then each re-read's: `disc` stays what discovery found). */
+  #manifest: Manifest | undefined;
+  #skills: readonly Skill[];
 
   constructor(
-    readonly disc: DiscoveredExtension,
+    /** What discovery found: never written (its state, manifest and diagnostics since are the supervisor's). */
+    readonly disc: Readonly<DiscoveredExtension>,
     private readonly deps: SupervisorDeps<ExtensionSupervisor>,
     blocked: boolean,
   ) {
@@ -60,18 +67,24 @@ export class ExtensionSupervisor implements Registrant {
     this.bytes = new ByteCaps((m) => this.diagnostic(m));
     this.notices = { ext: disc.name, ui: deps.ui, caps: this.caps, bytes: this.bytes, diagnostic: (m) => this.diagnostic(m) };
     this.diagnostics = [...disc.diagnostics];
-    this.error = disc.error;
-    const status = disc.status;
-    this.#state =
-      status === 'enabled'
-        ? { lifecycle: 'stopped', availability: blocked ? 'blocked' : 'available' }
-        : status === 'error'
-          ? { lifecycle: 'error', availability: blocked ? 'blocked' : 'available' }
-          : { lifecycle: 'stopped', availability: status };
+    this.#manifest = disc.manifest;
+    this.#skills = disc.skills;
+    this.#blocked = blocked && (disc.status === 'enabled' || disc.status === 'error');
+    this.#state = initialState(disc);
   }
 
   get name(): string {
     return this.disc.name;
+  }
+
+  /** Its manifest as last read (none: discovery could not read it). */
+  get manifest(): Manifest | undefined {
+    return this.#manifest;
+  }
+
+  /** Its skills as last read. */
+  get skills(): readonly Skill[] {
+    return this.#skills;
   }
 
   /** Whether a process is there, coming, gone or failed. */
@@ -79,19 +92,34 @@ export class ExtensionSupervisor implements Registrant {
     return this.#state.lifecycle;
   }
 
-  /** What holds it back, if anything. */
+  /** What holds it back, if anything (`blocked` over the rest). */
   get availability(): Availability {
-    return this.#state.availability;
+    return this.#blocked ? 'blocked' : this.#state.availability;
+  }
+
+  /** Its state as shown: lifecycle, availability (`blocked` over the rest) and error message. */
+  get current(): SupervisorState {
+    return this.#blocked ? { ...this.#state, availability: 'blocked' } : this.#state;
   }
 
   /** The one state shown (supervisorState.ts `displayState`). */
   get state(): ExtensionState {
-    return displayState(this.#state);
+    return displayState(this.current);
   }
 
-  /** Why it is held back (consent, denied, disabled in this workspace); see consent.ts. */
+  /** Why it failed or is refused (the state's message): kept while it restarts or is held back after a failure. */
+  get error(): string | undefined {
+    return this.#state.message;
+  }
+
+  /** Why it is held back (consent, denied, disabled in this workspace, refused); see consent.ts. */
   get gate(): Gate | undefined {
-    return this.#gate;
+    return gateOf(this.#state.availability);
+  }
+
+  /** Whether its manifest is one it may run under: not unusable, not disabled, shadowed or theme-only. */
+  get runnable(): boolean {
+    return !isUnusable(this.#state) && !HELD_BY_DISCOVERY.has(this.#state.availability);
   }
 
   /** Its content fingerprint when consent applies. */
@@ -111,7 +139,7 @@ export class ExtensionSupervisor implements Registrant {
 
   /** Whether this extension may be spawned at all. */
   get spawnable(): boolean {
-    return this.disc.status === 'enabled' && !!this.disc.manifest?.exec && this.#state.availability !== 'blocked' && !this.#gate;
+    return this.availability === 'available' && this.runnable && !!this.#manifest?.exec;
   }
 
   /** When the current spawn began (ms since epoch), while waiting for `hello` and registration. */
@@ -119,13 +147,23 @@ export class ExtensionSupervisor implements Registrant {
     return this.#state.lifecycle === 'starting' || this.#state.lifecycle === 'restarting' ? this.spawnedAt : undefined;
   }
 
-  /** The one writer of its state: moves the lifecycle or the availability to `to`, then tells who listens. */
-  #transition(to: Lifecycle | Availability, reason: string): void {
-    const old = this.#state;
-    this.#state = isLifecycle(to) ? { ...old, lifecycle: to } : { ...old, availability: to };
-    this.deps.changed();
-    if (old.lifecycle === this.#state.lifecycle && old.availability === this.#state.availability) return;
-    this.#changes.fire({ ext: this.name, old, new: this.#state, reason });
+  /** The one writer of its state: `next`, then, when what is shown changed, tells who listens. */
+  #set(next: SupervisorState, reason: string): void {
+    const old = this.current;
+    this.#state = next;
+    const now = this.current;
+    if (old.lifecycle === now.lifecycle && old.availability === now.availability && old.message === now.message) return;
+    this.#changes.fire({ ext: this.name, old, new: now, reason });
+  }
+
+  /** supervisorState.ts `moved`: a lifecycle without a failure, or an availability. */
+  #move(to: Quiet | Availability, reason: string, message?: { message: string | undefined }): void {
+    this.#set(moved(this.#state, to, message), reason);
+  }
+
+  /** supervisorState.ts `failed`: `crashed`, or `error`, with its message. */
+  #fail(to: 'crashed' | 'error', reason: string, message: string, unusable?: true): void {
+    this.#set(failed(this.#state, to, message, unusable), reason);
   }
 
   /**
@@ -133,15 +171,26 @@ export class ExtensionSupervisor implements Registrant {
    * fingerprint the decision was made for (omitted: no consent decision was made; the last fingerprint is kept).
    */
   setGate(gate: Gate | undefined, consent?: { fingerprint: string | undefined }): void {
-    const was = this.#gate;
-    this.#gate = gate;
+    this.#hold(gate, consent);
+  }
+
+  /** `setGate`, with `refusal`: the message of a `refused` gate (refuse). */
+  #hold(gate: Gate | undefined, consent: { fingerprint: string | undefined } | undefined, refusal?: string): void {
+    const was = this.gate;
     if (consent) this.#fingerprint = consent.fingerprint;
-    if (this.disc.status !== 'enabled' || this.#state.availability === 'blocked') return this.deps.changed();
-    // No longer refused: its refusal is no longer its error.
-    if (was === 'refused' && gate !== 'refused') this.error = undefined;
+    // A consent decision (its fingerprint, its gate under a block) is shown even when the state does not change.
+    this.deps.changed();
+    // Its manifest holds it back (disabled, shadowed, theme-only): no gate applies. An unusable one keeps its gate
+    // under its error (shown first), for when the manifest is read again.
+    if (HELD_BY_DISCOVERY.has(this.#state.availability)) return;
+    const why = gate ? `held back: ${gate}` : 'released';
+    // Refused: the refusal is its error; no longer refused: no longer its error.
+    const message = refusal !== undefined ? { message: refusal } : was === 'refused' && gate !== 'refused' ? { message: undefined } : undefined;
+    // Blocked: the decision is kept under the block, the state shown stays `blocked`.
+    if (this.#blocked) return this.#move(gateAvailability(gate), why, refusal !== undefined ? message : undefined);
     // Held back, it no longer shows a past failure.
-    if (gate && (this.#state.lifecycle === 'error' || this.#state.lifecycle === 'crashed')) this.#transition('stopped', `held back: ${gate}`);
-    this.#transition(gateAvailability(gate), gate ? `held back: ${gate}` : 'released');
+    if (gate && !isUnusable(this.#state) && (this.#state.lifecycle === 'error' || this.#state.lifecycle === 'crashed')) this.#move('stopped', why);
+    this.#move(gateAvailability(gate), why, message);
   }
 
   /** Stop by the user: it stays stopped until Start, a restart or a reload (not restarted by the watcher). */
@@ -158,9 +207,8 @@ export class ExtensionSupervisor implements Registrant {
 
   /** Held back because its content cannot be fingerprinted for consent (`message` names it, its dir and log). */
   refuse(message: string): void {
-    this.error = message;
     if (this.diagnostics.at(-1) !== cutDiagnostic(message)) this.diagnostic(message);
-    this.setGate('refused', { fingerprint: undefined });
+    this.#hold('refused', { fingerprint: undefined }, message);
   }
 
   /** A diagnostic, cut to `MAX_DIAGNOSTIC_BYTES` (it may quote extension text). */
@@ -173,26 +221,19 @@ export class ExtensionSupervisor implements Registrant {
   }
 
   /** After a manifest re-read: new manifest (enabled or not), or the error that makes it unusable. A fresh start. */
-  reconfigure(next: { manifest: Manifest; diagnostics: readonly string[]; skills: Skill[] } | { error: string }): void {
+  reconfigure(next: { ok: true; manifest: Manifest; diagnostics: readonly string[]; skills: Skill[] } | { ok: false; error: string }): void {
     this.restarts = 0;
     this.crashTimes = [];
     this.#userStopped = false;
     // What the last reading said goes with it: a fixed manifest leaves no diagnostic behind (its process adds its own).
-    this.diagnostics = 'error' in next ? [] : next.diagnostics.map(cutDiagnostic);
-    this.disc.diagnostics = [...this.diagnostics];
-    if ('error' in next) {
-      this.error = next.error;
-      if (this.disc.status === 'enabled') this.disc.status = 'error';
-      this.#transition('error', 'manifest unusable');
-    } else {
-      this.disc.manifest = next.manifest;
-      this.disc.skills = next.skills;
-      const enabled = next.manifest.enabled;
-      if (this.disc.status === 'enabled' || this.disc.status === 'disabled' || this.disc.status === 'error') this.disc.status = enabled ? 'enabled' : 'disabled';
-      this.error = undefined;
-      if (this.#state.availability !== 'blocked') this.#transition(enabled ? gateAvailability(this.#gate) : 'disabled', 'manifest re-read');
-      this.#transition('stopped', 'manifest re-read');
-    }
+    this.diagnostics = next.ok ? next.diagnostics.map(cutDiagnostic) : [];
+    if (!next.ok) return this.#fail('error', 'manifest unusable', next.error, true);
+    this.#manifest = next.manifest;
+    this.#skills = next.skills;
+    // Enabled or not is the manifest's to say; shadowed and theme-only are discovery's (a reload decides them again).
+    const a = this.#state.availability;
+    if (a !== 'shadowed' && a !== 'theme-only') this.#move(next.manifest.enabled ? gateAvailability(this.gate) : 'disabled', 'manifest re-read', { message: undefined });
+    this.#move('stopped', 'manifest re-read', { message: undefined });
   }
 
   /** The host is stopping: a start in progress fails now (its child killed) instead of running to its deadline. */
@@ -215,7 +256,7 @@ export class ExtensionSupervisor implements Registrant {
   }
 
   private async spawn(): Promise<void> {
-    const m = this.disc.manifest!;
+    const m = this.#manifest!;
     this.commands.clear();
     this.tools.clear();
     this.events.clear();
@@ -223,7 +264,7 @@ export class ExtensionSupervisor implements Registrant {
     this.caps.reset();
     this.bytes.reset();
     this.spawnedAt = Date.now();
-    this.#transition(this.restarts > 0 ? 'restarting' : 'starting', 'spawn');
+    this.#move(this.restarts > 0 ? 'restarting' : 'starting', 'spawn');
     const conn = new Connection({
       name: this.name,
       version: m.version,
@@ -247,15 +288,14 @@ export class ExtensionSupervisor implements Registrant {
       await conn.start();
     } catch (e) {
       this.conn = undefined;
-      this.error = `load ${this.name} (${this.disc.dir}): ${(e as Error).message}`;
-      this.#transition('error', 'start failed');
-      this.deps.fail('load', this.error);
+      const error = `load ${this.name} (${this.disc.dir}): ${(e as Error).message}`;
+      this.#fail('error', 'start failed', error);
+      this.deps.fail('load', error);
       return;
     }
-    this.error = undefined;
     this.protocol = conn.hello?.protocol;
     conn.onExit((exit) => this.onExit(conn, exit.expected, exit.message));
-    this.#transition('running', 'handshake done');
+    this.#move('running', 'handshake done', { message: undefined });
   }
 
   private trace(dir: 'in' | 'out', line: string): void {
@@ -270,23 +310,23 @@ export class ExtensionSupervisor implements Registrant {
     this.conn = undefined;
     this.deps.requests.closed(this.name);
     this.deps.ui.clearExtension(this.name);
-    if (expected) return this.#transition('stopped', 'exited after shutdown');
+    if (expected) return this.#move('stopped', 'exited after shutdown');
     const now = Date.now();
     this.crashTimes = this.crashTimes.filter((t) => now - t < this.deps.restartPolicy.windowMs);
     this.crashTimes.push(now);
-    this.error = `extension ${this.name} (${this.disc.dir}) ${message}`;
-    this.#transition('crashed', 'exited unexpectedly');
+    const error = `extension ${this.name} (${this.disc.dir}) ${message}`;
+    this.#fail('crashed', 'exited unexpectedly', error);
     if (!this.deps.autoRestart()) {
-      this.deps.fail('crash', this.error);
+      this.deps.fail('crash', error);
       return;
     }
     if (this.crashTimes.length >= this.deps.restartPolicy.maxCrashes) {
-      this.error = `${this.error}; crashed ${this.crashTimes.length} times in ${this.deps.restartPolicy.windowMs / 60_000} minutes: not restarting`;
-      this.#transition('error', 'gave up restarting');
-      this.deps.fail('gave-up', this.error);
+      const gaveUp = `${error}; crashed ${this.crashTimes.length} times in ${this.deps.restartPolicy.windowMs / 60_000} minutes: not restarting`;
+      this.#fail('error', 'gave up restarting', gaveUp);
+      this.deps.fail('gave-up', gaveUp);
       return;
     }
-    this.deps.fail('crash', this.error);
+    this.deps.fail('crash', error);
     this.restarts++;
     void this.start();
   }
@@ -297,7 +337,8 @@ export class ExtensionSupervisor implements Registrant {
     const conn = this.conn;
     if (!conn) return;
     await conn.stop();
-    if (this.#state.lifecycle !== 'error') this.#transition('stopped', 'stopped');
+    // Its process went (pid, pending): shown even when the state stays `error`.
+    if (this.#state.lifecycle !== 'error') this.#move('stopped', 'stopped');
     else this.deps.changed();
   }
 

@@ -24,7 +24,7 @@ export interface SupervisorDeps<S> {
   restartPolicy: RestartPolicy;
   /** Per-extension caps (default: limits.ts). */
   caps?: CapLimits;
-  /** Registrations, state or diagnostics changed. */
+  /** Registrations, subscriptions, diagnostics or a consent decision changed (its state: `onDidChangeState`). */
   changed(): void;
   fail(kind: 'load' | 'crash' | 'gave-up', message: string): void;
   log(line: ExtensionLogLine): void;

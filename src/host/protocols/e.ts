@@ -105,7 +105,7 @@ export class EProtocol implements ExtensionProtocol {
 
   decodeReply<K extends HostRequest['kind']>(kind: K, body: unknown): ReplyMap[K] {
     const b = asRecord(body) as { result?: unknown; error?: string };
-    if (b.result === undefined && b.error === undefined) throw new RequestError('unknown', 'malformed reply: neither result nor error');
+    if (b.result === undefined && b.error === undefined) throw new RequestError('protocol', 'malformed reply: neither result nor error');
     const map: { [T in HostRequest['kind']]: () => ReplyMap[T] } = {
       tool: () => toolReply(b),
       command: () => commandReply(b),

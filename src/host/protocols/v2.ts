@@ -132,7 +132,7 @@ export class FrameProtocol implements ExtensionProtocol {
 
   decodeReply<K extends HostRequest['kind']>(kind: K, body: unknown): ReplyMap[K] {
     const type = (body as { type?: unknown }).type;
-    if (type !== REPLY_TYPE[kind]) throw new RequestError('unknown', `unexpected reply ${String(type)} (want ${REPLY_TYPE[kind]})`);
+    if (type !== REPLY_TYPE[kind]) throw new RequestError('protocol', `unexpected reply ${String(type)} (want ${REPLY_TYPE[kind]})`);
     return body as ReplyMap[K];
   }
 
