@@ -25,3 +25,14 @@ export interface NodeExtensionOptions {
   manifest?: Record<string, unknown>;
 }
 export declare function writeNodeExtension(root: string, name: string, program: string, o?: NodeExtensionOptions): string;
+export interface NodeProgramOptions {
+  /** Its hello's version (default 1.0.0). */
+  version?: string;
+  /** A command registered on `hello_ack` (`{ name, description? }`); then its hello says `commands`. */
+  command?: { name: string; description?: string };
+  /** Statements handling any other frame `m` (with `emit`). */
+  onMessage?: string;
+  /** Statements before the hello (e.g. `const fs = require('fs');`). */
+  prelude?: string;
+}
+export declare function nodeProgram(name: string, o?: NodeProgramOptions): string;

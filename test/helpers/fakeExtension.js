@@ -69,4 +69,28 @@ function writeNodeExtension(root, name, program, o = {}) {
   return dir;
 }
 
-module.exports = { writeShExtension, writeNodeExtension };
+/**
+ * The text of a zut v2 extension in Node (for `writeNodeExtension`): says hello (`capabilities`), and on `hello_ack`
+ * registers `command` when given, then says ready; `onMessage` (statements over `m`, the parsed frame, and `emit`)
+ * handles what else comes; `shutdown` is acknowledged and ends it. `prelude`: statements before the hello.
+ * @param {string} name
+ * @param {import('./fakeExtension').NodeProgramOptions} [o]
+ * @returns {string}
+ */
+function nodeProgram(name, o = {}) {
+  const hello = { type: 'hello', protocol_version: 2, name, version: o.version ?? '1.0.0', capabilities: o.command ? ['commands'] : [] };
+  const register = o.command ? `emit(${JSON.stringify({ type: 'register_command', ...o.command })}); ` : '';
+  return [
+    ...(o.prelude ? [o.prelude] : []),
+    "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
+    `emit(${JSON.stringify(hello)});`,
+    "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
+    '  const m = JSON.parse(l);',
+    `  if (m.type === 'hello_ack') { ${register}emit({ type: 'ready' }); }`,
+    "  else if (m.type === 'shutdown') { emit({ type: 'shutdown_ack' }); process.exit(0); }",
+    ...(o.onMessage ? [`  else { ${o.onMessage} }`] : []),
+    '});',
+  ].join('\n');
+}
+
+module.exports = { writeShExtension, writeNodeExtension, nodeProgram };

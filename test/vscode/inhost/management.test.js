@@ -5,6 +5,7 @@
 // Every test leaves the extensions as it found them (other suites share this extension host).
 'use strict';
 const assert = require('assert');
+const { nodeProgram, writeNodeExtension } = require('../../helpers/fakeExtension');
 const { eventually, writeShExt } = require('./util');
 const fs = require('fs');
 const os = require('os');
@@ -227,18 +228,11 @@ suite('management: host and commands', function () {
   test('install from a folder into $ZUT_HOME/extensions, refuse an existing destination, then remove', async () => {
     const host = await api();
     await allRunning(host);
-    const src = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-install-src-'));
-    fs.writeFileSync(path.join(src, 'extension.json'), JSON.stringify({ name: 'hello-installed', version: '0.1.0', exec: 'node', args: ['hello.js'] }));
-    fs.writeFileSync(path.join(src, 'hello.js'), [
-      "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
-      "emit({ type: 'hello', protocol_version: 2, name: 'hello-installed', version: '0.1.0', capabilities: ['commands'] });",
-      "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
-      '  const m = JSON.parse(l);',
-      "  if (m.type === 'hello_ack') { emit({ type: 'register_command', name: 'hello-installed', description: 'say hi' }); emit({ type: 'ready' }); }",
-      "  else if (m.type === 'command_invoked') emit({ type: 'command_response', id: m.id, action: 'display', display: 'hi' });",
-      "  else if (m.type === 'shutdown') { emit({ type: 'shutdown_ack' }); process.exit(0); }",
-      '});',
-    ].join('\n'));
+    const src = writeNodeExtension(fs.mkdtempSync(path.join(os.tmpdir(), 'zut-install-src-')), 'hello-installed', nodeProgram('hello-installed', {
+      version: '0.1.0',
+      command: { name: 'hello-installed', description: 'say hi' },
+      onMessage: "if (m.type === 'command_invoked') emit({ type: 'command_response', id: m.id, action: 'display', display: 'hi' });",
+    }), { file: 'hello.js', manifest: { version: '0.1.0' } });
     const dest = path.join(process.env.ZUT_HOME, 'extensions', 'hello-installed');
     try {
       /** @type {any} */ const outcome = await vscode.commands.executeCommand('zut.install', src, 'global', { confirm: false });
@@ -256,7 +250,7 @@ suite('management: host and commands', function () {
     } finally {
       /** @type {any} */ const removed = await vscode.commands.executeCommand('zut.removeExtension', 'hello-installed', { confirm: false });
       assert.strictEqual(removed, true);
-      fs.rmSync(src, { recursive: true, force: true });
+      fs.rmSync(path.dirname(src), { recursive: true, force: true });
     }
     assert.ok(!fs.existsSync(dest), 'the installed directory is deleted');
     await eventually(() => !info(host, 'hello-installed'), 'the removed extension gone from the host');
@@ -270,17 +264,11 @@ suite('management: host and commands', function () {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-install-git-'));
     const work = path.join(tmp, 'work');
     fs.mkdirSync(work);
-    fs.writeFileSync(path.join(work, 'extension.json'), JSON.stringify({ name: 'hello-git', version: '0.2.0', exec: 'node', args: ['hello.js'] }));
-    fs.writeFileSync(path.join(work, 'hello.js'), [
-      "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
-      "emit({ type: 'hello', protocol_version: 2, name: 'hello-git', version: '0.2.0', capabilities: ['commands'] });",
-      "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
-      '  const m = JSON.parse(l);',
-      "  if (m.type === 'hello_ack') { emit({ type: 'register_command', name: 'hello-git' }); emit({ type: 'ready' }); }",
-      "  else if (m.type === 'command_invoked') emit({ type: 'command_response', id: m.id, action: 'display', display: 'hi from git' });",
-      "  else if (m.type === 'shutdown') { emit({ type: 'shutdown_ack' }); process.exit(0); }",
-      '});',
-    ].join('\n'));
+    writeNodeExtension(tmp, 'work', nodeProgram('hello-git', {
+      version: '0.2.0',
+      command: { name: 'hello-git' },
+      onMessage: "if (m.type === 'command_invoked') emit({ type: 'command_response', id: m.id, action: 'display', display: 'hi from git' });",
+    }), { file: 'hello.js', manifest: { name: 'hello-git', version: '0.2.0' } });
     const git = (cwd, ...args) => execFileSync('git', args, { cwd, stdio: 'pipe' });
     git(work, 'init', '-q');
     git(work, 'add', '-A');

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { nodeProgram, writeNodeExtension } from '../../helpers/fakeExtension.js';
 import { EXAMPLE_WORKSPACE } from '../lib/context.mjs';
 import { extensionRow, openWorkbench, rowState, runCommand, screenshot, showZutView, startServer, workspaceCopy } from './harness.mjs';
 
@@ -47,18 +48,7 @@ describe('consent: project extensions wait for the user', () => {
 
   before(async () => {
     server = await startServer({ name: 'consent', settings: { 'zut.projectExtensions.consent': 'ask' } });
-    const globalDir = path.join(server.zutHome, 'extensions', 'homegrown');
-    fs.mkdirSync(globalDir, { recursive: true });
-    fs.writeFileSync(path.join(globalDir, 'extension.json'), JSON.stringify({ name: 'homegrown', version: '1.0.0', exec: 'node', args: ['main.js'] }));
-    fs.writeFileSync(path.join(globalDir, 'main.js'), [
-      "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
-      "emit({ type: 'hello', protocol_version: 2, name: 'homegrown', version: '1.0.0', capabilities: [] });",
-      "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
-      '  const m = JSON.parse(l);',
-      "  if (m.type === 'hello_ack') emit({ type: 'ready' });",
-      "  else if (m.type === 'shutdown') process.exit(0);",
-      '});',
-    ].join('\n'));
+    writeNodeExtension(path.join(server.zutHome, 'extensions'), 'homegrown', nodeProgram('homegrown'), { manifest: { version: '1.0.0' } });
     folder = workspaceCopy();
     page = await openWorkbench(server, { folder });
   });

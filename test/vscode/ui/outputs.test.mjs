@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { nodeProgram, writeNodeExtension } from '../../helpers/fakeExtension.js';
 import { openPalette, openWorkbench, paletteRow, rowState, runCommand, runWhenListed, screenshot, showZutView, startServer, tempDir, webview, workspaceCopy, zutCommand } from './harness.mjs';
 
 /**
@@ -14,22 +15,11 @@ import { openPalette, openWorkbench, paletteRow, rowState, runCommand, runWhenLi
  * multi-line display, so a test can look at the progress while the command runs.
  */
 function writeSlowExtension(home, gate) {
-  const dir = path.join(home, 'extensions', 'slow');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: 'slow', version: '1.0.0', exec: 'node', args: ['main.js'] }));
-  fs.writeFileSync(path.join(dir, 'main.js'), [
-    "const fs = require('fs');",
-    "const emit = (o) => process.stdout.write(JSON.stringify(o) + '\\n');",
-    "emit({ type: 'hello', protocol_version: 2, name: 'slow', version: '1.0.0', capabilities: ['commands'] });",
-    "require('readline').createInterface({ input: process.stdin }).on('line', (l) => {",
-    '  const m = JSON.parse(l);',
-    "  if (m.type === 'hello_ack') { emit({ type: 'register_command', name: 'slow', description: 'waits for its gate file' }); emit({ type: 'ready' }); }",
-    "  else if (m.type === 'command_invoked') {",
-    `    const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(gate)})) { clearInterval(t); emit({ type: 'command_response', id: m.id, action: 'display', display: 'slow done\\nsecond line' }); } }, 50);`,
-    '  }',
-    "  else if (m.type === 'shutdown') { emit({ type: 'shutdown_ack' }); process.exit(0); }",
-    '});',
-  ].join('\n'));
+  writeNodeExtension(path.join(home, 'extensions'), 'slow', nodeProgram('slow', {
+    prelude: "const fs = require('fs');",
+    command: { name: 'slow', description: 'waits for its gate file' },
+    onMessage: `if (m.type === 'command_invoked') { const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(gate)})) { clearInterval(t); emit({ type: 'command_response', id: m.id, action: 'display', display: 'slow done\\nsecond line' }); } }, 50); }`,
+  }), { manifest: { version: '1.0.0' } });
 }
 
 /** The editor tab whose label matches `label`. */
