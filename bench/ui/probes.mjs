@@ -11,6 +11,7 @@
  */
 export function installPanelProbe({ n, linesSource }) {
   if (window.__zb) return;
+  const arrival = (e) => (e.timeStamp > 0 ? Math.min(e.timeStamp, performance.now()) : performance.now());
   const panelLines = new Function(`return (${linesSource})`)();
   const lines = document.getElementById('lines');
   const zb = { mode: 'ext', results: [], cur: null, storm: null, inRaf: false };
@@ -24,9 +25,11 @@ export function installPanelProbe({ n, linesSource }) {
     try { cb(t); } finally { queueMicrotask(() => { zb.inRaf = false; }); }
   });
   const selected = () => [...lines.children].findIndex((r) => r.classList.contains('selected'));
+  // The event's own timeStamp (its creation, when the message task starts): listeners on window run in the order
+  // they were added, so the panel script's (added first) has already run, and painted, when this one runs.
   window.addEventListener('message', (e) => {
     const c = zb.cur;
-    if (c && c.tMsg === undefined && e.data && e.data.type === 'render') { c.tMsg = performance.now(); c.footer = e.data.footer; }
+    if (c && c.tMsg === undefined && e.data && e.data.type === 'render') { c.tMsg = arrival(e); c.footer = e.data.footer; }
   }, true);
   window.addEventListener('keydown', (e) => {
     if (e.key !== 'ArrowDown' && e.key !== 'Home') return;
@@ -57,7 +60,10 @@ export function installPanelProbe({ n, linesSource }) {
 /**
  * Panel storm probe (row 6), in the webview's content frame: counts painted frames (body data-seq changes) and
  * animation frames, the longest gap between animation frames, and every long task (PerformanceObserver 'longtask')
- * until the footer says `storm done`. Resolves with the figures.
+ * until the footer says `storm done`. The profile of what our frame does: how long our panel script's render
+ * message handler ran each time (from a capture listener, which runs before it, to a listener added after it), and
+ * each long animation frame (≥ 50 ms, 'long-animation-frame' where supported) split into its scripts (invoker,
+ * duration, forced layout) and its rendering. Resolves with the figures.
  */
 export function runStormProbe({ timeoutMs }) {
   return new Promise((resolve) => {
@@ -75,8 +81,26 @@ export function runStormProbe({ timeoutMs }) {
       }
     });
     if (r.supported) po.observe({ type: 'longtask' });
-    const onMsg = () => { r.firstMsg ??= performance.now(); };
+    r.handler = [];
+    r.loaf = [];
+    let msgAt;
+    // From the event's creation (the message task's start): the panel script's listener, added first, runs before
+    // this probe's (window runs its listeners in the order they were added).
+    const onMsg = (e) => { r.firstMsg ??= performance.now(); msgAt = e.timeStamp > 0 ? Math.min(e.timeStamp, performance.now()) : performance.now(); };
+    const afterMsg = () => { if (msgAt !== undefined) r.handler.push(performance.now() - msgAt); msgAt = undefined; };
     window.addEventListener('message', onMsg, true);
+    window.addEventListener('message', afterMsg);
+    const loafSupported = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame');
+    const lo = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.duration < 50) continue;
+        const end = e.startTime + e.duration;
+        const scripts = (e.scripts ?? []).map((x) => `${x.invoker || x.invokerType} ${Math.round(x.duration)} ms${x.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})` : ''}${x.sourceURL ? ` ${x.sourceURL.replace(/^.*\/(?=[^/]+$)/, '')}` : ''}`);
+        r.loaf.push(`${Math.round(e.duration)} ms (blocking ${Math.round(e.blockingDuration)}; rendering ${Math.round(end - e.renderStart)}, style+layout ${Math.round(end - e.styleAndLayoutStart)}; scripts: ${scripts.join(' + ') || 'none'})`);
+      }
+    });
+    if (loafSupported) lo.observe({ type: 'long-animation-frame' });
+    else r.loaf.push('(long-animation-frame entries not supported here)');
     const mo = new MutationObserver(() => {
       r.paints++;
       if (footer.textContent === 'storm done') finish();
@@ -98,8 +122,10 @@ export function runStormProbe({ timeoutMs }) {
       requestAnimationFrame(() => setTimeout(() => {
         cancelAnimationFrame(raf);
         po.disconnect();
+        lo.disconnect();
         mo.disconnect();
         window.removeEventListener('message', onMsg, true);
+        window.removeEventListener('message', afterMsg);
         resolve({ ...r, timedOut: footer.textContent !== 'storm done' });
       }, 60));
     }
