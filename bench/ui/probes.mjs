@@ -16,9 +16,10 @@ export function installPanelProbe({ n, linesSource }) {
   const lines = document.getElementById('lines');
   const zb = { mode: 'ext', results: [], cur: null, storm: null, inRaf: false };
   window.__zb = zb;
-  // A change made inside an animation-frame callback (zut's panel paints there) is presented in that same frame,
-  // while a requestAnimationFrame asked for from there runs a frame later: the page's rAF is wrapped to know that a
-  // change happened inside one (the observer's microtask runs before the wrapper's clearing one).
+  // A change made inside an animation-frame callback (zut's panel paints there when two frames arrive within one) is
+  // presented in that same frame, while a requestAnimationFrame asked for from there runs a frame later: the page's
+  // rAF is wrapped to know that a change happened inside one (the observer's microtask runs before the wrapper's
+  // clearing one).
   const raf = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (cb) => raf((t) => {
     zb.inRaf = true;
@@ -61,9 +62,8 @@ export function installPanelProbe({ n, linesSource }) {
  * Panel storm probe (row 6), in the webview's content frame: counts painted frames (body data-seq changes) and
  * animation frames, the longest gap between animation frames, and every long task (PerformanceObserver 'longtask')
  * until the footer says `storm done`. The profile of what our frame does: how long our panel script's render
- * message handler ran each time (from a capture listener, which runs before it, to a listener added after it), and
- * each long animation frame (≥ 50 ms, 'long-animation-frame' where supported) split into its scripts (invoker,
- * duration, forced layout) and its rendering. Resolves with the figures.
+ * message handler ran each time (from the message event's creation to a listener added after it; ZUT_BENCH_TRACE in
+ * bench/ui/run.mjs records a chromium trace for more). Resolves with the figures.
  */
 export function runStormProbe({ timeoutMs }) {
   return new Promise((resolve) => {
@@ -82,7 +82,6 @@ export function runStormProbe({ timeoutMs }) {
     });
     if (r.supported) po.observe({ type: 'longtask' });
     r.handler = [];
-    r.loaf = [];
     let msgAt;
     // From the event's creation (the message task's start): the panel script's listener, added first, runs before
     // this probe's (window runs its listeners in the order they were added).
@@ -90,17 +89,6 @@ export function runStormProbe({ timeoutMs }) {
     const afterMsg = () => { if (msgAt !== undefined) r.handler.push(performance.now() - msgAt); msgAt = undefined; };
     window.addEventListener('message', onMsg, true);
     window.addEventListener('message', afterMsg);
-    const loafSupported = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame');
-    const lo = new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        if (e.duration < 50) continue;
-        const end = e.startTime + e.duration;
-        const scripts = (e.scripts ?? []).map((x) => `${x.invoker || x.invokerType} ${Math.round(x.duration)} ms${x.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(x.forcedStyleAndLayoutDuration)})` : ''}${x.sourceURL ? ` ${x.sourceURL.replace(/^.*\/(?=[^/]+$)/, '')}` : ''}`);
-        r.loaf.push(`${Math.round(e.duration)} ms (blocking ${Math.round(e.blockingDuration)}; rendering ${Math.round(end - e.renderStart)}, style+layout ${Math.round(end - e.styleAndLayoutStart)}; scripts: ${scripts.join(' + ') || 'none'})`);
-      }
-    });
-    if (loafSupported) lo.observe({ type: 'long-animation-frame' });
-    else r.loaf.push('(long-animation-frame entries not supported here)');
     const mo = new MutationObserver(() => {
       r.paints++;
       if (footer.textContent === 'storm done') finish();
@@ -122,7 +110,6 @@ export function runStormProbe({ timeoutMs }) {
       requestAnimationFrame(() => setTimeout(() => {
         cancelAnimationFrame(raf);
         po.disconnect();
-        lo.disconnect();
         mo.disconnect();
         window.removeEventListener('message', onMsg, true);
         window.removeEventListener('message', afterMsg);
