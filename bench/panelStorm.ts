@@ -6,7 +6,7 @@
 import { NullHostUi, type HostUi, type PanelRender } from '../src/host/hostUi';
 import type { PanelSpec } from '../src/protocol';
 import { frameFromSpec, RenderCoalescer } from '../src/ui-model/panelModel';
-import type { RenderMessage } from '../src/ui-model/panelKeys';
+import { applyRender, type HeldFrame } from '../src/ui-model/panelRender';
 import { startHost } from './host';
 import { sleep, summarize, type BenchRow } from './stats';
 
@@ -19,7 +19,7 @@ const Base = NullHostUi as unknown as new () => HostUi;
 class FakeWebviewUi extends Base {
   coalescer: RenderCoalescer | undefined;
   posts = 0;
-  shown: RenderMessage | undefined;
+  shown: HeldFrame | undefined;
   shownAt = 0;
   firstRenderAt = 0;
   lastRenderAt = 0;
@@ -31,9 +31,15 @@ class FakeWebviewUi extends Base {
     this.firstRenderAt = 0;
     const c = new RenderCoalescer(frameFromSpec(panel), (m) => {
       this.posts++;
-      // The webview shows the frame once it arrives, then acks (as media/panel.ts does).
+      // The webview applies the post once it arrives (a delta to the frame it holds), then acks (as media/panel.ts
+      // does); a delta that does not apply makes it ask for the whole frame.
       setTimeout(() => {
-        this.shown = m;
+        const next = applyRender(this.shown, m);
+        if (!next) {
+          c.onResync();
+          return;
+        }
+        this.shown = next;
         this.shownAt = performance.now();
         c.onAck(m.seq);
       }, ACK_MS);

@@ -1,6 +1,8 @@
 // Webview script for zut extension panels (browser bundle). Shows the frames the extension host posts — as text
 // only (`textContent`, never `innerHTML`) — sends normalized keys and the panel size in monospace cells back, and
-// acknowledges each frame so the extension side can coalesce render storms.
+// acknowledges each frame so the extension side can coalesce render storms. A frame comes whole or as what changed
+// since the previous one (src/ui-model/panelRender.ts): each is applied on receipt to the frame held here; one
+// that does not apply makes the webview ask for the whole frame (`resync`).
 //
 // Accessibility: the title is the page's level-one heading and document title, everything sits in the <main>
 // landmark (axe-core: 0 violations, test/vscode/ui/surfaces.test.mjs); the lines are a listbox (labelled by the
@@ -8,7 +10,8 @@
 // the whole panel on each render; a row that changes in place (same selection, new text) is said through a polite
 // status region. Ctrl+M switches Tab between "a key for the extension" and "move focus out of the panel"
 // (remembered while the panel lives, across hide/show).
-import { isTabFocusToggle, mapPanelKey, planPaint, rowSpeech, type RenderMessage } from '../src/ui-model/panelKeys';
+import { isTabFocusToggle, mapPanelKey, planPaint, rowSpeech } from '../src/ui-model/panelKeys';
+import { applyRender, isRender, type HeldFrame } from '../src/ui-model/panelRender';
 
 interface VsCodeApi {
   postMessage(message: unknown): void;
@@ -35,17 +38,11 @@ function showTabMode(): void {
   document.body.dataset.tabMovesFocus = String(tabMovesFocus);
 }
 
-let pending: RenderMessage | undefined;
-let frameRequested = false;
-
-function isRender(m: unknown): m is RenderMessage {
-  const r = m as Partial<RenderMessage> | null;
-  return (
-    typeof r === 'object' && r !== null && r.type === 'render' && typeof r.seq === 'number' &&
-    typeof r.title === 'string' && typeof r.footer === 'string' && Array.isArray(r.lines) &&
-    r.lines.every((l) => typeof l === 'string')
-  );
-}
+/** The newest frame received (every render is applied to it on receipt), and the one last painted. */
+let held: HeldFrame | undefined;
+let painted: HeldFrame | undefined;
+/** A paint happened since the last animation frame began: a newer frame waits for the next one. */
+let paintedThisFrame = false;
 
 /** What an untitled panel is called: its heading, document title and listbox label (as in the page's HTML). */
 const UNTITLED = 'zut panel';
@@ -56,7 +53,8 @@ let shownTitle: string | undefined;
 const shown: string[] = [];
 let shownSelected = -1;
 
-function paint(m: RenderMessage): void {
+function paint(m: HeldFrame): void {
+  painted = m;
   if (shownTitle !== m.title) {
     shownTitle = m.title;
     // An untitled panel still has its level-one heading (and the document its title): "zut panel", visually hidden.
@@ -104,7 +102,7 @@ function paint(m: RenderMessage): void {
   }
   const selected = plan.selected >= 0 ? (linesEl.children[plan.selected] as HTMLElement) : undefined;
   if (selected) {
-    linesEl.setAttribute('aria-activedescendant', selected.id);
+    if (linesEl.getAttribute('aria-activedescendant') !== selected.id) linesEl.setAttribute('aria-activedescendant', selected.id);
     // Scrolling forces a layout: only when the selection moved (or the panel was just filled).
     if (moved || plan.changed.length === m.lines.length) selected.scrollIntoView({ block: 'nearest' });
     const now = { id: selected.id, text: rowSpeech(m.lines[plan.selected]!) };
@@ -119,18 +117,33 @@ function paint(m: RenderMessage): void {
   scheduleResize();
 }
 
+/**
+ * Paints the newest frame now, in the message's task, so it is on screen in the next frame (the extension side
+ * posts at most one frame per frame interval and one un-acked). Should more arrive within one animation frame
+ * (a local echo, a resync), the newest of them is painted at the next animation frame instead.
+ */
+function show(): void {
+  if (paintedThisFrame || !held || held === painted) return;
+  paint(held);
+  paintedThisFrame = true;
+  requestAnimationFrame(() => {
+    paintedThisFrame = false;
+    show();
+  });
+}
+
 window.addEventListener('message', (e: MessageEvent<unknown>) => {
   if (!isRender(e.data)) return;
+  const next = applyRender(held, e.data);
+  if (!next) {
+    // A delta against a frame this page does not hold (it reloaded, or a post was lost): ask for the whole frame.
+    vscode.postMessage({ type: 'resync' });
+    return;
+  }
   // Ack on receipt (not on paint): a hidden webview may not get animation frames, and the host must not stall.
   vscode.postMessage({ type: 'ack', seq: e.data.seq });
-  pending = e.data;
-  if (frameRequested) return;
-  frameRequested = true;
-  requestAnimationFrame(() => {
-    frameRequested = false;
-    if (pending) paint(pending);
-    pending = undefined;
-  });
+  held = next;
+  show();
 });
 
 // On window, not on #panel: after VS Code focuses the webview, the document body may hold focus.

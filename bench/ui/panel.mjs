@@ -101,7 +101,7 @@ export function hops(r) {
     toChild: Number(recv) - r.e0,          // webview → extension host → child stdin
     inChild: Number(sent) - Number(recv),   // the extension's own work
     back: msgEpoch - Number(sent),          // child stdout → extension host → webview message
-    toPaint: r.tDom - r.tMsg,               // message → rows updated (waits for the animation frame)
+    toPaint: r.tDom - r.tMsg,               // message → rows updated (our paint, in the message task)
     toFrame: r.tFrame - r.tDom,             // → the next animation frame
     toPresent: r.tPresent - r.tDom,         // → the frame presenting it (0 when painted inside an animation frame)
   };

@@ -11,22 +11,26 @@
  */
 export function installPanelProbe({ n, linesSource }) {
   if (window.__zb) return;
+  const arrival = (e) => (e.timeStamp > 0 ? Math.min(e.timeStamp, performance.now()) : performance.now());
   const panelLines = new Function(`return (${linesSource})`)();
   const lines = document.getElementById('lines');
   const zb = { mode: 'ext', results: [], cur: null, storm: null, inRaf: false };
   window.__zb = zb;
-  // A change made inside an animation-frame callback (zut's panel paints there) is presented in that same frame,
-  // while a requestAnimationFrame asked for from there runs a frame later: the page's rAF is wrapped to know that a
-  // change happened inside one (the observer's microtask runs before the wrapper's clearing one).
+  // A change made inside an animation-frame callback (zut's panel paints there when two frames arrive within one) is
+  // presented in that same frame, while a requestAnimationFrame asked for from there runs a frame later: the page's
+  // rAF is wrapped to know that a change happened inside one (the observer's microtask runs before the wrapper's
+  // clearing one).
   const raf = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (cb) => raf((t) => {
     zb.inRaf = true;
     try { cb(t); } finally { queueMicrotask(() => { zb.inRaf = false; }); }
   });
   const selected = () => [...lines.children].findIndex((r) => r.classList.contains('selected'));
+  // The event's own timeStamp (its creation, when the message task starts): listeners on window run in the order
+  // they were added, so the panel script's (added first) has already run, and painted, when this one runs.
   window.addEventListener('message', (e) => {
     const c = zb.cur;
-    if (c && c.tMsg === undefined && e.data && e.data.type === 'render') { c.tMsg = performance.now(); c.footer = e.data.footer; }
+    if (c && c.tMsg === undefined && e.data && e.data.type === 'render') { c.tMsg = arrival(e); c.footer = e.data.footer; }
   }, true);
   window.addEventListener('keydown', (e) => {
     if (e.key !== 'ArrowDown' && e.key !== 'Home') return;
@@ -57,7 +61,9 @@ export function installPanelProbe({ n, linesSource }) {
 /**
  * Panel storm probe (row 6), in the webview's content frame: counts painted frames (body data-seq changes) and
  * animation frames, the longest gap between animation frames, and every long task (PerformanceObserver 'longtask')
- * until the footer says `storm done`. Resolves with the figures.
+ * until the footer says `storm done`. The profile of what our frame does: how long our panel script's render
+ * message handler ran each time (from the message event's creation to a listener added after it; ZUT_BENCH_TRACE in
+ * bench/ui/run.mjs records a chromium trace for more). Resolves with the figures.
  */
 export function runStormProbe({ timeoutMs }) {
   return new Promise((resolve) => {
@@ -75,8 +81,14 @@ export function runStormProbe({ timeoutMs }) {
       }
     });
     if (r.supported) po.observe({ type: 'longtask' });
-    const onMsg = () => { r.firstMsg ??= performance.now(); };
+    r.handler = [];
+    let msgAt;
+    // From the event's creation (the message task's start): the panel script's listener, added first, runs before
+    // this probe's (window runs its listeners in the order they were added).
+    const onMsg = (e) => { r.firstMsg ??= performance.now(); msgAt = e.timeStamp > 0 ? Math.min(e.timeStamp, performance.now()) : performance.now(); };
+    const afterMsg = () => { if (msgAt !== undefined) r.handler.push(performance.now() - msgAt); msgAt = undefined; };
     window.addEventListener('message', onMsg, true);
+    window.addEventListener('message', afterMsg);
     const mo = new MutationObserver(() => {
       r.paints++;
       if (footer.textContent === 'storm done') finish();
@@ -100,6 +112,7 @@ export function runStormProbe({ timeoutMs }) {
         po.disconnect();
         mo.disconnect();
         window.removeEventListener('message', onMsg, true);
+        window.removeEventListener('message', afterMsg);
         resolve({ ...r, timedOut: footer.textContent !== 'storm done' });
       }, 60));
     }

@@ -77,15 +77,6 @@ export function isTabFocusToggle(e: KeyLike & { shiftKey?: boolean }): boolean {
   return e.ctrlKey === true && !e.altKey && !e.metaKey && !e.shiftKey && e.key.toLowerCase() === 'm';
 }
 
-/** Host → webview: the full current frame. `seq` is echoed back in `ack`. */
-export interface RenderMessage {
-  type: 'render';
-  seq: number;
-  title: string;
-  lines: string[];
-  footer: string;
-}
-
 /** What one paint changes in the webview: the rows whose text differs from what is shown, and the selected row. */
 export interface PaintPlan {
   /** Indices (ascending) of rows of `next` whose text is not the one shown (new rows included). */

@@ -1,17 +1,19 @@
 /**
  * VS Code-free panel logic: the webview → extension message schema and the render coalescer that keeps render
  * storms from flooding a webview (at most one `postMessage` in flight and one per frame interval; the newest frame
- * always wins and is always delivered last).
+ * always wins and is always delivered last; each post carries only what changed since the previous one).
  */
 import * as z from 'zod';
 import type { PanelRender } from '../host/hostUi';
 import { PANEL_KEYS, type PanelSpec } from '../protocol/frames';
-import type { RenderMessage } from './panelKeys';
+import { renderMessage, type RenderMessage } from './panelRender';
 
 /** A message posted by media/panel.ts. Anything else is dropped. */
 export const WebviewMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('ack'), seq: z.number().int().nonnegative() }),
+  // A delta did not apply to what the webview holds: it asks for a full frame.
+  z.object({ type: z.literal('resync') }),
   z
     .object({ type: z.literal('key'), key: z.enum(PANEL_KEYS), text: z.string().max(8).optional() })
     .refine((k) => (k.key === 'rune') === (k.text !== undefined && [...k.text].length === 1), {
@@ -69,13 +71,17 @@ export interface CoalescerOptions {
 /**
  * Holds the latest frame of one panel and posts it to the webview when the webview is ready, has acknowledged the
  * previous post, and a frame interval has passed. Intermediate frames of a burst are dropped; the last one is
- * posted once the webview catches up.
+ * posted once the webview catches up. A post is a delta against the previous post (media/panel.ts applies each on
+ * receipt, so it holds exactly that frame), or a full frame when what the webview holds is not known: the first
+ * post, after `ready` or `resync`, after a lost ack or a failed post.
  */
 export class RenderCoalescer {
   private frame: PanelFrame;
   private seq = 0;
   private ready = false;
   private dirty = true;
+  /** The last frame posted and its seq: what the webview holds once it has received every post (undefined: unknown). */
+  private sent: { seq: number; frame: PanelFrame } | undefined;
   private inFlight: { seq: number; at: number } | undefined;
   private lastPostAt = Number.NEGATIVE_INFINITY;
   private timer: unknown;
@@ -87,7 +93,7 @@ export class RenderCoalescer {
 
   constructor(
     initial: PanelFrame,
-    private readonly post: (m: RenderMessage) => void,
+    private readonly post: (m: RenderMessage, frame: PanelFrame) => void,
     private readonly scheduler: Scheduler = realScheduler,
     options: CoalescerOptions = {},
   ) {
@@ -115,13 +121,24 @@ export class RenderCoalescer {
     this.pump();
   }
 
-  /** The webview (re)loaded its script: it has nothing, so the current frame is posted again. */
+  /** The webview (re)loaded its script: it has nothing, so the current frame is posted again, whole. */
   onReady(): void {
     this.ready = true;
+    this.onResync();
+  }
+
+  /** A delta did not apply to what the webview holds (it acks nothing for it): the current frame goes whole. */
+  onResync(): void {
+    this.sent = undefined;
     this.inFlight = undefined;
     this.dirty = true;
     this.clearTimer();
     this.pump();
+  }
+
+  /** A post was not delivered (postMessage failed): the next post is a full frame. */
+  onPostFailed(): void {
+    this.sent = undefined;
   }
 
   /** The webview received post `seq`. */
@@ -150,7 +167,11 @@ export class RenderCoalescer {
     }
     this.timer = this.scheduler.setTimeout(() => {
       this.timer = undefined;
-      if (this.inFlight && this.scheduler.now() >= this.inFlight.at + this.ackTimeoutMs) this.inFlight = undefined;
+      if (this.inFlight && this.scheduler.now() >= this.inFlight.at + this.ackTimeoutMs) {
+        // The post or its ack was lost: what the webview holds is not known.
+        this.inFlight = undefined;
+        this.sent = undefined;
+      }
       this.pump();
     }, due - now);
   }
@@ -161,8 +182,9 @@ export class RenderCoalescer {
     this.inFlight = { seq: this.seq, at: now };
     this.lastPostAt = now;
     this.posts += 1;
-    const { title, lines, footer } = this.frame;
-    this.post({ type: 'render', seq: this.seq, title, lines, footer });
+    const message = renderMessage(this.seq, this.sent, this.frame);
+    this.sent = { seq: this.seq, frame: this.frame };
+    this.post(message, this.frame);
   }
 
   private clearTimer(): void {

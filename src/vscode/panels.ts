@@ -43,12 +43,16 @@ class PanelView extends Disposable {
     super();
     this.coalescer = this._register(new RenderCoalescer(
       frame,
-      (m) => {
-        if (m.title !== this.panel.title) this.panel.title = panelTitle(m.title, id);
+      (m, frame) => {
+        const title = panelTitle(frame.title, id);
+        if (title !== this.panel.title) this.panel.title = title;
         // postMessage fails only once the webview is gone (then nothing is lost: a new webview says `ready` and
-        // gets the current frame).
+        // gets the current frame whole); a post not delivered makes the next one whole too.
         try {
-          this.panel.webview.postMessage(m).then(undefined, () => undefined);
+          this.panel.webview.postMessage(m).then(
+            (delivered) => { if (!delivered) this.coalescer.onPostFailed(); },
+            () => this.coalescer.onPostFailed(),
+          );
         } catch {
           /* disposed */
         }
@@ -169,6 +173,9 @@ export class PanelSurface extends Disposable {
         return;
       case 'ack':
         view.coalescer.onAck(m.seq);
+        return;
+      case 'resync':
+        view.coalescer.onResync();
         return;
       case 'key':
         // As in zut, Esc closes the focused panel: the tab is disposed and `panel_close` goes to the extension
