@@ -81,7 +81,7 @@ export interface StateChange {
 const LIFECYCLES: ReadonlySet<string> = new Set<Lifecycle>(['stopped', 'starting', 'restarting', 'running', 'crashed', 'error']);
 
 /** Whether a transition target is a lifecycle (else an availability; the two sets share no value). */
-export function isLifecycle(to: Lifecycle | Availability): to is Lifecycle {
+function isLifecycle(to: Lifecycle | Availability): to is Lifecycle {
   return LIFECYCLES.has(to);
 }
 
