@@ -33,6 +33,9 @@ export interface ActivationTimings {
   readonly activateMs: number;
   /** Resolves once the first start is over (every extension ready or failed): its time and who became ready. */
   readonly started: Promise<{ ms: number; ready: string[] }>;
+  /** Set by dist/main.js (src/main.ts): loading this bundle before `activate()`, and whether its code cache served. */
+  bundleLoadMs?: number;
+  codeCache?: 'used' | 'none' | 'rejected';
 }
 
 let running: { stop(): Promise<void> } | undefined;

@@ -310,7 +310,8 @@ try {
         baseline: summarize(vs.map((a) => a.vscodeActivation.hello)), baselineName: 'a hello-world extension, same window and event', unit: 'ms', ratio: actRatio,
         goal: '≤ 1.1×', pass: vs.length > 0 && actRatio.median <= 1.1,
         notes: [`${vs.length}/${A.length} trials read from Developer: Show Running Extensions (whole ms; the hello-world's 0 ms counted as 1 ms)`,
-          `activate()'s body by each extension's own clock: ours ${fmtS(A.map((a) => a.activateMs))} ms, hello-world ${fmtS(A.map((a) => a.helloActivateMs).filter((x) => typeof x === 'number'))} ms; activation start → every extension ready (zut's own clock) ${fmtS(A.map((a) => a.startedMs))} ms`] });
+          `activate()'s body by each extension's own clock: ours ${fmtS(A.map((a) => a.activateMs))} ms, hello-world ${fmtS(A.map((a) => a.helloActivateMs).filter((x) => typeof x === 'number'))} ms; activation start → every extension ready (zut's own clock) ${fmtS(A.map((a) => a.startedMs))} ms`,
+          `dist/main.js loading dist/extension.js inside activate() (its own clock): ${fmtS(A.map((a) => a.bundleLoadMs).filter((x) => typeof x === 'number'))} ms; its V8 code cache: ${A.map((a) => a.codeCache ?? '?').join(', ')}`] });
       const diff = A.map((a, i) => a.rss - B[i].rss);
       push(l0, { id: 'ui-rss', figure: `Extension host RSS, ${MIX} extensions running, panels closed: zut-vscode's share`, ours: summarize(diff),
         baseline: summarize(B.map((x) => x.rss)), baselineName: 'RSS of the same window without zut-vscode', unit: 'MiB', goal: '≤ 30 MiB above', pass: q(diff, 0.5) <= 30,
