@@ -78,7 +78,7 @@ async function open(server, folder, socket) {
 
 try {
   const serverA = await harness.startServer({ name: 'bench-ui', settings,
-    env: { ZUT_BENCH_AGENT_SOCKET: sockA, ZUT_BENCH_WATCH_PREFIX: 'mix-', ZUT_BENCH_WATCH_COMMAND: 'mix-node-02-hi' } });
+    env: { ZUT_BENCH_AGENT_SOCKET: sockA, ZUT_BENCH_WATCH_PREFIX: 'mix-', ZUT_BENCH_WATCH_COMMAND: 'mix-node-02-hi', ...(process.env.ZUT_BENCH_PROFILE_DIR && { ZUT_BENCH_PROFILE_DIR: path.resolve(process.env.ZUT_BENCH_PROFILE_DIR) }) } });
   installVsix(tl, serverA, agentVsix);
   installVsix(tl, serverA, modelVsix);
   installVsix(tl, serverA, helloVsix);

@@ -233,6 +233,12 @@ export const QUESTION_WINDOW_MS = 60_000;
 export const FAILURE_TOAST_QUIET_MS = 30_000;
 /** Extensions view: change bursts are coalesced into one refresh after this. Ours. */
 export const VIEW_REFRESH_DELAY_MS = 50;
+/**
+ * What follows the extensions' changes but no person waits on — the watchers of their executables, the agent-mode
+ * server's tool list — is brought up to date once per burst, this long after its last change. Ours (issue 28: a
+ * window starting 20 extensions rebuilt both on every one of their state changes, ~100 ms of the extension host).
+ */
+export const CHANGE_SETTLE_MS = 50;
 /** Read-only `zut:` documents (doctor reports, tool results) whose text is kept. Ours: a session's worth, bounded. */
 export const MAX_ZUT_DOCUMENTS = 64;
 

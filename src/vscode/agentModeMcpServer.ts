@@ -15,6 +15,7 @@ import type { ToolInfo } from '../host/types';
 import { activeSkills } from '../host/chat/skills';
 import { DefinitionVersion, OFF } from '../mcp/definitionVersion';
 import { RELAY_ENV } from '../mcp/limits';
+import { CHANGE_SETTLE_MS } from '../protocol/limits';
 import type * as Relay from '../mcp/relayServer';
 import type { ExtensionProgress } from '../mcp/server';
 import { buildCatalog, offeredThroughMcp, type CatalogFilter } from '../mcp/tools';
@@ -58,6 +59,7 @@ export function registerAgentModeMcpServer(
   // The skills are part of it: the `skill` tool's description lists them (prompts and resources follow the same list).
   const signature = () => (settings().agentToolsEnabled ? buildCatalog(host.tools(), filter, activeSkills(host)).signature : OFF);
   const published = new DefinitionVersion(signature());
+  let settle: ReturnType<typeof setTimeout> | undefined;
   const check = () => {
     const step = published.update(signature(), relay?.liveCount ?? 0);
     if (step.fireChanged) changed.fire();
@@ -105,7 +107,12 @@ export function registerAgentModeMcpServer(
   context.subscriptions.push(
     changed,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
-    host.onDidChangeExtensions(check),
+    // Once per burst of changes (CHANGE_SETTLE_MS), not on each of a start's many.
+    host.onDidChangeExtensions(() => {
+      clearTimeout(settle);
+      settle = setTimeout(check, CHANGE_SETTLE_MS);
+    }),
+    { dispose: () => clearTimeout(settle) },
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('zut.agentTools')) check();
     }),

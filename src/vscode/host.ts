@@ -9,7 +9,7 @@ import type { ExtensionHost, ManagerOptions } from '../host/api';
 import type { LoadReport } from '../host/types';
 import type { HostUi } from '../host/hostUi';
 import { Disposable } from '../host/events';
-import { SAVE_DEBOUNCE_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
+import { CHANGE_SETTLE_MS, SAVE_DEBOUNCE_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
 import { Manager } from '../host/manager';
 import { watchedFiles } from '../host/disk/manifestSignature';
 import { isInside } from '../host/extensions/consent';
@@ -90,7 +90,13 @@ class HostRuntime extends Disposable implements HostControl {
     this.manager = new Manager(this.options);
     this._register({ dispose: () => this.manager.dispose() });
     this.output = this._register(new ExtensionOutput(this.manager, log));
-    this._register(this.manager.onDidChangeExtensions(() => this.rewatchExecutables()));
+    // Once per burst of changes (a start of many extensions is many changes), not on each.
+    let rewatch: ReturnType<typeof setTimeout> | undefined;
+    this._register(this.manager.onDidChangeExtensions(() => {
+      clearTimeout(rewatch);
+      rewatch = setTimeout(() => this.rewatchExecutables(), CHANGE_SETTLE_MS);
+    }));
+    this._register({ dispose: () => clearTimeout(rewatch) });
     this._register(this.manager.onDidLoad(({ what, report }) => this.logReport(what, report)));
     this._register({ dispose: () => this.execWatchers.forEach((w) => w.dispose()) });
 

@@ -42,16 +42,44 @@ function activate(context) {
 
 const epoch = () => performance.timeOrigin + performance.now();
 
+/**
+ * ZUT_BENCH_PROFILE_DIR (bench:ui's window row, by hand): a CPU profile of this extension host from this agent's
+ * activation until every watched extension runs, written there as exthost-<epoch ms>.cpuprofile with the marks
+ * (epoch ms) beside it in .marks.json; `node bench/ui/profileSplit.mjs <file>` splits it by whose code ran.
+ */
+function startProfile() {
+  const dir = process.env.ZUT_BENCH_PROFILE_DIR;
+  if (!dir) return undefined;
+  const inspector = require('inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const at = epoch();
+  session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 200 }, () => session.post('Profiler.start')));
+  return (marks) => session.post('Profiler.stop', (err, r) => {
+    if (!err) {
+      const file = require('path').join(dir, `exthost-${Math.round(at)}`);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(`${file}.cpuprofile`, JSON.stringify(r.profile));
+      fs.writeFileSync(`${file}.marks.json`, JSON.stringify({ profileStartAt: at, ...marks }));
+    }
+    session.disconnect();
+  });
+}
+
 /** Records when zut-vscode is up, when every `prefix*` extension runs and when `command` first answers. */
 function watch(prefix, command) {
   const w = { agentAt: startedAt, apiAt: undefined, allRunningAt: undefined, firstCommandAt: undefined, running: 0, total: 0 };
   globalThis.__zutBenchWatch = w;
+  const stopProfile = startProfile();
   let asked = false;
   const check = (host) => {
     const mine = host.extensions().filter((e) => e.name.startsWith(prefix));
     w.total = mine.length;
     w.running = mine.filter((e) => e.state === 'running').length;
-    if (w.allRunningAt === undefined && mine.length > 0 && w.running === mine.length) w.allRunningAt = epoch();
+    if (w.allRunningAt === undefined && mine.length > 0 && w.running === mine.length) {
+      w.allRunningAt = epoch();
+      stopProfile?.({ apiAt: w.apiAt, allRunningAt: w.allRunningAt });
+    }
     if (command && !asked && host.commands().some((c) => c.name === command)) {
       asked = true;
       host.invokeCommand(command, '').then(() => { w.firstCommandAt = epoch(); }, (e) => { w.commandError = String(e); });
