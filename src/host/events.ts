@@ -52,6 +52,22 @@ export function toDisposable(fn: () => void): IDisposable {
 /** A subscribable event: call it with a listener, dispose the result to unsubscribe. */
 export type Event<T> = (listener: (e: T) => void) => IDisposable;
 
+/**
+ * Runs `listener` once per burst of `event`: `ms` after its last firing (each firing starts the wait again).
+ * Disposing unsubscribes and drops a pending run. For work that follows changes but that nobody waits on.
+ */
+export function onSettled(event: Event<unknown>, ms: number, listener: () => void): IDisposable {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const sub = event(() => {
+    clearTimeout(timer);
+    timer = setTimeout(listener, ms);
+  });
+  return toDisposable(() => {
+    clearTimeout(timer);
+    sub.dispose();
+  });
+}
+
 /** A minimal event emitter. Listener errors are isolated: one bad listener never stops the others. */
 export class Emitter<T> implements IDisposable {
   /** Each listener with its subscription (a subscription of a disposed emitter counts as disposed). */

@@ -10,7 +10,7 @@
  */
 import * as vscode from 'vscode';
 import type { HostCalls, HostCatalog, HostSessions } from '../host/api';
-import type { Event } from '../host/events';
+import { onSettled, type Event } from '../host/events';
 import type { ToolInfo } from '../host/types';
 import { activeSkills } from '../host/chat/skills';
 import { DefinitionVersion, OFF } from '../mcp/definitionVersion';
@@ -59,7 +59,6 @@ export function registerAgentModeMcpServer(
   // The skills are part of it: the `skill` tool's description lists them (prompts and resources follow the same list).
   const signature = () => (settings().agentToolsEnabled ? buildCatalog(host.tools(), filter, activeSkills(host)).signature : OFF);
   const published = new DefinitionVersion(signature());
-  let settle: ReturnType<typeof setTimeout> | undefined;
   const check = () => {
     const step = published.update(signature(), relay?.liveCount ?? 0);
     if (step.fireChanged) changed.fire();
@@ -108,11 +107,7 @@ export function registerAgentModeMcpServer(
     changed,
     vscode.lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
     // Once per burst of changes (CHANGE_SETTLE_MS), not on each of a start's many.
-    host.onDidChangeExtensions(() => {
-      clearTimeout(settle);
-      settle = setTimeout(check, CHANGE_SETTLE_MS);
-    }),
-    { dispose: () => clearTimeout(settle) },
+    onSettled(host.onDidChangeExtensions, CHANGE_SETTLE_MS, check),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('zut.agentTools')) check();
     }),

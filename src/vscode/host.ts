@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { ExtensionHost, ManagerOptions } from '../host/api';
 import type { LoadReport } from '../host/types';
 import type { HostUi } from '../host/hostUi';
-import { Disposable } from '../host/events';
+import { Disposable, onSettled } from '../host/events';
 import { CHANGE_SETTLE_MS, SAVE_DEBOUNCE_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
 import { Manager } from '../host/manager';
 import { watchedFiles } from '../host/disk/manifestSignature';
@@ -91,12 +91,7 @@ class HostRuntime extends Disposable implements HostControl {
     this._register({ dispose: () => this.manager.dispose() });
     this.output = this._register(new ExtensionOutput(this.manager, log));
     // Once per burst of changes (a start of many extensions is many changes), not on each.
-    let rewatch: ReturnType<typeof setTimeout> | undefined;
-    this._register(this.manager.onDidChangeExtensions(() => {
-      clearTimeout(rewatch);
-      rewatch = setTimeout(() => this.rewatchExecutables(), CHANGE_SETTLE_MS);
-    }));
-    this._register({ dispose: () => clearTimeout(rewatch) });
+    this._register(onSettled(this.manager.onDidChangeExtensions, CHANGE_SETTLE_MS, () => this.rewatchExecutables()));
     this._register(this.manager.onDidLoad(({ what, report }) => this.logReport(what, report)));
     this._register({ dispose: () => this.execWatchers.forEach((w) => w.dispose()) });
 
