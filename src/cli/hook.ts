@@ -18,6 +18,7 @@ import { NullHostUi } from '../host/hostUi';
 import { sanitizeText } from '../host/terminalText';
 import { HOOK_ANSWER_MARGIN_MS, HOOK_DOOR_MARGIN_MS, HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
 import { askRunningHost } from '../hooks/client';
+import { guardMemoryFile } from '../hooks/rendezvous';
 import { hookFailure as failure } from '../hooks/failure';
 import { readHookInput, type HookInput } from '../hooks/input';
 import { answerInTime } from '../hooks/server';
@@ -75,7 +76,7 @@ async function answer_(p: Parsed, call: HookCall, afterAnswer: (f: () => void) =
  * unless the call opted in — stopped after the answer.
  */
 async function answerHere(p: Parsed, call: HookCall, input: HookInput, cwd: string, o: WarmOptions, deadline: number): Promise<HookAnswer> {
-  const manager = new Manager({ ...hostOptions(p), folders: [cwd], ui: new NullHostUi(), provider: call.agent, model: 'unknown', isTrusted: () => o.allowProject });
+  const manager = new Manager({ ...hostOptions(p), folders: [cwd], ui: new NullHostUi(), provider: call.agent, model: 'unknown', isTrusted: () => o.allowProject, guardMemoryFile: guardMemoryFile() });
   try {
     if (p.values.verbose) process.stderr.write(sanitizeText(`zut-host hook: no window for ${cwd}: a headless host (global extensions${o.allowProject ? " and the project's" : ''})`) + '\n');
     // Started within the budget: whoever is still starting at the deadline is named in the PreToolUse's denial.

@@ -17,7 +17,7 @@ import { eProjectExtensionsDir, globalExtensionsDir, projectExtensionsDir, zotPr
 import { HOOK_BUDGET_MS, HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, HOOK_HOST_STOP_WAIT_MS, HOOK_START_POLL_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
 import { removeStale } from '../hooks/client';
 import { HookServer } from '../hooks/server';
-import { alive, ensurePrivateDir, hooksDir, readRendezvous, realFolder, rendezvousNames, type Rendezvous } from '../hooks/rendezvous';
+import { alive, ensurePrivateDir, guardMemoryFile, hooksDir, readRendezvous, realFolder, rendezvousNames, type Rendezvous } from '../hooks/rendezvous';
 import { warmLock, warmOptionsOf, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
 import { startWatchdog } from '../hooks/watchdog';
 import { EXIT, hostOptions, UsageError, write, type Parsed } from './common';
@@ -88,7 +88,7 @@ async function serve(p: Parsed): Promise<number> {
   if (why) throw new Error(`hook host: ${why}`);
   const file = warmRendezvous(folder, options, dir);
   const opts = hostOptions(p);
-  const manager = new Manager({ ...opts, folders: [folder], ui: new NullHostUi(), provider: 'hook', model: 'unknown', autoRestart: true, isTrusted: () => options.allowProject });
+  const manager = new Manager({ ...opts, folders: [folder], ui: new NullHostUi(), provider: 'hook', model: 'unknown', autoRestart: true, isTrusted: () => options.allowProject, guardMemoryFile: guardMemoryFile(dir) });
   const watchdog = startWatchdog();
   const tracked = manager.onDidChangeExtensions(() => watchdog.track(manager.extensions().flatMap((e) => (e.pid ? [e.pid] : []))));
   let ending: Promise<void> | undefined;

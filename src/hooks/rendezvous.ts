@@ -61,6 +61,14 @@ export function ensurePrivateDir(dir: string): string | undefined {
   }
 }
 
+/**
+ * The file the hook hosts keep what they know of each extension as a guard in (host/extensions/guardMemory.ts), in
+ * the private hooks directory; none when that directory cannot be used (then only this process knows).
+ */
+export function guardMemoryFile(dir = hooksDir()): string | undefined {
+  return ensurePrivateDir(dir) === undefined ? path.join(dir, 'guards.json') : undefined;
+}
+
 /** The folder as the file system knows it (symlinks resolved); as given when it cannot be resolved. */
 export function realFolder(folder: string): string {
   const abs = path.resolve(folder);

@@ -35,6 +35,8 @@ import { Loader, type HostFacts } from './extensions/loader';
 import type { CommandReply } from './protocols';
 import { NO_BRANCH, SessionStateStore } from './calls/state';
 import { DEFAULT_RESTART_POLICY, type RestartPolicy } from './extensions/supervisorState';
+import { absentGuards, learnGuards, type AbsentGuard } from './extensions/absentGuards';
+import { GuardMemory } from './extensions/guardMemory';
 
 export { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS };
 
@@ -94,8 +96,10 @@ export class Manager extends Disposable implements ExtensionHost {
       emit: (event) => dispatch.emit(event),
       emitExcept: (event, except) => dispatch.emitExcept(event, except),
       toolCallInterceptors: () => dispatch.toolCallInterceptors(),
-      starting: () => this.startingNow(),
+      absent: (strict) => this.absentGuards(strict),
     });
+    this.guardMemory = new GuardMemory(options.guardMemoryFile);
+    this._register(this.set.onDidChange(() => learnGuards(this.set.all, this.guardMemory)));
     this.calls = new GuardedPath(this.dispatch, this.set, this.guards);
     this.loader = new Loader({
       options,
@@ -133,11 +137,19 @@ export class Manager extends Disposable implements ExtensionHost {
     return p;
   }
 
+  /** What the host knows of each extension as a guard (guardMemory.ts). */
+  private readonly guardMemory: GuardMemory;
+
+  /** The guards that could not be asked now (absentGuards.ts; `strict`: an agent's PreToolUse). */
+  private absentGuards(strict: boolean): AbsentGuard[] {
+    return absentGuards(this.set.all, strict, { memory: this.guardMemory, autoRestart: this.options.autoRestart !== false, loadingUnseen: this.loads > 0 });
+  }
+
   /** Extensions starting or restarting now; while a load has found none yet, one name standing for those to come. */
   private startingNow(): string[] {
     const names = this.set.all.filter((x) => x.lifecycle === 'starting' || x.lifecycle === 'restarting').map((x) => x.name);
     // Before a load has found its extensions, there is nobody to name yet: they may be guards too.
-    return names.length > 0 || this.loads === 0 ? names : ['the extensions being loaded'];
+    return names.length > 0 || this.loads === 0 ? names : ['zut'];
   }
 
   /** Resolves once no extension is starting and no load runs (what it serves is then known), or at `deadline`. */

@@ -71,6 +71,22 @@ export const DEFAULT_START_TIMEOUT_MS = 60_000;
 export const AUTO_READY_MS = 250;
 /** Registration ends at the latest this long after `hello_ack` (ready-timeout). Ours, as zut's host implementation. */
 export const READY_GRACE_MS = 3_000;
+/**
+ * For an agent's PreToolUse (the strict door), an extension whose registration did not end with `ready` may still be
+ * a guard loading its rules or libraries (a Python guard's imports, a loaded machine): a call waits for it to
+ * intercept `tool_call` or send `ready` until this long after its handshake; past it, it is taken for one that does
+ * not guard (and remembered so: guardMemory.ts). Ours: three times READY_GRACE_MS, well inside HOOK_BUDGET_MS.
+ */
+export const REGISTRATION_PATIENCE_MS = 10_000;
+/**
+ * A call with no deadline of its own (`@zut`, the palette, MCP) waits this long for a guard the host knows that is
+ * restarting, starting or not yet subscribed; then it is denied naming it. Ours: twice INTERCEPT_TIMEOUT_MS, the
+ * time a running guard may take to answer.
+ */
+export const GUARD_RETURN_WAIT_MS = 10_000;
+/** The guard memory (guardMemory.ts): at most this many extensions, in a file of at most this size. Ours. */
+export const GUARD_MEMORY_MAX = 1_000;
+export const GUARD_MEMORY_MAX_BYTES = 1024 * 1024;
 /** After `shutdown`, the extension has this long to exit before SIGTERM. Spec ("waits up to 2s"). */
 export const SHUTDOWN_GRACE_MS = 2_000;
 /** After SIGTERM (to the group, and to escaped processes), this long before SIGKILL. Ours (the issue: "1 s"). */

@@ -5,12 +5,14 @@
  * file of a patch), the `tool_call` event to subscribers, the interception chain for each view (the first block
  * wins; rewrites chain; one the owner's input cannot express is refused in that guard's name), the rewrite mapped
  * back. It fails closed: arguments too deep or too large to hand to a guard, a guard that could not judge (it
- * exited, its request could not be written; in `strict` mode also one that did not answer in time), and any failure
- * of this step itself block the call in zut's name — never pass it. `finished` emits the `tool_result` event of
+ * exited, its request could not be written; in `strict` mode also one that did not answer in time), a guard the
+ * host knows that could not be asked now (restarting, crashed, given up, not yet subscribed: absentGuards.ts; it is
+ * waited for until the call's deadline), and any failure of this step itself block the call in zut's name — never
+ * pass it. `finished` emits the `tool_result` event of
  * each view. VS Code-free.
  */
 import { randomUUID } from 'node:crypto';
-import { HOOK_START_POLL_MS, TOOL_ARGS_MAX_BYTES, TOOL_ARGS_MAX_DEPTH, TOOL_SUMMARY_MAX_CHARS } from '../../protocol/limits';
+import { GUARD_RETURN_WAIT_MS, HOOK_START_POLL_MS, TOOL_ARGS_MAX_BYTES, TOOL_ARGS_MAX_DEPTH, TOOL_SUMMARY_MAX_CHARS } from '../../protocol/limits';
 import type { Blocked, LifecycleEvent, ToolResult } from '../types';
 import { boundContent } from './boundContent';
 import { CALL_TOOL_RESULT_MAX_BYTES } from '../../protocol/limits';
@@ -18,6 +20,7 @@ import { foreignCall, type ForeignCall, type ForeignSource, type GuardView, type
 import { isObject } from './foreignTools/fields';
 import { chainToolCall, type Interceptor } from './intercept';
 import { jsonBoundsError } from './jsonBounds';
+import { absentReason, type AbsentGuard } from '../extensions/absentGuards';
 
 /** One call put to the guards. */
 export interface GuardRequest {
@@ -32,11 +35,15 @@ export interface GuardRequest {
   originExtension?: string;
   /**
    * A guard that did not answer within the interception deadline blocks the call, instead of zut's "allow"
-   * (zut-extensions.md), and so does an extension still starting at `deadline` (it may be a guard that could not be
-   * asked). The agent hooks use it: there a silent guard must not read as "no opinion" (issue 29).
+   * (zut-extensions.md), and so does any extension still starting or still registering at `deadline` (it may be a
+   * guard that could not be asked: extensions/absentGuards.ts). The agent hooks use it: there a silent guard must not
+   * read as "no opinion" (issues 29, 37).
    */
   strict?: boolean;
-  /** With `strict`: until when (ms since epoch) to wait for extensions still starting; none are waited for without it. */
+  /**
+   * Until when (ms since epoch) to wait for guards that could not be asked yet (restarting, starting, not yet
+   * subscribed); omitted: GUARD_RETURN_WAIT_MS from now. At it, the call is denied naming them.
+   */
   deadline?: number;
 }
 
@@ -62,8 +69,11 @@ export interface GuardPort {
   emitExcept(event: LifecycleEvent, except: ReadonlySet<string>): string[];
   /** The live `tool_call` interceptors, in load order. */
   toolCallInterceptors(): Interceptor[];
-  /** Extensions starting or restarting now (their guards, if any, cannot be asked yet). */
-  starting?(): string[];
+  /**
+   * The guards that could not be asked now (absentGuards.ts): those the host knows, and with `strict` every extension
+   * that may still turn out to be one (starting, or registering without `ready`).
+   */
+  absent?(strict: boolean): AbsentGuard[];
 }
 
 /** A view as the frames carry it: its own id, the real tool's name, its effect. */
@@ -83,9 +93,10 @@ export class ToolGuard {
     const req = request.source && !isObject(request.input) ? { ...request, input: {} } : request;
     const toolId = req.toolId ?? randomUUID();
     const subscribed = this.port.hasSubscribers('tool_call');
-    // Strict with a deadline (an agent's hook): an extension still starting may be a guard; it is waited for.
-    const starting = req.strict && req.deadline !== undefined ? (this.port.starting?.() ?? []) : [];
-    const intercepted = this.port.hasInterceptors('tool_call') || starting.length > 0;
+    // A guard that could not be asked now is waited for, never taken for "no guard" (strict: any that may be one).
+    const strict = req.strict === true;
+    const absent = this.port.absent?.(strict) ?? [];
+    const intercepted = this.port.hasInterceptors('tool_call') || absent.length > 0;
     // Nobody listens to tool_call: nothing to map or check, the call starts at once (bench: editor-tool). The views
     // are built only if a tool_result subscriber wants them.
     if (!subscribed && !intercepted) return this.judged(req, toolId, undefined, { input: req.input ?? {}, rewrittenBy: [] });
@@ -112,11 +123,10 @@ export class ToolGuard {
       const current = views.map((v) => v.args);
       const rewrittenBy: string[] = [];
       const asked = new Set<string>();
-      // The guards running now; in strict mode with a deadline, then those that were still starting (a slow
-      // starter delays only its own opinion: a block by a running guard does not wait for it).
+      // The guards running now; then those that could not be asked yet, as each comes up, until the deadline (an
+      // absent guard delays only its own opinion: a block by a running guard does not wait for it).
       let blocked = await this.chains(this.port.toolCallInterceptors(), views, current, call, req, rewrittenBy, asked);
-      // Those still starting are asked as each comes up, until the deadline (a slow starter delays only its own opinion).
-      if (!blocked && starting.length > 0) blocked = await this.asTheyStart(req.deadline!, () => {
+      if (!blocked && absent.length > 0) blocked = await this.asTheyCome(strict, req.deadline ?? Date.now() + GUARD_RETURN_WAIT_MS, () => {
         announce(); // to those that came up meanwhile
         return this.chains(this.port.toolCallInterceptors().filter((i) => !asked.has(i.ext)), views!, current, call, req, rewrittenBy, asked);
       });
@@ -146,18 +156,18 @@ export class ToolGuard {
   }
 
   /**
-   * Until no extension is starting: `askFresh` after each look (the guards that came up meanwhile; its block ends the
-   * wait). At `deadline` with some still starting, the call is blocked naming them: their guards could not be asked.
+   * Until no guard is absent: `askFresh` after each look (the guards that came up meanwhile; its block ends the
+   * wait). One that cannot come back (given up, failed) blocks the call at once; at `deadline` with some still
+   * absent, the call is blocked naming them: their guards could not be asked.
    */
-  private async asTheyStart(deadline: number, askFresh: () => Promise<Blocked | undefined>): Promise<Blocked | undefined> {
+  private async asTheyCome(strict: boolean, deadline: number, askFresh: () => Promise<Blocked | undefined>): Promise<Blocked | undefined> {
     for (;;) {
-      const still = this.port.starting?.() ?? [];
+      const still = this.port.absent?.(strict) ?? [];
       const blocked = await askFresh();
       if (blocked || still.length === 0) return blocked;
-      if (Date.now() >= deadline) {
-        const many = still.length > 1;
-        return { ext: ZUT, reason: `${still.join(', ')} ${many ? 'are' : 'is'} still starting: ${many ? 'their' : 'its'} guards could not be asked in time` };
-      }
+      const gone = still.filter((a) => a.final);
+      if (gone.length > 0) return { ext: ZUT, reason: absentReason(gone, false) };
+      if (Date.now() >= deadline) return { ext: ZUT, reason: absentReason(still, true) };
       await new Promise((r) => setTimeout(r, Math.min(HOOK_START_POLL_MS, Math.max(0, deadline - Date.now()))));
     }
   }

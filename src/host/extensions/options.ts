@@ -41,6 +41,11 @@ export interface ManagerOptions {
   /** Automatic restarts after a crash (default true): up to 4, none after the 5th crash within 3 minutes. */
   autoRestart?: boolean;
   trace?: TraceLevel;
+  /**
+   * Where what is known of each extension as a guard is kept between processes (guardMemory.ts; in a private
+   * directory); omitted: in memory only. The hook hosts give one.
+   */
+  guardMemoryFile?: string;
   /** Consent for project-local code and workspace-local choices (consent.ts); omitted = none asked (CLI). */
   consent?: ConsentOptions;
 }

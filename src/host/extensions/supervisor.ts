@@ -31,6 +31,8 @@ export class ExtensionSupervisor implements Registrant {
   private starting: Promise<void> | undefined;
   /** When the last spawn began (ms since epoch): files older than this are what the running process runs. */
   spawnedAt: number | undefined;
+  /** When it last became `running` (its registration window closed: `ready`, auto-ready or the ready-timeout): the strict door's patience runs from it (absentGuards.ts). */
+  runningSince: number | undefined;
   readonly caps: ExtensionCaps;
   /** Byte caps per field and in all (byteCaps.ts). */
   readonly bytes: ByteCaps;
@@ -125,6 +127,11 @@ export class ExtensionSupervisor implements Registrant {
   /** Its content fingerprint when consent applies. */
   get fingerprint(): string | undefined {
     return this.#fingerprint;
+  }
+
+  /** Stopped by the user (Stop), now or on its way: an explicit act, after which its guard is not waited for. */
+  get heldByUser(): boolean {
+    return this.#userStopped;
   }
 
   /** Stopped by the user (Stop) and still stopped: the watcher does not restart it. */
@@ -295,6 +302,7 @@ export class ExtensionSupervisor implements Registrant {
     }
     this.protocol = conn.hello?.protocol;
     conn.onExit((exit) => this.onExit(conn, exit.expected, exit.message));
+    this.runningSince = Date.now();
     this.#move('running', 'handshake done', { message: undefined });
   }
 

@@ -1,0 +1,117 @@
+/**
+ * Issue 37's high findings: a guard the host knows is never "no opinion" while it is down. Through the real hook
+ * entry (dist/hook.js beside dist/cli.js, spawned through a shell as agents spawn hooks), with the warm host up and
+ * with `ZUT_HOOK_WARM=0` (a host of each call's own), a block-all guard (fixtures/hooks/moodyGuard.mjs) lets no
+ * `rm -rf` through while it restarts (it saves its state in its own folder: the warm host restarts it on every
+ * save), after it crashed five times (the warm host gives up restarting it), and while it subscribes 3 s after its
+ * handshake (a guard loading its rules).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupTemps, tempDir } from '../helpers/temp';
+import { builtCli, builtHook } from '../helpers/built';
+import { runProcess, type Run } from '../helpers/runProcess';
+import { until } from '../helpers/until';
+
+let tmp: string;
+let bin: string;
+const MOODY = path.resolve(__dirname, 'fixtures/hooks/moodyGuard.mjs');
+
+beforeAll(() => {
+  tmp = tempDir('zut-absent-');
+  bin = path.join(tmp, 'bin');
+  fs.mkdirSync(bin);
+  fs.copyFileSync(builtCli(), path.join(bin, 'cli.js'));
+  fs.copyFileSync(builtHook(), path.join(bin, 'hook.js'));
+});
+
+afterAll(() => cleanupTemps());
+
+/** One scene: its own extension home holding the moody guard (with `args`), its own hooks directory and folder. */
+function scene(name: string, args: (dir: string) => string[]) {
+  const root = path.join(tmp, name);
+  const zutHome = path.join(root, 'home');
+  const dir = path.join(zutHome, 'extensions', 'moody');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: 'moody', exec: process.execPath, args: [MOODY, ...args(dir)] }));
+  const ws = path.join(root, 'ws');
+  fs.mkdirSync(ws);
+  const env = (warm: boolean): NodeJS.ProcessEnv => ({
+    ...process.env,
+    HOME: root,
+    ZUT_HOME: zutHome,
+    ZOT_HOME: path.join(root, 'no-zot'),
+    ZUT_HOOKS_DIR: path.join(root, 'hooks'),
+    ZUT_HOOK_WARM: warm ? '1' : '0',
+  });
+  const hook = (command: string, warm: boolean): Promise<Run> =>
+    runProcess(`"${process.execPath}" "${path.join(bin, 'hook.js')}" hook --agent claude PreToolUse`, [], {
+      shell: true,
+      cwd: ws,
+      env: env(warm),
+      stdin: JSON.stringify({ session_id: 's', cwd: ws, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `id-${Math.random()}` }),
+      timeoutMs: 60_000,
+    });
+  const zutHost = (args: string[]) => runProcess(process.execPath, [path.join(bin, 'cli.js'), ...args], { env: env(true), timeoutMs: 60_000 });
+  const warmHost = async () => (JSON.parse((await zutHost(['hook', 'host', 'status', '--json'])).stdout) as { pid: number; folder: string }[]).length > 0;
+  return { dir, hook, zutHost, warmHost };
+}
+
+/** The decision a PreToolUse answer carries ('pass': no opinion, the call runs). */
+function decision(r: Run): string {
+  if (r.code === 0 && r.stdout.trim() === '') return 'pass';
+  const j = JSON.parse(r.stdout) as { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } };
+  return `${j.hookSpecificOutput?.permissionDecision}: ${j.hookSpecificOutput?.permissionDecisionReason}`;
+}
+
+const RM = 'rm -rf ~';
+
+describe('a guard that exists is never "no opinion" (issue 37)', () => {
+  it('while the warm host restarts it (it saves its state in its own folder every 0.7 s): 0 of 160 rm -rf pass', async () => {
+    const s = scene('restart', (dir) => ['--tick', path.join(dir, 'state.txt'), '--every', '700']);
+    try {
+      expect(decision(await s.hook(RM, true))).toBe('deny: blocked by moody: blocks everything');
+      await until(s.warmHost, 10_000, 'the warm host');
+      const seen: string[] = [];
+      // Four at a time, as an agent's parallel calls: on the old door about 1 in 20 passed.
+      for (let i = 0; i < 40; i++) seen.push(...(await Promise.all([1, 2, 3, 4].map(() => s.hook(RM, true)))).map(decision));
+      expect(seen.filter((d) => !d.startsWith('deny: '))).toEqual([]);
+      // Per-call hosts too.
+      for (let i = 0; i < 3; i++) expect(decision(await s.hook(RM, false))).toBe('deny: blocked by moody: blocks everything');
+    } finally {
+      await s.zutHost(['hook', 'host', 'stop']);
+    }
+  }, 120_000);
+
+  it('after it crashed five times (the warm host gives up restarting it): 0 of 10 rm -rf pass, each denied naming it', async () => {
+    const s = scene('crash', () => ['--crash', 'CRASHME']);
+    try {
+      expect(decision(await s.hook(RM, true))).toBe('deny: blocked by moody: blocks everything');
+      await until(s.warmHost, 10_000, 'the warm host');
+      for (let i = 0; i < 5; i++) expect(decision(await s.hook(`echo CRASHME ${i}`, true))).toMatch(/^deny: /);
+      const seen: string[] = [];
+      for (let i = 0; i < 10; i++) seen.push(decision(await s.hook(RM, true)));
+      expect(seen.filter((d) => !d.startsWith('deny: '))).toEqual([]);
+      expect(seen.at(-1)).toMatch(/^deny: blocked by zut: moody gave up restarting after crashing repeatedly: its guard cannot judge this call/);
+      // Per-call hosts: each starts it afresh.
+      expect(decision(await s.hook('echo CRASHME', false))).toMatch(/^deny: /);
+      expect(decision(await s.hook(RM, false))).toBe('deny: blocked by moody: blocks everything');
+    } finally {
+      await s.zutHost(['hook', 'host', 'stop']);
+    }
+  }, 120_000);
+
+  it('while it subscribes 3 s after its handshake: 0 of N rm -rf pass, per-call and warm', async () => {
+    const s = scene('late', () => ['--late', '3000']);
+    try {
+      for (let i = 0; i < 3; i++) expect(decision(await s.hook(RM, false))).toBe('deny: blocked by moody: blocks everything');
+      expect(decision(await s.hook(RM, true))).toBe('deny: blocked by moody: blocks everything');
+      await until(s.warmHost, 10_000, 'the warm host');
+      // The warm host's own start of the guard: its first seconds.
+      for (let i = 0; i < 5; i++) expect(decision(await s.hook(RM, true))).toBe('deny: blocked by moody: blocks everything');
+    } finally {
+      await s.zutHost(['hook', 'host', 'stop']);
+    }
+  }, 120_000);
+});
