@@ -14,12 +14,13 @@ import type { ManagerOptions } from '../host/api';
 import { Manager } from '../host/manager';
 import { NullHostUi } from '../host/hostUi';
 import { eProjectExtensionsDir, globalExtensionsDir, projectExtensionsDir, zotProjectExtensionsDir } from '../host/disk/paths';
-import { HOOK_BUDGET_MS, HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, HOOK_HOST_STOP_WAIT_MS, HOOK_START_POLL_MS, WATCH_DEBOUNCE_MS } from '../protocol/limits';
+import { HOOK_BUDGET_MS, HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, HOOK_HOST_STOP_WAIT_MS, HOOK_START_POLL_MS } from '../protocol/limits';
 import { removeStale } from '../hooks/client';
 import { HookServer } from '../hooks/server';
 import { alive, ensurePrivateDir, guardMemoryFile, hooksDir, readRendezvous, realFolder, rendezvousNames, type Rendezvous } from '../hooks/rendezvous';
 import { warmLock, warmOptionsOf, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
 import { startWatchdog } from '../hooks/watchdog';
+import { ExtensionHomesWatch } from './hookHostWatch';
 import { EXIT, hostOptions, UsageError, write, type Parsed } from './common';
 
 /** `zut-host hook host [status|stop]`. */
@@ -89,6 +90,8 @@ async function serve(p: Parsed): Promise<number> {
   const file = warmRendezvous(folder, options, dir);
   const opts = hostOptions(p);
   const manager = new Manager({ ...opts, folders: [folder], ui: new NullHostUi(), provider: 'hook', model: 'unknown', autoRestart: true, isTrusted: () => options.allowProject, guardMemoryFile: guardMemoryFile(dir) });
+  // Watched from the extensions' start on (hookHostWatch.ts).
+  let watch: ExtensionHomesWatch | undefined;
   const watchdog = startWatchdog();
   const tracked = manager.onDidChangeExtensions(() => watchdog.track(manager.extensions().flatMap((e) => (e.pid ? [e.pid] : []))));
   let ending: Promise<void> | undefined;
@@ -103,8 +106,10 @@ async function serve(p: Parsed): Promise<number> {
     if (started) return;
     started = true;
     void manager.start().catch(() => undefined);
+    watch = new ExtensionHomesWatch(manager, extensionHomes(folder, opts, options));
   };
-  const server = await HookServer.listen(manager, [folder], { dir, warmFile: file, onRequest: () => (idleTimer.refresh(), startExtensions()) });
+  // Before each call: what changed in the extension homes is applied (and a home made anew watched again).
+  const server = await HookServer.listen(manager, [folder], { dir, warmFile: file, onRequest: () => (idleTimer.refresh(), startExtensions(), watch?.check()) });
   fs.rmSync(warmLock(file), { force: true });
   if (typeof server === 'string') throw new Error(`hook host: ${server}`);
 
@@ -113,7 +118,7 @@ async function serve(p: Parsed): Promise<number> {
       server.dispose();
       clearTimeout(idleTimer);
       clearInterval(checks);
-      watchers.forEach((w) => w.close());
+      watch?.dispose();
       await manager.stop();
       tracked.dispose();
       watchdog.bye();
@@ -133,8 +138,8 @@ async function serve(p: Parsed): Promise<number> {
   const was = stamp(self);
   const checks = setInterval(() => {
     if (stamp(self) !== was) void end();
+    watch?.check();
   }, HOOK_HOST_CHECK_MS);
-  const watchers = watchExtensions(manager, folder, opts, options);
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void end());
   await afterExit(afterPid(p), HOOK_BUDGET_MS);
   startExtensions();
@@ -157,33 +162,13 @@ async function afterExit(pid: number | undefined, ms: number): Promise<void> {
   while (pid !== undefined && alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, HOOK_START_POLL_MS));
 }
 
-/** Restarts an extension whose files change: the extension directories this host loads, watched recursively. */
-function watchExtensions(manager: Manager, folder: string, opts: Omit<ManagerOptions, 'ui'>, o: WarmOptions): fs.FSWatcher[] {
-  const roots = [
+/** The extension directories this host loads (hookHostWatch.ts watches them). */
+function extensionHomes(folder: string, opts: Omit<ManagerOptions, 'ui'>, o: WarmOptions): string[] {
+  return [
     globalExtensionsDir(opts.zutHome),
     ...(opts.zot ? [globalExtensionsDir(opts.zot.home)] : []),
     ...(opts.e ? [globalExtensionsDir(opts.e.home)] : []),
     ...(o.allowProject ? [projectExtensionsDir(folder), ...(opts.zot ? [zotProjectExtensionsDir(folder)] : []), ...(opts.e ? [eProjectExtensionsDir(folder)] : [])] : []),
     ...(opts.extensionPaths ?? []),
   ];
-  let changed = new Set<string>();
-  let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
-    const paths = [...changed];
-    changed = new Set();
-    void manager.applyChanges(paths).catch(() => undefined);
-  };
-  return roots.flatMap((root) => {
-    try {
-      const w = fs.watch(root, { recursive: true }, (_e, name) => {
-        if (name) changed.add(path.join(root, name.toString()));
-        clearTimeout(timer);
-        timer = setTimeout(flush, WATCH_DEBOUNCE_MS);
-      });
-      w.on('error', () => w.close());
-      return [w];
-    } catch {
-      return []; // not there (yet)
-    }
-  });
 }

@@ -127,7 +127,7 @@ export class Manager extends Disposable implements ExtensionHost {
   /** Loads in progress (start, reload): while one runs, the guard door knows extensions may still come. */
   private loads = 0;
   private readonly settledEmitter = this._register(new Emitter<void>());
-  private loading(p: Promise<LoadReport>): Promise<LoadReport> {
+  private loading<T>(p: Promise<T>): Promise<T> {
     this.loads++;
     const done = () => {
       this.loads--;
@@ -195,7 +195,8 @@ export class Manager extends Disposable implements ExtensionHost {
    * executable changed, or reloads when extensions came or went. Returns what it did.
    */
   applyChanges(paths: readonly string[]): Promise<{ reloaded: boolean; restarted: string[] }> {
-    return this.loader.applyChanges(paths);
+    // A load while it runs: an agent's call waits for what it may start (a guard installed a moment ago).
+    return this.loading(this.loader.applyChanges(paths));
   }
 
   /** Stops one extension, re-reads its manifest, and starts it again (a fresh restart budget). */

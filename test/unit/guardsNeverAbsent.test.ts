@@ -29,14 +29,17 @@ beforeAll(() => {
 afterAll(() => cleanupTemps());
 
 /** One scene: its own extension home holding the moody guard (with `args`), its own hooks directory and folder. */
-function scene(name: string, args: (dir: string) => string[]) {
+function scene(name: string, args: (dir: string) => string[], o: { installed?: boolean } = {}) {
   const root = path.join(tmp, name);
   const zutHome = path.join(root, 'home');
   const dir = path.join(zutHome, 'extensions', 'moody');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: 'moody', exec: process.execPath, args: [MOODY, ...args(dir)] }));
+  const install = () => {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: 'moody', exec: process.execPath, args: [MOODY, ...args(dir)] }));
+  };
+  if (o.installed !== false) install();
   const ws = path.join(root, 'ws');
-  fs.mkdirSync(ws);
+  fs.mkdirSync(ws, { recursive: true });
   const env = (warm: boolean): NodeJS.ProcessEnv => ({
     ...process.env,
     HOME: root,
@@ -55,7 +58,7 @@ function scene(name: string, args: (dir: string) => string[]) {
     });
   const zutHost = (args: string[]) => runProcess(process.execPath, [path.join(bin, 'cli.js'), ...args], { env: env(true), timeoutMs: 60_000 });
   const warmHost = async () => (JSON.parse((await zutHost(['hook', 'host', 'status', '--json'])).stdout) as { pid: number; folder: string }[]).length > 0;
-  return { dir, hook, zutHost, warmHost };
+  return { dir, hook, zutHost, warmHost, install, home: path.join(zutHome, 'extensions') };
 }
 
 /** The decision a PreToolUse answer carries ('pass': no opinion, the call runs). */
@@ -68,6 +71,23 @@ function decision(r: Run): string {
 const RM = 'rm -rf ~';
 
 describe('a guard that exists is never "no opinion" (issue 37)', () => {
+  it('a guard installed after the warm host started (its home made then), and again after the home was removed and made anew: the next call is its', async () => {
+    const s = scene('installed-later', () => [], { installed: false });
+    try {
+      expect(decision(await s.hook(RM, true))).toBe('pass'); // no guard anywhere
+      await until(s.warmHost, 10_000, 'the warm host');
+      expect(decision(await s.hook(RM, true))).toBe('pass');
+      s.install();
+      expect(decision(await s.hook(RM, true))).toBe('deny: blocked by moody: blocks everything');
+      fs.rmSync(s.home, { recursive: true }); // removed: the user's act (a guard still running meanwhile still judges)
+      await until(async () => decision(await s.hook(RM, true)) === 'pass', 20_000, 'the removal applied');
+      s.install();
+      expect(decision(await s.hook(RM, true))).toBe('deny: blocked by moody: blocks everything');
+    } finally {
+      await s.zutHost(['hook', 'host', 'stop']);
+    }
+  }, 120_000);
+
   it('while the warm host restarts it (it saves its state in its own folder every 0.7 s): 0 of 160 rm -rf pass', async () => {
     const s = scene('restart', (dir) => ['--tick', path.join(dir, 'state.txt'), '--every', '700']);
     try {
