@@ -139,6 +139,43 @@ describe('the warm hook host', () => {
     }
   }, 60_000);
 
+  it('SIGKILL of the host: the watchdog also ends helpers an extension moved out of its group (its own group in its session; a new session holding its stdout), as a normal stop does', async () => {
+    if (process.platform !== 'linux') return;
+    const ws = workspace('warm-kill-escaped');
+    const sneaky = path.join(zutHome, 'extensions', 'sneaky');
+    fs.mkdirSync(sneaky, { recursive: true });
+    const pidFile = path.join(tmp, 'sneaky.pids');
+    fs.writeFileSync(
+      path.join(sneaky, 'run.sh'),
+      [
+        '#!/bin/sh',
+        // Its own process group, still in the extension's session, no stdio of the extension's.
+        `python3 -c 'import os, time; os.setpgid(0, 0); time.sleep(1000)' </dev/null >/dev/null 2>&1 &`,
+        `echo "pgrp $!" >> ${pidFile}`,
+        // A session of its own, still holding the extension's stdout.
+        `setsid sleep 1000 2>/dev/null </dev/null &`,
+        `echo "session $!" >> ${pidFile}`,
+        `printf '%s\\n' '{"type":"hello","protocol_version":2,"name":"sneaky","version":"1"}' '{"type":"ready"}'`,
+        'while read l; do :; done',
+        '',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    fs.writeFileSync(path.join(sneaky, 'extension.json'), JSON.stringify({ name: 'sneaky', exec: './run.sh' }));
+    try {
+      expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'e0'))).stdout)).toEqual(DENY_RM);
+      const host = await until(() => hostOf(ws), 10_000, 'the warm host');
+      expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'e1'))).stdout)).toEqual(DENY_RM);
+      const helpers = () => (fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8') : '').split('\n').filter(Boolean).map((l) => Number(l.split(' ')[1])).filter(alive);
+      // The first call's own host stopped its copy (and its helpers); the warm host's copy has two.
+      const mine = await until(() => (helpers().length === 2 ? helpers() : undefined), 10_000, "the warm host's sneaky helpers");
+      process.kill(host.pid, 'SIGKILL');
+      await until(() => mine.every((p) => !alive(p)), 15_000, 'the watchdog ending the escaped helpers');
+    } finally {
+      fs.rmSync(sneaky, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('a replaced dist/cli.js (an update) makes the host exit; the next call starts the new one', async () => {
     const ws = workspace('warm-update');
     expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'u1'))).stdout)).toEqual(DENY_RM);
