@@ -48,17 +48,17 @@ function scene(name: string, args: (dir: string) => string[], o: { installed?: b
     ZUT_HOOKS_DIR: path.join(root, 'hooks'),
     ZUT_HOOK_WARM: warm ? '1' : '0',
   });
-  const hook = (command: string, warm: boolean): Promise<Run> =>
+  const hook = (command: string, warm: boolean, extra: NodeJS.ProcessEnv = {}): Promise<Run> =>
     runProcess(`"${process.execPath}" "${path.join(bin, 'hook.js')}" hook --agent claude PreToolUse`, [], {
       shell: true,
       cwd: ws,
-      env: env(warm),
+      env: { ...env(warm), ...extra },
       stdin: JSON.stringify({ session_id: 's', cwd: ws, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: `id-${Math.random()}` }),
       timeoutMs: 60_000,
     });
   const zutHost = (args: string[]) => runProcess(process.execPath, [path.join(bin, 'cli.js'), ...args], { env: env(true), timeoutMs: 60_000 });
   const warmHost = async () => (JSON.parse((await zutHost(['hook', 'host', 'status', '--json'])).stdout) as { pid: number; folder: string }[]).length > 0;
-  return { dir, hook, zutHost, warmHost, install, home: path.join(zutHome, 'extensions') };
+  return { dir, hook, zutHost, warmHost, install, home: path.join(zutHome, 'extensions'), hooksDir: path.join(root, 'hooks') };
 }
 
 /** The decision a PreToolUse answer carries ('pass': no opinion, the call runs). */
@@ -133,5 +133,16 @@ describe('a guard that exists is never "no opinion" (issue 37)', () => {
     } finally {
       await s.zutHost(['hook', 'host', 'stop']);
     }
+  }, 120_000);
+
+  it('an extension that never sends ready nor intercepts holds only its first run back: then it is remembered as no guard', async () => {
+    const s = scene('never-ready', () => []);
+    // Not a guard, not ready: the moody fixture with its subscription 60 s away stands for it.
+    fs.writeFileSync(path.join(s.dir, 'extension.json'), JSON.stringify({ name: 'moody', exec: process.execPath, args: [MOODY, '--late', '60000'] }));
+    // First run: waited for (REGISTRATION_PATIENCE_MS), then taken for no guard, and remembered so.
+    expect(decision(await s.hook('ls', false))).toBe('pass');
+    expect(fs.readFileSync(path.join(s.hooksDir, 'guards.json'), 'utf8')).toMatch(/"moody\\n[^"]+":"not:/);
+    // Later runs do not wait for it: a 3 s budget is enough (waiting 10 s for it would deny).
+    expect(decision(await s.hook('ls', false, { ZUT_HOOK_BUDGET_SECONDS: '3' }))).toBe('pass');
   }, 120_000);
 });
