@@ -22,7 +22,15 @@ import { HOOK_INPUT_MAX_BYTES } from './protocol/limits';
 const START = Date.now();
 
 /** The options `zut-host hook EVENT` takes; any other argument goes to the CLI as it is. */
-const OPTIONS = { agent: { type: 'string' }, 'allow-project': { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, cwd: { type: 'string' }, 'no-zot': { type: 'boolean' }, 'no-e': { type: 'boolean' } } as const;
+const OPTIONS = {
+  agent: { type: 'string' },
+  'allow-project': { type: 'boolean' },
+  verbose: { type: 'boolean', short: 'v' },
+  cwd: { type: 'string' },
+  'no-zot': { type: 'boolean' },
+  'no-e': { type: 'boolean' },
+  ext: { type: 'string', short: 'e', multiple: true },
+} as const;
 
 /** The call named by `argv`, when it is a plain `hook [options] EVENT` the fast path can answer. */
 function callOf(argv: string[]): { call: HookCall; cwd?: string; warm: WarmOptions } | undefined {
