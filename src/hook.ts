@@ -2,8 +2,9 @@
 /**
  * `dist/hook.js`: the light entry an agent's hook command runs (`node dist/hook.js hook [--agent A] EVENT`, the same
  * argv as `zut-host`'s). An agent spawns it for every tool call, so it loads only what the fast path needs — the
- * argument check, the rendezvous file and the socket to the running window (src/hooks/client.ts): no zod, no host.
- * Whenever that path does not answer — no window for the input's folder, a stale rendezvous, a refused token —
+ * argument check, the rendezvous file and the socket to the running window (src/hooks/client.ts) or the warm host of
+ * the input's project (src/hooks/projectFolder.ts, warmHost.ts): no zod, no host.
+ * Whenever that path does not answer — no host for the input's folder, a stale rendezvous, a refused token —
  * and for everything else (`hook install`, a usage error, input that is not a JSON object, input over the limit),
  * it loads the CLI bundle beside it (dist/cli.js), which runs as `zut-host` with the same argv and the stdin read
  * here (handed over in the PRESET_STDIN global): the same answers, the same exit codes.
@@ -12,6 +13,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { askRunningHost } from './hooks/client';
+import { projectFolder } from './hooks/projectFolder';
 import { warmEnabled, warmOptionsOf, warmRendezvous, type WarmOptions } from './hooks/warmHost';
 import { quietBrokenPipes } from './hooks/brokenPipe';
 import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_ASKED, PRESET_STDIN, type HookAgent, type HookAnswer, type HookCall } from './hooks/names';
@@ -72,13 +74,14 @@ function fallBack(stdin?: string | null): void {
 }
 
 /**
- * A running host's answer: a window, else the warm host; undefined when none answered — then the CLI answers this
- * one by itself and starts the warm host for the next calls (unless it is off).
+ * A running host's answer: a window for the input's folder or a parent, else the warm host of its project; undefined
+ * when none answered — then the CLI answers this one by itself and starts the warm host for the next calls (unless it
+ * is off).
  */
 async function ask(folder: string, call: HookCall, raw: string, o: WarmOptions): Promise<HookAnswer | undefined> {
   const budgetMs = hookBudgetMs();
   const deadline = START + budgetMs;
-  const warm = warmEnabled() ? warmRendezvous(folder, o) : undefined;
+  const warm = warmEnabled() ? warmRendezvous(projectFolder(folder, o), o) : undefined;
   // (It never rejects: any socket trouble is "not reached", and the CLI answers by itself.)
   return askRunningHost(folder, call, raw, { deadline, budgetMs, warm });
 }

@@ -1,11 +1,13 @@
 /**
  * `zut-host hook [--agent vscode|copilot-cli|claude] EVENT`: an agent's hook command (VS Code's agent, Copilot
  * CLI, Claude Code). Reads the event JSON on stdin, answers through zut's guards and events (src/hooks/answer.ts)
- * in the agent's format on stdout. When a zut-vscode window runs for the input's `cwd`, the guards running there
- * answer (src/hooks/client.ts, server.ts). With no window, the warm headless host for the input's `cwd` answers
- * (hookHost.ts; the first call that finds none starts it for the next ones and answers itself), with the extensions of every
- * headless verb (zut's, zot's and e's, unless `--no-zot` / `--no-e`): global extensions always, project extensions
- * only with `--allow-project` or `ZUT_ALLOW_PROJECT=1` (a hook runs on whatever folder the agent works in). With
+ * in the agent's format on stdout. When a zut-vscode window runs for the input's `cwd` (or a parent), the guards
+ * running there answer (src/hooks/client.ts, server.ts). With no window, the warm headless host for the input's
+ * project answers — the outermost folder of `cwd` and its parents with project extensions, else `cwd`
+ * (src/hooks/projectFolder.ts), and the same extension homes and options (src/hooks/warmHost.ts) — (hookHost.ts; the
+ * first call that finds none starts it for the next ones and answers itself), with the extensions of every headless
+ * verb (zut's, zot's and e's, unless `--no-zot` / `--no-e`): global extensions always, the project's own only with
+ * `--allow-project` or `ZUT_ALLOW_PROJECT=1` (a hook runs on whatever folder the agent works in). With
  * `ZUT_HOOK_WARM=0`, a host of this process's own answers each call (`--verbose` says so).
  * Whatever answers does so within HOOK_BUDGET_MS of the hook's start.
  * A malformed input or an internal failure never crashes: a PreToolUse is denied (fail closed), any other event fails
@@ -21,6 +23,7 @@ import { askRunningHost } from '../hooks/client';
 import { guardMemoryFile } from '../hooks/rendezvous';
 import { hookFailure as failure } from '../hooks/failure';
 import { readHookInput, type HookInput } from '../hooks/input';
+import { projectFolder } from '../hooks/projectFolder';
 import { answerInTime } from '../hooks/server';
 import { launchWarmHost, warmEnabled, warmOptionsOf, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
 import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_ASKED, type HookAgent, type HookAnswer, type HookCall } from '../hooks/names';
@@ -59,26 +62,28 @@ async function answer_(p: Parsed, call: HookCall, afterAnswer: (f: () => void) =
   if (typeof input === 'string') return failure(call, input);
   const cwd = path.resolve(input.cwd ?? p.values.cwd ?? process.cwd());
   const o: WarmOptions = warmOptionsOf(p.values);
-  const warm = warmEnabled() ? warmRendezvous(cwd, o) : undefined;
+  const project = projectFolder(cwd, o);
+  const warm = warmEnabled() ? warmRendezvous(project, o) : undefined;
   const askedAlready = (globalThis as Record<symbol, unknown>)[PRESET_ASKED] === true; // by the light entry
   const running = askedAlready ? undefined : await askRunningHost(cwd, call, raw, { deadline, budgetMs, warm });
   if (running) return running;
   // No window, no warm host: answer this one here, then start the warm host for the next calls (it waits until this
   // process has exited before it starts its extensions: the two never compete for the machine).
   const cli = path.join(__dirname, 'cli.js');
-  if (warm && fs.existsSync(cli)) afterAnswer(() => launchWarmHost(cli, cwd, o, process.pid));
-  return answerHere(p, call, input, cwd, o, deadline);
+  if (warm && fs.existsSync(cli)) afterAnswer(() => launchWarmHost(cli, project, o, process.pid));
+  return answerHere(p, call, input, { cwd, project }, o, deadline);
 }
 
 /**
  * A host of this process's own for the call (the warm host is off or did not come up): every headless verb's
- * extensions (zut, zot, e: hostOptions) for the input's folder — its own extensions listed but blocked (not spawned)
+ * extensions (zut, zot, e: hostOptions) for the input's project — its own extensions listed but blocked (not spawned)
  * unless the call opted in — stopped after the answer.
  */
-async function answerHere(p: Parsed, call: HookCall, input: HookInput, cwd: string, o: WarmOptions, deadline: number): Promise<HookAnswer> {
-  const manager = new Manager({ ...hostOptions(p), folders: [cwd], ui: new NullHostUi(), provider: call.agent, model: 'unknown', isTrusted: () => o.allowProject, guardMemoryFile: guardMemoryFile() });
+async function answerHere(p: Parsed, call: HookCall, input: HookInput, at: { cwd: string; project: string }, o: WarmOptions, deadline: number): Promise<HookAnswer> {
+  const manager = new Manager({ ...hostOptions(p), folders: [at.project], ui: new NullHostUi(), provider: call.agent, model: 'unknown', isTrusted: () => o.allowProject, guardMemoryFile: guardMemoryFile() });
   try {
-    if (p.values.verbose) process.stderr.write(sanitizeText(`zut-host hook: no window for ${cwd}: a headless host (global extensions${o.allowProject ? " and the project's" : ''})`) + '\n');
+    const host = `a headless host for ${at.project} (global extensions${o.allowProject ? " and the project's" : ''})`;
+    if (p.values.verbose) process.stderr.write(sanitizeText(`zut-host hook: no window for ${at.cwd}: ${host}`) + '\n');
     // Started within the budget: whoever is still starting at the deadline is named in the PreToolUse's denial.
     let timer: NodeJS.Timeout | undefined;
     // (The door still gets its margin to name who is late: HOOK_DOOR_MARGIN_MS, twice.)

@@ -1,7 +1,7 @@
 /**
- * The warm headless host, from the hook's side: with no window for its folder, a hook starts one host per folder
- * and extension set (`zut-host hook host`, detached; src/cli/hookHost.ts) that keeps the extensions running
- * between calls and answers over the same local socket as a window, then exits when idle. Here:
+ * The warm headless host, from the hook's side: with no window for its folder, a hook starts one host per project
+ * folder (projectFolder.ts) and extension set (`zut-host hook host`, detached; src/cli/hookHost.ts) that keeps the
+ * extensions running between calls and answers over the same local socket as a window, then exits when idle. Here:
  * what keys it, and starting it — once (an exclusive lock file beside its rendezvous; a start older than
  * HOOK_HOST_START_MS is stale) — while the hook that found none answers by itself. `ZUT_HOOK_WARM=0` turns it off
  * (each call then runs its own host). The key is everything that decides which extensions run: the folder, the

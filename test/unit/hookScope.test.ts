@@ -1,8 +1,11 @@
 /**
  * Which extensions judge an agent's hook with no window (issue 37), through the real bundles (dist/cli.js and
  * dist/hook.js side by side, spawned through a shell as agents spawn hooks): a warm host serves only callers with its
- * own extension homes (finding 6). The guard: a block-all one (fixtures/hooks/moodyGuard.mjs). The key itself:
- * warmKey.test.ts.
+ * own extension homes (finding 6); the project is the outermost folder of the input's `cwd` and its parents with
+ * project extensions, so `cd src` keeps the repository's guard and `cd vendor/pkg` never starts the nested folder's
+ * extensions on the repository's opt-in — with a host of the hook's own (`ZUT_HOOK_WARM=0`) and with the warm host
+ * (finding 7). The guard: a block-all one (fixtures/hooks/moodyGuard.mjs). The rules themselves: warmKey.test.ts,
+ * projectFolder.test.ts.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -95,5 +98,52 @@ describe('finding 6: a warm host answers only callers with its own extension hom
     // (Every host those calls started is up before all are stopped: none comes up after.)
     await until(async () => (await hostsOf(ws)).length === 3, 30_000, 'the third home’s warm host');
     await zutHost(['hook', 'host', 'stop', '--cwd', ws]);
+  }, 90_000);
+});
+
+describe.each(['0', '1'])('finding 7: the project is found as the window is, the repository’s (ZUT_HOOK_WARM=%s)', (warm) => {
+  const on = { ZUT_ALLOW_PROJECT: '1', ZUT_HOOK_WARM: warm };
+  /**
+   * A call from `cwd` is denied by the block-all guard; with the warm host on, again once the warm host of `project`
+   * listens. `check`: run after the first call (its own host has stopped), before its answer is looked at.
+   */
+  async function denied(cwd: string, project: string, id: string, check = () => {}): Promise<void> {
+    const first = await decision(ls(cwd, `${id}-a`), on);
+    check();
+    expect(first).toEqual(DENY_ALL);
+    if (warm === '0') return;
+    await until(async () => (await hostsOf(project)).length > 0, 30_000, `the warm host of ${project}`);
+    expect(await decision(ls(cwd, `${id}-b`), on)).toEqual(DENY_ALL);
+    expect(alive(judge(`${id}-b`)!)).toBe(true); // the warm host's guard judged (the first call's own stopped with it)
+  }
+
+  it('with the opt-in and a block-all guard in repo/.zut/extensions, a PreToolUse from repo/src is denied by it; without the opt-in it does not run', async () => {
+    const repo = mk(tmp, `repo-${warm}`);
+    moodyIn(path.join(repo, '.zut', 'extensions'));
+    const src = mk(repo, 'src', 'lib');
+    await denied(src, repo, `src-${warm}`);
+    expect(await decision(ls(src, `held-${warm}`), { ZUT_HOOK_WARM: warm })).toBe('allowed');
+    if (warm === '1') await until(async () => (await hostsOf(repo)).length === 2, 30_000, 'the warm host without the opt-in'); // before all stop
+    await zutHost(['hook', 'host', 'stop', '--cwd', repo]);
+  }, 90_000);
+
+  it('from repo/vendor/pkg on the repository’s opt-in: the repository’s guard judges; vendor/pkg’s extension is never started', async () => {
+    const repo = mk(tmp, `vendoring-${warm}`);
+    moodyIn(path.join(repo, '.zut', 'extensions'));
+    const pkg = mk(repo, 'vendor', 'pkg');
+    const marker = path.join(tmp, `vendored-${warm}.started`);
+    const vendored = mk(pkg, '.zut', 'extensions', 'vendored');
+    fs.writeFileSync(
+      path.join(vendored, 'run.sh'),
+      `#!/bin/sh\necho $$ >> '${marker}'\nprintf '%s\\n' '{"type":"hello","protocol_version":2,"name":"vendored","version":"1"}' '{"type":"ready"}'\nwhile read l; do :; done\n`,
+      { mode: 0o755 },
+    );
+    fs.writeFileSync(path.join(vendored, 'extension.json'), JSON.stringify({ name: 'vendored', exec: './run.sh' }));
+    const neverStarted = () => expect(fs.existsSync(marker), 'vendor/pkg’s extension started').toBe(false);
+    await denied(pkg, repo, `pkg-${warm}`, neverStarted);
+    expect(await hostsOf(pkg)).toEqual([]);
+    // Every host that could have started it has stopped (and the warm one waited on): it never did.
+    await zutHost(['hook', 'host', 'stop', '--cwd', repo]);
+    neverStarted();
   }, 90_000);
 });
