@@ -78,6 +78,9 @@ class HostRuntime extends Disposable implements HostControl {
       ui,
       hostVersion: String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0'),
       isTrusted: isWorkspaceTrusted,
+      // What this machine knows of each extension as a guard (host/extensions/guardMemory.ts): a guard that is
+      // restarting after a reload of the window is waited for, not taken for none.
+      guardMemoryFile: path.join(context.globalStorageUri.fsPath, 'guards.json'),
       // zot's `call_tool` of VS Code's own tools: every one but ours and the internal ones, no chat token.
       editorTools: editorToolPort(undefined, 'all'),
       // Consent answers and "Disable (Workspace)" live in workspace state: local to this machine, never in the repository.

@@ -79,6 +79,7 @@ export class GuardMemory {
     const json = JSON.stringify(Object.fromEntries(entries.map(([key, v]) => [key, v.kind === 'guard' ? 'guard' : `not:${v.stamp}`])));
     const tmp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${randomBytes(6).toString('hex')}.tmp`);
     try {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
       fs.writeFileSync(tmp, json, { flag: 'wx', mode: 0o600 });
       fs.renameSync(tmp, this.file);
     } catch {
