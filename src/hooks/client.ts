@@ -4,8 +4,8 @@
  * socket with the time left of the hook's budget, and one answer line comes back. Every wait has the deadline of the
  * hook (HOOK_BUDGET_MS from its start): a host that accepts and does not answer in time gets a PreToolUse denied in
  * zut's name (never left to the agent's own timeout, which lets the tool run) and any other event the agent's
- * failure rule. Undefined when no host could be reached (no file, a stale one, a refused token): the caller starts
- * the warm host or runs one itself. Checked by hand, not with zod (the light entry src/hook.ts uses this on every
+ * failure rule. Undefined when no host could be reached (no file, an untrusted or stale one, a refused token): the
+ * caller starts the warm host or runs one itself. Checked by hand, not with zod (the light entry src/hook.ts uses this on every
  * agent tool call). VS Code-free.
  */
 import * as fs from 'node:fs';

@@ -6,10 +6,11 @@
  * its workspace folders (so two windows on one folder each have theirs, and closing one leaves the other), a warm
  * host `h-<key>.json` for the folder and options it serves. `<key>` is the SHA-256 of the folder's real path (a folder
  * opened through a symlink and a hook whose `cwd` spells it otherwise meet), with the warm host's options. A file says
- * `{"kind", "address", "token", "pid", "folder"}`. A hook looks up its input's `cwd`, then each parent folder, for a
- * window; the warm host of that exact folder comes after. The directory is refused if another user owns it or others
- * can read it. Checked by hand, not with zod: the light hook entry (src/hook.ts) reads this on every agent tool call.
- * VS Code-free.
+ * `{"kind", "address", "token", "pid", "folder"}`. A hook looks up its input's `cwd`, then each parent folder, for a window; the warm host of that exact folder comes
+ * after. Every read, window or warm, refuses a file whose directory another user owns, others can read or write, or
+ * is a link, and a file that is a link, not a regular file, another user's, or writable by others: whoever could put
+ * one there would get every tool input and answer for the guards. Checked by hand, not with zod: the light hook entry
+ * (src/hook.ts) reads this on every agent tool call. VS Code-free.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -34,13 +35,22 @@ function asRendezvous(json: unknown): Rendezvous | undefined {
   return { kind: r.kind === 'warm' ? 'warm' : 'window', address: r.address as string, token: r.token as string, pid: r.pid as number, folder: r.folder as string };
 }
 
-/** Whether `dir` is a directory of ours that only we can read (always true on Windows: per-user temp). */
+/** Whether `dir` is a directory of ours (not a link) that only we can read (always true on Windows: per-user temp). */
 function checkPrivateDir(dir: string): string | undefined {
   if (process.platform === 'win32') return undefined;
   const st = fs.lstatSync(dir);
   if (!st.isDirectory()) return `${dir} is not a directory`;
   if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return `${dir} belongs to another user`;
   if ((st.mode & 0o077) !== 0) return `${dir} is readable by others (mode ${(st.mode & 0o777).toString(8)})`;
+  return undefined;
+}
+
+/** Why the open file `st` (a rendezvous) is not one of ours: not a regular file, another user's, writable by others. */
+function checkOwnFile(file: string, st: fs.Stats): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  if (!st.isFile()) return `${file} is not a regular file`;
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return `${file} belongs to another user`;
+  if ((st.mode & 0o022) !== 0) return `${file} is writable by others (mode ${(st.mode & 0o777).toString(8)})`;
   return undefined;
 }
 
@@ -96,10 +106,20 @@ export function warmFile(dir: string, folder: string, options: readonly string[]
   return path.join(dir, `h-${hash(`${realFolder(folder)}\0${[...options].sort().join(',')}`)}.json`);
 }
 
-/** The rendezvous in `file`, if it is one. */
+/**
+ * The rendezvous in `file`, if it is one and can be trusted: its directory private (checkPrivateDir), the file itself
+ * ours (opened without following a link; checkOwnFile). Every reader goes through here, a warm host's file included.
+ */
 export function readRendezvous(file: string): Rendezvous | undefined {
   try {
-    return asRendezvous(JSON.parse(fs.readFileSync(file, 'utf8')));
+    if (checkPrivateDir(path.dirname(file))) return undefined;
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    try {
+      if (checkOwnFile(file, fs.fstatSync(fd))) return undefined;
+      return asRendezvous(JSON.parse(fs.readFileSync(fd, 'utf8')));
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     return undefined;
   }
