@@ -13,7 +13,7 @@ export async function doctor(p: Parsed): Promise<number> {
     const report = buildDoctorReport(host.extensions(), load.errors);
     const scan = heldScan(p);
     if (scan) report.extensions.push(...(await heldExtensions(scan)).map((d) => heldEntry(d, scan.zutHome)));
-    report.hooks = warmHosts().map(({ r }) => `warm hook host: pid ${r.pid} for ${r.folder} (zut-host hook host stop ends it)`);
+    report.hooks = (await warmHosts()).map(({ r }) => `warm hook host: pid ${r.pid} for ${r.folder} (zut-host hook host stop ends it)`);
     await write(process.stdout, p.values.json ? doctorJson(report) : doctorText(report));
     return doctorHasErrors(report) ? EXIT.error : EXIT.ok;
   });

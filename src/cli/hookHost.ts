@@ -6,7 +6,9 @@
  * rules: Manager.applyChanges), and exits — stopping them — after `--idle-timeout` seconds without a call
  * (HOOK_HOST_IDLE_MS; `$ZUT_HOOK_HOST_IDLE_SECONDS`), when its own dist/cli.js is replaced (an update), on SIGTERM or
  * on `zut-host hook host stop`. A watchdog (src/hooks/watchdog.ts) ends its extensions' process groups if it dies
- * without stopping them. `status` lists the warm hosts; `stop [--cwd DIR]` ends them (or the one of DIR).
+ * without stopping them. `status` lists the warm hosts; `stop [--cwd DIR]` ends them (or the one of DIR) — each pid
+ * confirmed first to be still the host that wrote its rendezvous (client.ts hostState): a SIGKILLed host's file whose
+ * pid another process has since taken is removed, never listed nor signalled.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -15,7 +17,7 @@ import { Manager } from '../host/manager';
 import { NullHostUi } from '../host/hostUi';
 import { eProjectExtensionsDir, globalExtensionsDir, projectExtensionsDir, zotProjectExtensionsDir } from '../host/disk/paths';
 import { HOOK_BUDGET_MS, HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, HOOK_HOST_STOP_WAIT_MS, HOOK_START_POLL_MS } from '../protocol/limits';
-import { removeStale } from '../hooks/client';
+import { hostState, removeStale } from '../hooks/client';
 import { HookServer } from '../hooks/server';
 import { alive, ensurePrivateDir, guardMemoryFile, hooksDir, readRendezvous, realFolder, rendezvousNames, type Rendezvous } from '../hooks/rendezvous';
 import { warmLock, warmOptionsOf, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
@@ -33,22 +35,26 @@ export async function hookHost(p: Parsed): Promise<number> {
   return serve(p);
 }
 
-/** The warm hosts whose rendezvous files are in the hooks directory (live ones; stale files are removed). */
-export function warmHosts(dir = hooksDir()): { file: string; r: Rendezvous }[] {
-  return rendezvousNames(dir, 'h').flatMap((n) => {
-    const file = path.join(dir, n);
-    const r = readRendezvous(file);
-    if (!r) return [];
-    if (!alive(r.pid)) {
-      removeStale(file, r);
-      return [];
-    }
-    return [{ file, r }];
-  });
+/**
+ * The warm hosts whose rendezvous files are in the hooks directory: those whose pid is still their host (hostState);
+ * stale files are removed, and one that could not be confirmed is left out and left alone.
+ */
+export async function warmHosts(dir = hooksDir()): Promise<{ file: string; r: Rendezvous }[]> {
+  const found = await Promise.all(
+    rendezvousNames(dir, 'h').map(async (n) => {
+      const file = path.join(dir, n);
+      const r = readRendezvous(file);
+      if (!r) return [];
+      const state = await hostState(r);
+      if (state === 'stale') removeStale(file, r);
+      return state === 'ours' ? [{ file, r }] : [];
+    }),
+  );
+  return found.flat();
 }
 
 async function status(p: Parsed): Promise<number> {
-  const hosts = warmHosts();
+  const hosts = await warmHosts();
   if (p.values.json) await write(process.stdout, JSON.stringify(hosts.map(({ r }) => ({ pid: r.pid, folder: r.folder }))) + '\n');
   else if (hosts.length === 0) await write(process.stdout, 'No warm hook host is running.\n');
   else for (const { r } of hosts) await write(process.stdout, `warm hook host: pid ${r.pid} for ${r.folder}\n`);
@@ -57,7 +63,7 @@ async function status(p: Parsed): Promise<number> {
 
 async function stop(p: Parsed): Promise<number> {
   const only = p.values.cwd !== undefined ? realFolder(p.values.cwd) : undefined;
-  const hosts = warmHosts().filter(({ r }) => only === undefined || r.folder === only);
+  const hosts = (await warmHosts()).filter(({ r }) => only === undefined || r.folder === only);
   for (const { r } of hosts) {
     try {
       process.kill(r.pid, 'SIGTERM');

@@ -5,16 +5,17 @@
  * hook (HOOK_BUDGET_MS from its start): a host that accepts and does not answer in time gets a PreToolUse denied in
  * zut's name (never left to the agent's own timeout, which lets the tool run) and any other event the agent's
  * failure rule. Undefined when no host could be reached (no file, an untrusted or stale one, a refused token): the
- * caller starts the warm host or runs one itself. Checked by hand, not with zod (the light entry src/hook.ts uses this on every
- * agent tool call). VS Code-free.
+ * caller starts the warm host or runs one itself. Also whether a rendezvous's writer still runs (hostState), which
+ * `hook host status`/`stop` ask before listing or signalling a pid. Checked by hand, not with zod (the light entry
+ * src/hook.ts uses this on every agent tool call). VS Code-free.
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { HOOK_ANSWER_MARGIN_MS } from '../protocol/limits';
+import { HOOK_ANSWER_MARGIN_MS, HOOK_HOST_PROBE_MS } from '../protocol/limits';
 import { hookFailure, lateAnswer } from './failure';
 import type { HookAnswer, HookCall } from './names';
-import { alive, findWindows, readRendezvous, type Rendezvous } from './rendezvous';
+import { findWindows, readRendezvous, sameProcess, type Rendezvous } from './rendezvous';
 
 /** The answer in `json`, if it is one. */
 function asAnswer(json: unknown): HookAnswer | undefined {
@@ -44,7 +45,7 @@ export function askHost(file: string, r: Rendezvous, call: HookCall, raw: string
     });
     s.on('data', (d: Buffer) => chunks.push(d));
     s.on('error', () => {
-      if (!connected && !alive(r.pid)) removeStale(file, r);
+      if (!connected && sameProcess(r) === false) removeStale(file, r);
     });
     s.on('close', () => {
       clearTimeout(timer);
@@ -77,8 +78,34 @@ export async function askRunningHost(cwd: string, call: HookCall, raw: string, o
   return undefined;
 }
 
-/** A rendezvous whose writer is gone: its file, and its socket when that lies beside it. */
+/**
+ * A rendezvous whose writer is gone: its file (unless rewritten meanwhile by another listener: its token), and its
+ * socket when that lies beside it.
+ */
 export function removeStale(file: string, r: Rendezvous): void {
-  fs.rmSync(file, { force: true });
+  if (readRendezvous(file)?.token === r.token) fs.rmSync(file, { force: true });
   if (process.platform !== 'win32' && path.dirname(r.address) === path.dirname(file)) fs.rmSync(r.address, { force: true });
+}
+
+/**
+ * Whether `r`'s writer still runs as `r.pid`: `ours` (its start identity matches, or something listens on its
+ * address — only its writer can: a fresh random name in the private directory, or pipe), `stale` (the pid is gone,
+ * another process now, or nobody listens: never to be signalled), `unknown` (the probe got no word within
+ * HOOK_HOST_PROBE_MS: neither signalled nor removed).
+ */
+export async function hostState(r: Rendezvous, probeMs = HOOK_HOST_PROBE_MS): Promise<'ours' | 'stale' | 'unknown'> {
+  const same = sameProcess(r);
+  if (same !== undefined) return same ? 'ours' : 'stale';
+  return new Promise((resolve) => {
+    const s = net.connect(r.address);
+    const done = (state: 'ours' | 'stale' | 'unknown') => {
+      clearTimeout(timer);
+      s.destroy();
+      resolve(state);
+    };
+    const timer = setTimeout(() => done('unknown'), probeMs);
+    // Connected and closed at once without a line: the host drops it (server.ts), no request, no idle refresh.
+    s.on('connect', () => done('ours'));
+    s.on('error', () => done('stale'));
+  });
 }

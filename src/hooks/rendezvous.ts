@@ -6,7 +6,8 @@
  * its workspace folders (so two windows on one folder each have theirs, and closing one leaves the other), a warm
  * host `h-<key>.json` for the folder and options it serves. `<key>` is the SHA-256 of the folder's real path (a folder
  * opened through a symlink and a hook whose `cwd` spells it otherwise meet), with the warm host's options. A file says
- * `{"kind", "address", "token", "pid", "folder"}`. A hook looks up its input's `cwd`, then each parent folder, for a window; the warm host of that exact folder comes
+ * `{"kind", "address", "token", "pid", "folder", "started"}` (`started`: the writer's start identity, processStart).
+ * A hook looks up its input's `cwd`, then each parent folder, for a window; the warm host of that exact folder comes
  * after. Every read, window or warm, refuses a file whose directory another user owns, others can read or write, or
  * is a link, and a file that is a link, not a regular file, another user's, or writable by others: whoever could put
  * one there would get every tool input and answer for the guards. Checked by hand, not with zod: the light hook entry
@@ -24,6 +25,8 @@ export interface Rendezvous {
   token: string;
   pid: number;
   folder: string;
+  /** The writer's start identity (processStart), when its platform has one: a pid reused since is another process. */
+  started?: string;
 }
 
 /** The rendezvous in `json`, if it is one (non-empty address and token, an integer pid, a folder). */
@@ -31,8 +34,15 @@ function asRendezvous(json: unknown): Rendezvous | undefined {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
   const r = json as Record<string, unknown>;
   const ok = typeof r.address === 'string' && r.address !== '' && typeof r.token === 'string' && r.token !== '' && Number.isInteger(r.pid) && typeof r.folder === 'string';
-  if (!ok) return undefined;
-  return { kind: r.kind === 'warm' ? 'warm' : 'window', address: r.address as string, token: r.token as string, pid: r.pid as number, folder: r.folder as string };
+  if (!ok || (r.started !== undefined && typeof r.started !== 'string')) return undefined;
+  return {
+    kind: r.kind === 'warm' ? 'warm' : 'window',
+    address: r.address as string,
+    token: r.token as string,
+    pid: r.pid as number,
+    folder: r.folder as string,
+    ...(typeof r.started === 'string' && { started: r.started }),
+  };
 }
 
 /** Whether `dir` is a directory of ours (not a link) that only we can read (always true on Windows: per-user temp). */
@@ -174,6 +184,44 @@ const mtime = (file: string) => {
     return 0;
   }
 };
+
+/**
+ * Process `pid`'s start identity, which a pid reused by a later process does not share: on Linux the boot's id and the
+ * start time of /proc/<pid>/stat (field 22, clock ticks since boot); undefined where there is no /proc (macOS,
+ * Windows) or the process is gone.
+ */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses; the fields after it start at field 3.
+    const starttime = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3];
+    if (!starttime || !/^\d+$/.test(starttime)) return undefined;
+    return `linux:${bootId()}:${starttime}`;
+  } catch {
+    return undefined;
+  }
+}
+
+let boot: string | undefined;
+const bootId = () => {
+  try {
+    return (boot ??= fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim());
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * Whether `r`'s pid is still the process that wrote it: false when that pid is gone or now another process (a start
+ * identity that differs); undefined when it is alive and that cannot be told here (no identity recorded, or none on
+ * this platform): then only its socket can tell (client.ts hostState).
+ */
+export function sameProcess(r: Rendezvous): boolean | undefined {
+  if (!alive(r.pid)) return false;
+  if (r.started === undefined) return undefined;
+  const now = processStart(r.pid);
+  return now === undefined ? undefined : now === r.started;
+}
 
 /** Whether process `pid` is alive (a rendezvous whose writer is gone is stale). */
 export function alive(pid: number): boolean {

@@ -20,7 +20,7 @@ import { answerHook, type HookHost } from './answer';
 import { hookFailure, lateAnswer } from './failure';
 import { readHookInput, type HookInput } from './input';
 import { HOOK_AGENTS, hookBudgetMs, hookEventOf, type HookAgent, type HookAnswer, type HookCall } from './names';
-import { ensurePrivateDir, hooksDir, readRendezvous, realFolder, windowFile, writeRendezvous, type Rendezvous } from './rendezvous';
+import { ensurePrivateDir, hooksDir, processStart, readRendezvous, realFolder, windowFile, writeRendezvous, type Rendezvous } from './rendezvous';
 
 const Request = z.object({ token: z.string(), agent: z.string(), event: z.string(), camel: z.boolean(), budgetMs: z.number().nonnegative().optional(), input: z.string() });
 
@@ -62,8 +62,9 @@ export class HookServer {
     const token = randomBytes(32);
     const kind = o.warmFile ? 'warm' : 'window';
     const files = o.warmFile ? [o.warmFile] : folders.map((f) => windowFile(dir, f, id));
+    const started = processStart(process.pid);
     folders.forEach((folder, i) => {
-      const r: Rendezvous = { kind, address, token: token.toString('hex'), pid: process.pid, folder: realFolder(folder) };
+      const r: Rendezvous = { kind, address, token: token.toString('hex'), pid: process.pid, folder: realFolder(folder), ...(started !== undefined && { started }) };
       if (files[i]) writeRendezvous(files[i], r, id);
     });
     return new HookServer(server, address, token, files, host, o);

@@ -393,6 +393,13 @@ export const HOOK_HOST_CHECK_MS = 10_000;
  */
 export const HOOK_HOST_STOP_WAIT_MS = 15_000;
 /**
+ * Where a warm host's pid cannot be told from a reused one by its start identity (no /proc: macOS, Windows; a file
+ * written without one), `status`/`stop` connect to its socket to see it listens, and give up after this. Ours: the
+ * kernel accepts (into the backlog, however busy the host) or refuses a local connect at once; the bound covers only
+ * the unexpected.
+ */
+export const HOOK_HOST_PROBE_MS = 2_000;
+/**
  * What a host answering hooks remembers of each agent session's recent tool calls, to tie a later permission event
  * (an agent's PermissionRequest, Notification, PostToolUse) to its call: this many sessions, the latest calls of each.
  * Ours: an agent asks about the call it is making now; a few dozen cover parallel calls and subagents.
