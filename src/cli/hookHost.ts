@@ -20,6 +20,7 @@ import { HOOK_BUDGET_MS, HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, HOOK_HOST_STOP_W
 import { hostState, removeStale } from '../hooks/client';
 import { HookServer } from '../hooks/server';
 import { alive, ensurePrivateDir, guardMemoryFile, hooksDir, readRendezvous, realFolder, rendezvousNames, type Rendezvous } from '../hooks/rendezvous';
+import { projectFolder } from '../hooks/projectFolder';
 import { warmLock, warmOptionsOf, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
 import { startWatchdog } from '../hooks/watchdog';
 import { ExtensionHomesWatch } from './hookHostWatch';
@@ -62,7 +63,8 @@ async function status(p: Parsed): Promise<number> {
 }
 
 async function stop(p: Parsed): Promise<number> {
-  const only = p.values.cwd !== undefined ? realFolder(p.values.cwd) : undefined;
+  // The host of DIR's project (as a hook from DIR finds it: projectFolder.ts), e.g. `--cwd repo/src` stops repo's.
+  const only = p.values.cwd !== undefined ? projectFolder(path.resolve(p.values.cwd), warmOptionsOf(p.values)) : undefined;
   const hosts = (await warmHosts()).filter(({ r }) => only === undefined || r.folder === only);
   for (const { r } of hosts) {
     try {

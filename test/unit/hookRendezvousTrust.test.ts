@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTemps, tempDir } from '../helpers/temp';
 import { hostState } from '../../src/hooks/client';
-import { processStart, readRendezvous, warmFile, type Rendezvous } from '../../src/hooks/rendezvous';
+import { processStart, readRendezvous, rendezvousNames, warmFile, type Rendezvous } from '../../src/hooks/rendezvous';
 import { builtCli, builtHook } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 import { alive, until } from '../helpers/until';
@@ -145,7 +145,9 @@ describe('status and stop confirm a pid is still the warm host before listing or
       host.kill('SIGKILL');
       await exited;
     }
-    const file = warmFile(dir, ws, []);
+    // Its one warm file (keyed by folder, options and homes: warmHost.ts).
+    const [name] = rendezvousNames(dir, 'h');
+    const file = path.join(dir, name);
     const left = readRendezvous(file)!;
     expect(left.pid).toBe(host.pid);
     // Its pid reused: the victim's, with the dead host's own record otherwise (its start identity where it has one).

@@ -124,7 +124,9 @@ describe.each(['0', '1'])('finding 7: the project is found as the window is, the
     await denied(src, repo, `src-${warm}`);
     expect(await decision(ls(src, `held-${warm}`), { ZUT_HOOK_WARM: warm })).toBe('allowed');
     if (warm === '1') await until(async () => (await hostsOf(repo)).length === 2, 30_000, 'the warm host without the opt-in'); // before all stop
-    await zutHost(['hook', 'host', 'stop', '--cwd', repo]);
+    // `stop --cwd` from where the agent works stops the project's hosts (found as a hook finds them).
+    expect((await zutHost(['hook', 'host', 'stop', '--cwd', src])).stdout).toBe(warm === '1' ? 'Stopped 2 warm hook hosts.\n' : 'No warm hook host is running.\n');
+    expect(await hostsOf(repo)).toEqual([]);
   }, 90_000);
 
   it('from repo/vendor/pkg on the repository’s opt-in: the repository’s guard judges; vendor/pkg’s extension is never started', async () => {
