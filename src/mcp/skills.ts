@@ -114,7 +114,7 @@ export async function readSkillResource(skills: readonly SkillEntry[], params: R
   if (rel !== path.basename(skill.path) && (await realDir(skill.extDir)) === (await realDir(skill.dir))) {
     throw notFound(`${skill.name} sits at the top of the extension ${skill.ext}: only its ${SKILL_FILE} is served`);
   }
-  const read = await readSkillFile(skill.dir, rel).catch((e: unknown) => {
+  const read = await readSkillFile(skill, rel).catch((e: unknown) => {
     throw notFound((e as Error).message);
   });
   const mimeType = read.kind === 'bytes' ? 'application/octet-stream' : mimeOf(rel);

@@ -157,4 +157,40 @@ describe('MCP handler: skills follow their extension', () => {
     expect((await read(1, 'skill://top/top/SKILL.md')).result).toMatchObject({ contents: [{ text: expect.stringContaining('body') }] });
     expect((await read(2, 'skill://top/top/token.json')).error).toMatchObject({ code: -32002, message: expect.stringContaining('only its SKILL.md is served') });
   });
+
+  it('a skill folder turned into a link after start serves nothing: reads are confined to the folders as they resolve now', async () => {
+    const z = zutHome();
+    const ext = nodeExt(z.exts, { name: 'moved', tools: [] }, { skills: ['skills'] });
+    const folder = path.join(ext, 'skills', 'notes');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'SKILL.md'), '---\nname: notes\ndescription: notes\n---\nbody\n');
+    fs.writeFileSync(path.join(folder, 'a.md'), 'a');
+    const host = keepManager(new Manager({ folders: [], zutHome: z.home, ui: new RecordingUi(), hostVersion: 't' }));
+    await host.start();
+    const sent: Record<string, unknown>[] = [];
+    const conn = new McpConnection({ host, serverVersion: '9', origin: 'mcp' }, new McpSessions(host), (m) => sent.push(m as Record<string, unknown>));
+    conns.push(conn);
+    let id = 0;
+    const call = async (method: string, params: object) => {
+      const n = ++id;
+      conn.handle({ jsonrpc: '2.0', id: n, method, params });
+      return until(() => sent.find((m) => m.id === n), 5000, method);
+    };
+    expect((await call('resources/read', { uri: 'skill://moved/notes/a.md' })).result).toMatchObject({ contents: [{ text: 'a' }] });
+
+    // After discovery the folder becomes a link to a folder outside the extension (one with a SKILL.md of its own).
+    const elsewhere = tempDir('zut-mcp-skills-elsewhere-');
+    fs.writeFileSync(path.join(elsewhere, 'id_rsa'), 'PRIVATE KEY');
+    fs.writeFileSync(path.join(elsewhere, 'SKILL.md'), 'not the skill');
+    fs.rmSync(folder, { recursive: true });
+    fs.symlinkSync(elsewhere, folder);
+    for (const uri of ['skill://moved/notes/id_rsa', 'skill://moved/notes/SKILL.md']) {
+      const r = await call('resources/read', { uri });
+      expect(r.error, uri).toMatchObject({ code: -32002, message: expect.stringMatching(/outside its extension/) });
+      expect(JSON.stringify(r)).not.toMatch(/PRIVATE KEY|not the skill/);
+    }
+    const prompt = await call('prompts/get', { name: 'notes' });
+    expect(prompt.error).toMatchObject({ message: expect.stringMatching(/outside its extension/) });
+    expect(JSON.stringify(prompt)).not.toContain('not the skill');
+  });
 });

@@ -122,15 +122,17 @@ describe('loadSkills', () => {
 });
 
 describe('readSkillFile', () => {
+  const at = (rel: string) => ({ dir: path.join(dir, rel), extDir: dir });
+
   it('reads a file of the skill folder as text; a file past the limit is cut on a character boundary and says so', async () => {
     await write('skills/s/SKILL.md', '# é\n');
-    expect(await readSkillFile(path.join(dir, 'skills/s'), 'SKILL.md')).toEqual({ kind: 'text', text: '# é\n', truncated: false });
+    expect(await readSkillFile(at('skills/s'), 'SKILL.md')).toEqual({ kind: 'text', text: '# é\n', truncated: false });
     // "abé" is 4 bytes: a 3-byte limit falls inside é, which is dropped rather than half-decoded.
     await write('skills/s/cut.md', 'abé');
-    expect(await readSkillFile(path.join(dir, 'skills/s'), 'cut.md', 3)).toEqual({ kind: 'text', text: 'ab', truncated: true });
-    expect(await readSkillFile(path.join(dir, 'skills/s'), 'cut.md', 4)).toEqual({ kind: 'text', text: 'abé', truncated: false });
+    expect(await readSkillFile(at('skills/s'), 'cut.md', 3)).toEqual({ kind: 'text', text: 'ab', truncated: true });
+    expect(await readSkillFile(at('skills/s'), 'cut.md', 4)).toEqual({ kind: 'text', text: 'abé', truncated: false });
     await fs.writeFile(path.join(dir, 'skills/s/logo.bin'), Buffer.from([0xff, 0x00, 0xfe]));
-    expect(await readSkillFile(path.join(dir, 'skills/s'), 'logo.bin')).toEqual({ kind: 'bytes', data: Buffer.from([0xff, 0x00, 0xfe]), truncated: false });
+    expect(await readSkillFile(at('skills/s'), 'logo.bin')).toEqual({ kind: 'bytes', data: Buffer.from([0xff, 0x00, 0xfe]), truncated: false });
   });
 
   it('refuses paths out of the folder, symlinks leading out, directories and FIFOs (before reading a byte)', async () => {
@@ -148,7 +150,28 @@ describe('readSkillFile', () => {
       ['pipe', /not a regular file/],
       ['missing.md', /not found/],
     ] as const) {
-      await expect(readSkillFile(folder, rel), rel).rejects.toThrow(why);
+      await expect(readSkillFile({ dir: folder, extDir: dir }, rel), rel).rejects.toThrow(why);
     }
+  });
+
+  it('checks the folders as they resolve at each read: a skill folder turned into a link out of its extension is refused', async () => {
+    await write('skills/s/SKILL.md', 'x');
+    expect(await readSkillFile(at('skills/s'), 'SKILL.md')).toMatchObject({ text: 'x' });
+    const elsewhere = path.join(tmp, 'elsewhere');
+    await fs.mkdir(elsewhere);
+    await fs.writeFile(path.join(elsewhere, 'SKILL.md'), 'not the skill');
+    await fs.writeFile(path.join(elsewhere, 'id_rsa'), 'key');
+    await fs.rm(path.join(dir, 'skills/s'), { recursive: true });
+    await fs.symlink(elsewhere, path.join(dir, 'skills/s'));
+    for (const rel of ['SKILL.md', 'id_rsa']) {
+      await expect(readSkillFile(at('skills/s'), rel), rel).rejects.toThrow(/the skill folder now resolves to .*, outside its extension/);
+    }
+    // A link that stays inside the extension is still a folder of it.
+    await write('other/SKILL.md', 'inside');
+    await fs.rm(path.join(dir, 'skills/s'));
+    await fs.symlink(path.join(dir, 'other'), path.join(dir, 'skills/s'));
+    expect(await readSkillFile(at('skills/s'), 'SKILL.md')).toMatchObject({ text: 'inside' });
+    await fs.rm(dir, { recursive: true });
+    await expect(readSkillFile(at('skills/s'), 'SKILL.md')).rejects.toThrow(/the skill folder or its extension is gone/);
   });
 });

@@ -102,7 +102,7 @@ export async function loadSkill(skills: readonly SkillEntry[], args: unknown): P
 
 /** A skill's SKILL.md as a loaded skill reads: a line saying whose it is and where its files are, then the file. */
 export async function skillText(skill: SkillEntry): Promise<string> {
-  const read = await readSkillFile(skill.dir, path.basename(skill.path));
+  const read = await readSkillFile(skill, path.basename(skill.path));
   if (read.kind !== 'text') throw new Error(`${SKILL_FILE} is not UTF-8 text`);
   const head = `Skill "${skill.name}" of the zut extension ${skill.ext}. Paths in it are relative to ${skill.dir}.`;
   return `${head}\n\n${read.text}${read.truncated ? '\n[truncated]' : ''}`;
