@@ -170,6 +170,8 @@ describe('e protocol: host requests and replies', () => {
     expect(p.decodeReply('intercept', { result: { block: false } })).toEqual({});
     expect(p.decodeReply('intercept', { result: { system_suffix: 'be brief', message: 'phase 2' } })).toEqual({ context: 'be brief\n\nphase 2' });
     expect(p.decodeReply('intercept', { error: 'crashed' })).toEqual({});
+    // e's hook.tool_call can only block (e-extensions.md): no field of its answer rewrites the call.
+    expect(p.decodeReply('intercept', { result: { modified_args: 'rm -rf /', arguments: 'rm -rf /' } })).toEqual({});
     expect(() => p.decodeReply('tool', {})).toThrow(RequestError);
   });
 

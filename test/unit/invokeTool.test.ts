@@ -58,6 +58,25 @@ describe('invokeTool: one guarded path', () => {
     expect(got.some((f) => f.type === 'tool_call')).toBe(false);
   });
 
+  it('a rewrite that is not a JSON object blocks in its guard\'s name (zut v2 and zot v1 guards); the original call never runs; null is absent', async () => {
+    const rewrite = (name: string, protocol: number, modified_args: unknown) => ({ name, protocol, subscribe: { intercept: ['tool_call'] }, intercept: { tool_call: { modified_args } } });
+    const echoer = { name: 'echoer', tools: [{ name: 'echo' }, { name: 'echo_events', mode: 'events' }] };
+    for (const [guard, kind, protocol] of [[rewrite('zutguard', 2, 'rm -rf /'), 'a string', 'zut'], [rewrite('zotguard', 1, ['rm', '-rf', '/']), 'an array', 'zot']] as const) {
+      const m = await start([guard, echoer]);
+      expect(m.extensions().find((e) => e.name === guard.name)!.protocol).toBe(protocol);
+      const r = await m.invokeTool('echo', { city: 'Rome' }, { session: { id: 's' }, origin: 'mcp' });
+      const reason = `modified_args must be a JSON object, not ${kind}`;
+      expect(r, guard.name).toMatchObject({ isError: true, blocked: { ext: guard.name, reason } });
+      expect(textOf(r)).toBe(`blocked by ${guard.name}: ${reason}`);
+      const got = JSON.parse(textOf(await m.callTool('echo_events', {}))) as { type: string }[];
+      expect(got.some((f) => f.type === 'tool_call'), guard.name).toBe(false);
+      expect(m.extensions().find((e) => e.name === guard.name)!.diagnostics).toContainEqual(`tool_call: ${reason}; the call is blocked`);
+    }
+    const m = await start([rewrite('nullguard', 1, null), echoer]);
+    const r = await m.invokeTool('echo', { city: 'Rome' }, { session: { id: 's' }, origin: 'mcp' });
+    expect([r.isError, JSON.parse(textOf(r))]).toEqual([false, { name: 'echo', args: { city: 'Rome' } }]);
+  });
+
   it('two sessions calling at once keep their own details (per-branch state), none global', async () => {
     const m = await start([{ name: 'keeper', tools: [{ name: 'keep', mode: 'details' }, { name: 'slow', mode: 'slow' }] }]);
     const a = { session: { id: 'conv-a' }, origin: 'agent' as const };
@@ -138,7 +157,7 @@ describe('invokeTool: one guarded path', () => {
 
 describe('GuardedPath: built over the dispatcher and the extension set alone', () => {
   const tool = { name: 'Echo', ext: 'e', active: true, deferred: false, activated: false, interactive: false, schema: {} } as unknown as ToolInfo;
-  function path(block: boolean) {
+  function path(block: boolean, answer: Record<string, unknown> = { modified_args: { x: 2 } }) {
     const seen: string[] = [];
     const dispatch: ToolDispatch = {
       callTool: (name, args) => (seen.push(`call ${name} ${JSON.stringify(args)}`), Promise.resolve({ ext: 'e', content: [{ type: 'text', text: 'ok' }], isError: false })),
@@ -146,7 +165,7 @@ describe('GuardedPath: built over the dispatcher and the extension set alone', (
     const guard: Interceptor = {
       ext: 'g',
       diagnostic: () => undefined,
-      ask: (p) => (seen.push(`guard ${String(p.tool_name)}`), Promise.resolve(block ? { block: true, reason: 'no' } : { modified_args: { x: 2 } })),
+      ask: (p) => (seen.push(`guard ${String(p.tool_name)}`), Promise.resolve(block ? { block: true, reason: 'no' } : answer)),
     };
     const guards = new ToolGuard({
       hasSubscribers: () => true,
@@ -166,5 +185,17 @@ describe('GuardedPath: built over the dispatcher and the extension set alone', (
     const r = await no.guarded.invoke('echo', {}, { session: { id: 's' }, origin: 'cli' });
     expect([r.isError, r.blocked?.ext]).toEqual([true, 'g']);
     expect(no.seen).toEqual(['event tool_call', 'guard Echo', 'event permission_decision', 'event tool_result']);
+  });
+
+  it('a modified_args that is present and not an object (a string, number, boolean, array) blocks in the guard\'s name; null runs the call as it was', async () => {
+    for (const [v, kind] of [['rm -rf /', 'a string'], [3, 'a number'], [true, 'a boolean'], [[{ x: 2 }], 'an array']] as const) {
+      const p = path(false, { modified_args: v });
+      const r = await p.guarded.invoke('echo', { x: 1 }, { session: { id: 's' }, origin: 'cli' });
+      expect(r, kind).toMatchObject({ isError: true, blocked: { ext: 'g', reason: `modified_args must be a JSON object, not ${kind}` } });
+      expect(p.seen.filter((s) => s.startsWith('call ')), kind).toEqual([]);
+    }
+    const p = path(false, { modified_args: null });
+    expect((await p.guarded.invoke('echo', { x: 1 }, { session: { id: 's' }, origin: 'cli' })).isError).toBe(false);
+    expect(p.seen).toContain('call Echo {"x":1}');
   });
 });

@@ -85,6 +85,17 @@ describe('zot v1 adapter', () => {
     expect(zot.interceptable.has('before_agent_start')).toBe(true);
   });
 
+  it('a modified_args of any JSON kind reaches the tool_call chain as sent, zut v2 and zot v1 alike (the chain judges it: not an object blocks)', () => {
+    const v2 = open({ type: 'hello', protocol_version: 2, name: 'ext' });
+    for (const wire of [v2, zot]) {
+      for (const modified_args of ['rm -rf /', ['rm'], 0, false, null, { command: 'ls' }]) {
+        const m = wire.decode(line({ type: 'event_intercept_response', id: 'i', modified_args }));
+        expect(m, JSON.stringify(modified_args)).toMatchObject({ kind: 'reply', id: 'i' });
+        expect(wire.decodeReply('intercept', (m as { body: unknown }).body).modified_args).toEqual(modified_args);
+      }
+    }
+  });
+
   it('events carry session_id, cwd and a growing sequence; answers to call_tool are tool_result frames', () => {
     const a = JSON.parse(zot.encodeNotice({ kind: 'event', event: { event: 'turn_start', step: 1, session: { id: 's1' } } })!);
     const b = JSON.parse(zot.encodeNotice({ kind: 'event', event: { event: 'turn_end', stop: 'end_turn' } })!);

@@ -53,8 +53,9 @@ export interface ToolCallChainResult {
 }
 
 /**
- * The `tool_call` chain. `accept` (a foreign tool's, foreignTools/) checks each `modified_args`: one it refuses
- * blocks the call in that guard's name, with a diagnostic on the guard (fail closed). A guard that could not judge
+ * The `tool_call` chain. A `modified_args` that is not a JSON object (`null` is absent), and one that `accept` (a
+ * foreign tool's, foreignTools/) refuses, blocks the call in that guard's name, with a diagnostic on the guard (fail
+ * closed: the original arguments never run in place of a rewrite). A guard that could not judge
  * blocks the call in zut's name; one that timed out allows it unless `strict`.
  */
 export async function chainToolCall(chain: Interceptor[], e: ToolCallIntercept, accept?: AcceptArgs, strict = false): Promise<ToolCallChainResult> {
@@ -72,10 +73,13 @@ export async function chainToolCall(chain: Interceptor[], e: ToolCallIntercept, 
       return { blocked: { ext: 'zut', reason: why }, args, rewrittenBy };
     }
     if (r.block) return { blocked: { ext: i.ext, reason: r.reason || `blocked by ${i.ext}` }, args, rewrittenBy };
+    // `null` is absent (Go's `json.RawMessage` with `omitempty` sends it for a nil rewrite); any other value that is
+    // not an object is a rewrite that cannot be made, and fails closed: the original call never runs in its place.
     if (r.modified_args !== undefined && r.modified_args !== null) {
       if (!isObject(r.modified_args)) {
-        i.diagnostic(`event_intercept_response: modified_args must be a JSON object; ignored`);
-        continue;
+        const reason = `modified_args must be a JSON object, not ${jsonKind(r.modified_args)}`;
+        i.diagnostic(`tool_call: ${reason}; the call is blocked`);
+        return { blocked: { ext: i.ext, reason }, args, rewrittenBy };
       }
       const refused = accept?.(r.modified_args);
       if (refused !== undefined) {
@@ -88,6 +92,12 @@ export async function chainToolCall(chain: Interceptor[], e: ToolCallIntercept, 
     }
   }
   return { args, rewrittenBy };
+}
+
+/** What a JSON value is, for a reason ("a string", "an array", …). */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
 export async function chainTurnStart(chain: Interceptor[], step: number, prompt?: string): Promise<TurnStartDecision> {
