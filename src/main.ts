@@ -3,16 +3,18 @@
  * V8 code cache kept in the extension's global storage, then hands activate() over to it. Loading the 340 KB bundle
  * was most of VS Code's activation figure (issue 28); with the cache V8 skips parsing it and compiling the functions
  * activation ran. The cache is made once per build and Node (keyed by the bundle's hash and V8's version), written
- * after activation (CODE_CACHE_WRITE_DELAY_MS, never on its path), only read when it is the user's own private file,
- * and V8 itself rejects one that does not match the source: then the bundle compiles as without a cache, and a new
- * cache replaces the old. Nothing here can stop the extension from loading.
+ * after activation (CODE_CACHE_WRITE_DELAY_MS, never on its path) behind a header of ours (the source's key and the
+ * sha256 of the V8 data), and only read when it is the user's own private file. V8 checks only a cache's header,
+ * and runs a damaged payload (one flipped bit can crash the process at every activation), so our digest is checked
+ * before V8 sees the data: a mismatch, or a cache V8 rejects, compiles the bundle as without a cache and a new cache
+ * replaces the bad one. Nothing here can stop the extension from loading.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createRequire, wrap } from 'node:module';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
-import { CODE_CACHE_WRITE_DELAY_MS } from './protocol/limits';
+import { CODE_CACHE_MAX_BYTES, CODE_CACHE_WRITE_DELAY_MS } from './protocol/limits';
 
 /** What the extension's bundle exports. */
 interface ExtensionModule {
@@ -28,41 +30,74 @@ interface LoaderContext {
 /** How one load went (tests and the Zut log). */
 export interface CodeCacheLoad<T> {
   exports: T;
-  /** `used`: compiled from the cache; `none`: there was none (or not a private one); `rejected`: V8 refused it. */
+  /**
+   * `used`: compiled from the cache; `none`: there was none (or not a private one); `rejected`: there was one, but
+   * damaged, of another source, or refused by V8.
+   */
   cache: 'used' | 'none' | 'rejected';
   /** Writes the cache now when this load did not use one (false when nothing was written). */
   writeCache(): boolean;
 }
 
 const CACHE_FOLDER = 'code-cache';
+/** A cache file: MAGIC, the source's key (sha256 of V8's version and the source), the payload's sha256, the payload. */
+const MAGIC = Buffer.from('zut-cc1\n', 'latin1');
+const sha256 = (data: Buffer): Buffer => createHash('sha256').update(data).digest();
+const DIGEST_BYTES = sha256(Buffer.alloc(0)).length;
+const HEADER_BYTES = MAGIC.length + 2 * DIGEST_BYTES;
 
-/** The cache file of `source` under `cacheDir`: one per bundle content and V8 version. */
-function cacheFileOf(cacheDir: string, name: string, source: string): string {
-  const key = createHash('sha256').update(process.versions.v8).update('\0').update(source).digest('hex').slice(0, 24);
-  return path.join(cacheDir, `${name}-${key}.bin`);
+/** The identity of `source` for its cache: one per bundle content and V8 version. */
+function sourceKeyOf(source: string): Buffer {
+  return createHash('sha256').update(process.versions.v8).update('\0').update(source).digest();
 }
 
-/** The cache, when it is a regular file of this user's that nobody else may write (else it is not read). */
-function readPrivate(file: string): Buffer | undefined {
+/** The cache file of the source keyed `key` under `cacheDir`. */
+function cacheFileOf(cacheDir: string, name: string, key: Buffer): string {
+  return path.join(cacheDir, `${name}-${key.toString('hex').slice(0, 24)}.bin`);
+}
+
+/**
+ * The payload of the cache `file` of the source keyed `key`: `none` when the file is not a private one of this user's
+ * (or there is none); `rejected` when it is, but its header or digest does not match.
+ */
+function readCache(file: string, key: Buffer): Buffer | 'none' | 'rejected' {
+  let data: Buffer;
   try {
     const st = fs.lstatSync(file);
     const uid = process.getuid?.();
     // (Windows keeps no such mode bits: there the global storage's own ACL is what keeps others out.)
     const othersMayWrite = process.platform !== 'win32' && (st.mode & 0o022) !== 0;
-    if (!st.isFile() || (uid !== undefined && st.uid !== uid) || othersMayWrite) return undefined;
-    return fs.readFileSync(file);
+    if (!st.isFile() || (uid !== undefined && st.uid !== uid) || othersMayWrite) return 'none';
+    if (st.size < HEADER_BYTES || st.size > CODE_CACHE_MAX_BYTES) return 'rejected';
+    data = fs.readFileSync(file);
   } catch {
-    return undefined;
+    return 'none';
   }
+  const payload = data.subarray(HEADER_BYTES);
+  const ok =
+    data.subarray(0, MAGIC.length).equals(MAGIC) &&
+    data.subarray(MAGIC.length, MAGIC.length + DIGEST_BYTES).equals(key) &&
+    data.subarray(MAGIC.length + DIGEST_BYTES, HEADER_BYTES).equals(sha256(payload));
+  return ok ? payload : 'rejected';
 }
 
-/** Writes `data` as `file` through an exclusively created temporary file and a rename; removes older caches. */
-function writePrivate(file: string, data: Buffer): void {
+/**
+ * Writes `payload` with its header as `file` through an exclusively created temporary file and a rename (a link or
+ * anything else at the path is replaced, never written through); removes older caches. No fsync: a file a crash
+ * leaves torn fails its digest, and is replaced.
+ */
+function writeCacheFile(file: string, key: Buffer, payload: Buffer): void {
+  if (payload.length + HEADER_BYTES > CODE_CACHE_MAX_BYTES) throw new Error('code cache too large');
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(tmp, data, { flag: 'wx', mode: 0o600 });
+  const tmp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = fs.openSync(tmp, 'wx', 0o600);
   try {
+    try {
+      fs.writeFileSync(fd, Buffer.concat([MAGIC, key, sha256(payload), payload]));
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, file);
   } catch (e) {
     fs.rmSync(tmp, { force: true });
@@ -80,10 +115,12 @@ function writePrivate(file: string, data: Buffer): void {
  */
 export function loadWithCodeCache<T>(file: string, cacheDir: string): CodeCacheLoad<T> {
   const source = fs.readFileSync(file, 'utf8');
-  const cacheFile = cacheFileOf(cacheDir, path.basename(file, '.js'), source);
-  const cachedData = readPrivate(cacheFile);
+  const key = sourceKeyOf(source);
+  const cacheFile = cacheFileOf(cacheDir, path.basename(file, '.js'), key);
+  const read = readCache(cacheFile, key);
+  const cachedData = typeof read === 'string' ? undefined : read;
   const script = new Script(wrap(source), { filename: file, ...(cachedData && { cachedData }) });
-  const cache = !cachedData ? 'none' : script.cachedDataRejected === true ? 'rejected' : 'used';
+  const cache = typeof read === 'string' ? read : script.cachedDataRejected === true ? 'rejected' : 'used';
   const module = { exports: {} as T, id: file, filename: file };
   // `require` of the bundle's own path: VS Code hands the `vscode` module to the extension a requiring file is in.
   const fn = script.runInThisContext() as (e: unknown, r: NodeJS.Require, m: unknown, f: string, d: string) => void;
@@ -94,7 +131,7 @@ export function loadWithCodeCache<T>(file: string, cacheDir: string): CodeCacheL
     writeCache: () => {
       if (cache === 'used') return false;
       try {
-        writePrivate(cacheFile, script.createCachedData());
+        writeCacheFile(cacheFile, key, script.createCachedData());
         return true;
       } catch {
         return false; // a cache is an optimisation: a read-only or full disk only costs the next load its speed

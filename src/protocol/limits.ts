@@ -190,6 +190,12 @@ export const SAVE_DEBOUNCE_MS = 15;
  * extensions' start. Ours (issue 28: loading the bundle was ~80% of VS Code's activation figure).
  */
 export const CODE_CACHE_WRITE_DELAY_MS = 3_000;
+/**
+ * dist/main.js reads a code cache file only up to this size (a larger one is not a cache of ours: rejected, then
+ * replaced), and writes none larger. Ours (issue 37: the bundle's cache is ~0.4 MB; this bounds what activation
+ * reads into memory, 40× over).
+ */
+export const CODE_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 /** How often a row waiting for `hello` refreshes its "starting… (N s)" counter. Ours. */
 export const STARTING_TICK_MS = 1_000;
 

@@ -1,6 +1,7 @@
 // The extension's entry (src/main.ts): dist/extension.js loaded through a V8 code cache. The cache is written after
 // a load that had none, used by the next load, ignored unless it is the user's private file, and a bad one never
-// stops the bundle from loading (V8 rejects it; a new one replaces it).
+// stops the bundle from loading: garbage, or one flipped bit of the payload (which V8 would run: it checks only its
+// header), fails our digest before V8 sees it, and a good cache replaces it.
 // Each load runs in a fresh Node (src/main.ts bundled by esbuild here): within one process V8's own in-memory
 // compilation cache would answer a second compile of the same source, and the file's cache would not be consulted.
 import { spawnSync } from 'node:child_process';
@@ -33,7 +34,7 @@ function loadWithCodeCache<T extends Bundle>(file: string, cacheDir: string, wri
 const e = l.exports; const wrote = process.argv[3] === 'w' ? l.writeCache() : null;
 console.log(JSON.stringify({ cache: l.cache, exports: { answer: e.answer(), sibling: e.sibling, dirname: e.dirname, self: e.self }, wrote }));`;
   const r = spawnSync(process.execPath, ['-e', script, file, cacheDir, write ? 'w' : '-'], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`loader child failed: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`loader child failed (status ${r.status}, signal ${r.signal}): ${r.stderr}`);
   return JSON.parse(r.stdout) as { cache: string; exports: T; wrote: boolean | null };
 }
 
@@ -89,7 +90,7 @@ describe('the code-cache loader (dist/main.js)', () => {
     expect(now).not.toEqual(old);
   });
 
-  it('a corrupt cache is rejected by V8: the bundle loads all the same, and a good cache replaces it', () => {
+  it('a corrupt cache is rejected: the bundle loads all the same, and a good cache replaces it', () => {
     const dir = tempDir();
     const file = writeBundle(dir);
     const cacheDir = path.join(dir, 'cc');
@@ -100,6 +101,24 @@ describe('the code-cache loader (dist/main.js)', () => {
     expect(bad.cache).toBe('rejected');
     expect(bad.exports.answer).toBe(42);
     expect(bad.wrote).toBe(true);
+    expect(loadWithCodeCache<Bundle>(file, cacheDir).cache).toBe('used');
+  });
+
+  it('one flipped bit of the payload: the cache is not given to V8 (rejected), the bundle loads, a good cache is written back and used', () => {
+    const dir = tempDir();
+    const file = writeBundle(dir);
+    const cacheDir = path.join(dir, 'cc');
+    loadWithCodeCache<Bundle>(file, cacheDir, true);
+    const cacheFile = path.join(cacheDir, fs.readdirSync(cacheDir)[0]!);
+    const good = fs.readFileSync(cacheFile);
+    const bad = Buffer.from(good);
+    bad[bad.length >> 1]! ^= 0x10; // the middle of the file: V8's payload, past any header
+    fs.writeFileSync(cacheFile, bad, { mode: 0o600 });
+    const load = loadWithCodeCache<Bundle>(file, cacheDir, true);
+    expect(load.cache).toBe('rejected');
+    expect(load.exports.answer).toBe(42);
+    expect(load.wrote).toBe(true);
+    expect(fs.readFileSync(cacheFile).equals(bad)).toBe(false);
     expect(loadWithCodeCache<Bundle>(file, cacheDir).cache).toBe('used');
   });
 
