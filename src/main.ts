@@ -4,10 +4,12 @@
  * was most of VS Code's activation figure (issue 28); with the cache V8 skips parsing it and compiling the functions
  * activation ran. The cache is made once per build and Node (keyed by the bundle's hash and V8's version), written
  * after activation (CODE_CACHE_WRITE_DELAY_MS, never on its path) behind a header of ours (the source's key and the
- * sha256 of the V8 data), and only read when it is the user's own private file. V8 checks only a cache's header,
- * and runs a damaged payload (one flipped bit can crash the process at every activation), so our digest is checked
- * before V8 sees the data: a mismatch, or a cache V8 rejects, compiles the bundle as without a cache and a new cache
- * replaces the bad one. Nothing here can stop the extension from loading.
+ * sha256 of the V8 data), and only read from a folder and a file that are the user's own and nobody else may write
+ * (the folder lstat'ed, the file opened without following a link and checked by fstat of what was opened, then read
+ * from that descriptor). V8 checks only a cache's header, and runs a damaged payload (one flipped bit can crash the
+ * process at every activation), so our digest is checked before V8 sees the data: a mismatch, or a cache V8 rejects,
+ * compiles the bundle as without a cache and a new cache replaces the bad one. Nothing here can stop the extension
+ * from loading.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -31,8 +33,8 @@ interface LoaderContext {
 export interface CodeCacheLoad<T> {
   exports: T;
   /**
-   * `used`: compiled from the cache; `none`: there was none (or not a private one); `rejected`: there was one, but
-   * damaged, of another source, or refused by V8.
+   * `used`: compiled from the cache; `none`: there was none (or not a private one, in a private folder); `rejected`:
+   * there was one, but damaged, of another source, or refused by V8.
    */
   cache: 'used' | 'none' | 'rejected';
   /** Writes the cache now when this load did not use one (false when nothing was written). */
@@ -56,40 +58,74 @@ function cacheFileOf(cacheDir: string, name: string, key: Buffer): string {
   return path.join(cacheDir, `${name}-${key.toString('hex').slice(0, 24)}.bin`);
 }
 
+/** Whether `st` is this user's and nobody else may write it (Windows keeps no such bits: its storage's ACL does). */
+function isPrivate(st: fs.Stats): boolean {
+  const uid = process.getuid?.();
+  const othersMayWrite = process.platform !== 'win32' && (st.mode & 0o022) !== 0;
+  return (uid === undefined || st.uid === uid) && !othersMayWrite;
+}
+
+/** Whether `dir` is a folder (not a link to one) of this user's that nobody else may write. */
+function privateFolder(dir: string): boolean {
+  try {
+    const st = fs.lstatSync(dir);
+    return st.isDirectory() && isPrivate(st);
+  } catch {
+    return false;
+  }
+}
+
+/** O_NOFOLLOW: a link at the path fails the open; O_NONBLOCK: a FIFO there cannot block activation (0 where absent). */
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
+
 /**
- * The payload of the cache `file` of the source keyed `key`: `none` when the file is not a private one of this user's
- * (or there is none); `rejected` when it is, but its header or digest does not match.
+ * The payload of the cache `file` of the source keyed `key`: `none` when the folder or the file is not a private one
+ * of this user's (or there is none); `rejected` when the file is ours but its header or digest does not match.
  */
 function readCache(file: string, key: Buffer): Buffer | 'none' | 'rejected' {
-  let data: Buffer;
+  if (!privateFolder(path.dirname(file))) return 'none';
+  let fd: number;
   try {
-    const st = fs.lstatSync(file);
-    const uid = process.getuid?.();
-    // (Windows keeps no such mode bits: there the global storage's own ACL is what keeps others out.)
-    const othersMayWrite = process.platform !== 'win32' && (st.mode & 0o022) !== 0;
-    if (!st.isFile() || (uid !== undefined && st.uid !== uid) || othersMayWrite) return 'none';
+    // Windows has no O_NOFOLLOW: there a link is refused by its lstat (the storage's ACL keeps others out).
+    if (process.platform === 'win32' && fs.lstatSync(file).isSymbolicLink()) return 'none';
+    fd = fs.openSync(file, OPEN_FLAGS);
+  } catch {
+    return 'none'; // none yet, or a link
+  }
+  try {
+    const st = fs.fstatSync(fd); // what was opened, not what the path names now
+    if (!st.isFile() || !isPrivate(st)) return 'none';
     if (st.size < HEADER_BYTES || st.size > CODE_CACHE_MAX_BYTES) return 'rejected';
-    data = fs.readFileSync(file);
+    const data = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < data.length) {
+      const n = fs.readSync(fd, data, got, data.length - got, got);
+      if (n === 0) return 'rejected'; // shorter than fstat said
+      got += n;
+    }
+    const payload = data.subarray(HEADER_BYTES);
+    const ok =
+      data.subarray(0, MAGIC.length).equals(MAGIC) &&
+      data.subarray(MAGIC.length, MAGIC.length + DIGEST_BYTES).equals(key) &&
+      data.subarray(MAGIC.length + DIGEST_BYTES, HEADER_BYTES).equals(sha256(payload));
+    return ok ? payload : 'rejected';
   } catch {
     return 'none';
+  } finally {
+    fs.closeSync(fd);
   }
-  const payload = data.subarray(HEADER_BYTES);
-  const ok =
-    data.subarray(0, MAGIC.length).equals(MAGIC) &&
-    data.subarray(MAGIC.length, MAGIC.length + DIGEST_BYTES).equals(key) &&
-    data.subarray(MAGIC.length + DIGEST_BYTES, HEADER_BYTES).equals(sha256(payload));
-  return ok ? payload : 'rejected';
 }
 
 /**
  * Writes `payload` with its header as `file` through an exclusively created temporary file and a rename (a link or
- * anything else at the path is replaced, never written through); removes older caches. No fsync: a file a crash
- * leaves torn fails its digest, and is replaced.
+ * anything else at the path is replaced, never written through), in a folder that must be private; removes older
+ * caches. No fsync: a file a crash leaves torn fails its digest, and is replaced.
  */
 function writeCacheFile(file: string, key: Buffer, payload: Buffer): void {
   if (payload.length + HEADER_BYTES > CODE_CACHE_MAX_BYTES) throw new Error('code cache too large');
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (!privateFolder(dir)) throw new Error(`${dir} is not a private folder of this user's`);
   const tmp = path.join(dir, `.${path.basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = fs.openSync(tmp, 'wx', 0o600);
   try {

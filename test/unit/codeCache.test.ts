@@ -1,7 +1,8 @@
 // The extension's entry (src/main.ts): dist/extension.js loaded through a V8 code cache. The cache is written after
-// a load that had none, used by the next load, ignored unless it is the user's private file, and a bad one never
-// stops the bundle from loading: garbage, or one flipped bit of the payload (which V8 would run: it checks only its
-// header), fails our digest before V8 sees it, and a good cache replaces it.
+// a load that had none, used by the next load, ignored unless it is the user's private file in a private folder
+// (the file checked on what was opened, not on the path before), and a bad one never stops the bundle from loading:
+// garbage, or one flipped bit of the payload (which V8 would run: it checks only its header), fails our digest
+// before V8 sees it, and a good cache replaces it.
 // Each load runs in a fresh Node (src/main.ts bundled by esbuild here): within one process V8's own in-memory
 // compilation cache would answer a second compile of the same source, and the file's cache would not be consulted.
 import { spawnSync } from 'node:child_process';
@@ -28,12 +29,31 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(loaderDir, { recursive: true, force: true }));
 
-/** loadWithCodeCache(file, cacheDir) in a fresh Node; `write`: then writeCache(). */
-function loadWithCodeCache<T extends Bundle>(file: string, cacheDir: string, write = false): { cache: string; exports: T; wrote: boolean | null } {
+/**
+ * In the child, before the loader runs: the first lstat of the cache folder or of a file in it (the loader's check)
+ * is followed at once by `swap` (ZUT_TEST_SWAP: [cacheDir, cacheFile, planted, 'link' | 'rename']): the cache file
+ * becomes a link to `planted`, or `planted` itself. A checker that reads the path after checking it reads `planted`.
+ */
+const SWAP_PRELOAD = `const fs = require('node:fs'); const path = require('node:path');
+const [dir, file, planted, how] = JSON.parse(process.env.ZUT_TEST_SWAP); const lstat = fs.lstatSync; let done = false;
+fs.lstatSync = function (p, ...rest) {
+  const r = lstat.call(this, p, ...rest);
+  if (!done && [dir, file].includes(path.resolve(String(p)))) {
+    done = true;
+    if (how === 'link') { fs.rmSync(file); fs.symlinkSync(planted, file); } else fs.renameSync(planted, file);
+  }
+  return r;
+};`;
+
+/** loadWithCodeCache(file, cacheDir) in a fresh Node; `write`: then writeCache(); `swap`: see SWAP_PRELOAD. */
+function loadWithCodeCache<T extends Bundle>(file: string, cacheDir: string, write = false, swap?: [string, string, string, 'link' | 'rename']): { cache: string; exports: T; wrote: boolean | null } {
   const script = `const l = require(${JSON.stringify(path.join(loaderDir, 'main.js'))}).loadWithCodeCache(process.argv[1], process.argv[2]);
 const e = l.exports; const wrote = process.argv[3] === 'w' ? l.writeCache() : null;
 console.log(JSON.stringify({ cache: l.cache, exports: { answer: e.answer(), sibling: e.sibling, dirname: e.dirname, self: e.self }, wrote }));`;
-  const r = spawnSync(process.execPath, ['-e', script, file, cacheDir, write ? 'w' : '-'], { encoding: 'utf8' });
+  const preload = path.join(loaderDir, 'swap.js');
+  if (swap) fs.writeFileSync(preload, SWAP_PRELOAD);
+  const args = [...(swap ? ['-r', preload] : []), '-e', script, file, cacheDir, write ? 'w' : '-'];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...process.env, ZUT_TEST_SWAP: JSON.stringify(swap ?? []) } });
   if (r.status !== 0) throw new Error(`loader child failed (status ${r.status}, signal ${r.signal}): ${r.stderr}`);
   return JSON.parse(r.stdout) as { cache: string; exports: T; wrote: boolean | null };
 }
@@ -120,6 +140,46 @@ describe('the code-cache loader (dist/main.js)', () => {
     expect(load.wrote).toBe(true);
     expect(fs.readFileSync(cacheFile).equals(bad)).toBe(false);
     expect(loadWithCodeCache<Bundle>(file, cacheDir).cache).toBe('used');
+  });
+
+  it.skipIf(process.platform === 'win32')('a cache folder others may write, or a link to a folder, is neither read nor written', () => {
+    const dir = tempDir();
+    const file = writeBundle(dir);
+    const cacheDir = path.join(dir, 'cc');
+    loadWithCodeCache<Bundle>(file, cacheDir, true);
+    const [name] = fs.readdirSync(cacheDir);
+    fs.chmodSync(cacheDir, 0o777);
+    const open = loadWithCodeCache<Bundle>(file, cacheDir, true);
+    expect(open).toMatchObject({ cache: 'none', wrote: false, exports: { answer: 42 } });
+    fs.chmodSync(cacheDir, 0o770);
+    expect(loadWithCodeCache<Bundle>(file, cacheDir).cache).toBe('none');
+    fs.chmodSync(cacheDir, 0o700);
+    expect(loadWithCodeCache<Bundle>(file, cacheDir).cache).toBe('used');
+    const real = path.join(dir, 'real-cc');
+    fs.renameSync(cacheDir, real);
+    fs.symlinkSync(real, cacheDir);
+    const linked = loadWithCodeCache<Bundle>(file, cacheDir, true);
+    expect(linked).toMatchObject({ cache: 'none', wrote: false });
+    expect(fs.readdirSync(real)).toEqual([name]);
+  });
+
+  it.skipIf(process.platform === 'win32')('the file read is the one checked: a link or a file others may write, put in its place right after the check, is not used', () => {
+    const dir = tempDir();
+    const file = writeBundle(dir);
+    const cacheDir = path.join(dir, 'cc');
+    loadWithCodeCache<Bundle>(file, cacheDir, true);
+    const cacheFile = path.join(cacheDir, fs.readdirSync(cacheDir)[0]!);
+    const planted = path.join(dir, 'planted.bin');
+    fs.copyFileSync(cacheFile, planted); // a cache V8 would take: only where it is, and whose, differs
+    const link = loadWithCodeCache<Bundle>(file, cacheDir, false, [cacheDir, cacheFile, planted, 'link']);
+    expect(fs.lstatSync(cacheFile).isSymbolicLink()).toBe(true); // the swap happened
+    expect(link.cache).toBe('none');
+    expect(link.exports.answer).toBe(42);
+    fs.rmSync(cacheFile);
+    fs.chmodSync(planted, 0o666);
+    const writable = loadWithCodeCache<Bundle>(file, cacheDir, false, [cacheDir, cacheFile, planted, 'rename']);
+    expect(fs.existsSync(planted)).toBe(false); // the swap happened
+    expect(writable.cache).toBe('none');
   });
 
   it('a cache others may write, or a link, is never read (POSIX modes)', () => {
