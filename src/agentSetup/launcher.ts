@@ -7,14 +7,16 @@
  * (`hook install|uninstall` stay with the CLI); when the CLI is gone (the extension updated or removed, VS Code not
  * started since) it says so and exits 1. It tells the CLI its own path (`ZUT_HOST_LAUNCHER`, taken out of the
  * environment at the CLI's start so no child inherits it), so `zut-host hook install` run through it writes entries
- * that run the launcher too. A file is rewritten only when its text changes, through the careful writer (a temporary
- * file created exclusively, then a rename), so an agent running it mid-update sees the old or the new launcher, never
- * half of one.
+ * that run the launcher too. A file is rewritten only when its text or mode changes, and replaced, never written
+ * through: it is ours (in our global storage), unlike the user's files the careful writer (host/disk/userFile.ts)
+ * keeps links of, so a link placed at its path is replaced and its target left as it was. A new launcher goes to a
+ * temporary file created exclusively in the same folder, then is renamed over the path, so an agent running it
+ * mid-update sees the old or the new launcher, never half of one.
  * VS Code-free.
  */
-import { existsSync, promises as fs } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { constants, existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { userFile } from '../host/disk/userFile';
 
 /** What a launcher runs: absolute paths of this installation. */
 export interface LauncherTarget {
@@ -144,14 +146,68 @@ export function windowsLauncher(t: LauncherTarget): string {
 }
 
 /**
- * Writes `text` to `file` (mode 0755) unless it already holds exactly that; true when it wrote. Through the careful
- * writer (host/disk/userFile.ts): a temporary file created exclusively under a random name, fsync, rename; a linked
- * launcher is written through, a read-only one refused by name.
+ * What the launcher at `file` holds, when it is a regular file of mode 0755 (not a link: opened without following one,
+ * checked by fstat of what was opened) of `size` bytes; else undefined (it is to be replaced).
+ */
+async function currentText(file: string, size: number): Promise<string | undefined> {
+  let fh: fs.FileHandle;
+  try {
+    // Windows has no O_NOFOLLOW: there a link is told by its lstat.
+    if (process.platform === 'win32' && (await fs.lstat(file)).isSymbolicLink()) return undefined;
+    fh = await fs.open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined; // none yet, or a link
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile() || st.size !== size || (process.platform !== 'win32' && (st.mode & 0o777) !== 0o755)) return undefined;
+    return await fh.readFile('utf8');
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Puts `text` at `file` (mode 0755: anyone may run it, only its owner change it): a temporary file created
+ * exclusively (`wx`) under a random name in its folder, fsynced, renamed over the path (whatever is there, a link
+ * included, is replaced), the folder fsynced.
+ */
+async function replaceFile(file: string, text: string): Promise<void> {
+  const dir = path.dirname(file);
+  await fs.mkdir(dir, { recursive: true });
+  const tmp = path.join(dir, `.${path.basename(file)}.zut-${randomBytes(8).toString('hex')}.tmp`);
+  const fh = await fs.open(tmp, 'wx', 0o755);
+  try {
+    try {
+      await fh.writeFile(text, 'utf8');
+      if (process.platform !== 'win32') await fh.chmod(0o755); // the umask took bits off
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.rename(tmp, file);
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    throw e;
+  }
+  const d = process.platform === 'win32' ? undefined : await fs.open(dir, 'r').catch(() => undefined); // (not on Windows)
+  if (!d) return;
+  try {
+    await d.sync().catch(() => undefined);
+  } finally {
+    await d.close();
+  }
+}
+
+/**
+ * Writes `text` to `file` (mode 0755) unless it already holds exactly that; true when it wrote. The file is replaced,
+ * never written through (see the header).
  */
 export async function writeIfChanged(file: string, text: string): Promise<boolean> {
-  const f = await userFile(file, { mode: 0o755 });
-  if (f.text === text && (process.platform === 'win32' || ((await fs.stat(f.real)).mode & 0o777) === 0o755)) return false;
-  await f.write(text);
+  if ((await currentText(file, Buffer.byteLength(text))) === text) return false;
+  await replaceFile(file, text);
   return true;
 }
 

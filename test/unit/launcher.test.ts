@@ -2,7 +2,8 @@
  * The stable launcher (src/agentSetup/launcher.ts) and what runs it: the written POSIX launcher is executed for real with a
  * fake cli.js / hook.js that report their argv, ELECTRON_RUN_AS_NODE, stdin and exit with a chosen code (argv, env,
  * stdin and the exit code pass through; `hook` goes to hook.js only while it exists, `hook install` never), it is
- * rewritten only when its text or mode changes, atomically; the MCP client snippets (src/agentSetup/mcpConfig.ts) name
+ * rewritten only when its text or mode changes, atomically, and replaced, never written through a link placed at its
+ * path (its target is left as it was); the MCP client snippets (src/agentSetup/mcpConfig.ts) name
  * the launcher and their arguments reach the CLI exactly; hook entries written with a launcher (src/agentSetup/hookInstall.ts)
  * run it through a shell, and removal finds them again. The real CLI answers through the launcher too, and its
  * `hook install` run through the launcher writes the launcher (the variable it sets is not passed on to children).
@@ -123,6 +124,37 @@ describe.skipIf(process.platform === 'win32')('the POSIX launcher', () => {
     expect((await fs.stat(launcher)).mode & 0o777).toBe(0o755);
     expect(await fs.readdir(bin)).toEqual(['zut-host']);
     await ensureLauncher(bin, target, 'linux');
+  });
+
+  it('a link placed at its path is replaced, never written through: its target is left as it was', async () => {
+    const dir = path.join(tmp, 'linked bin');
+    await fs.mkdir(dir, { recursive: true });
+    const at = launcherPath(dir, 'linux');
+    const victim = path.join(tmp, 'victim.sh');
+    await fs.writeFile(victim, 'echo mine\n', { mode: 0o644 });
+    await fs.symlink(victim, at);
+    expect((await ensureLauncher(dir, target, 'linux')).written).toBe(true);
+    expect(await fs.readFile(victim, 'utf8')).toBe('echo mine\n');
+    expect((await fs.stat(victim)).mode & 0o777).toBe(0o644);
+    const st = await fs.lstat(at);
+    expect(st.isFile()).toBe(true);
+    expect(st.mode & 0o777).toBe(0o755);
+    expect(await fs.readFile(at, 'utf8')).toBe(posixLauncher(target, at));
+    expect((await ensureLauncher(dir, target, 'linux')).written).toBe(false);
+    // A link to a file that holds the launcher's very text is replaced too (what is at the path must be ours), and
+    // so is a dangling one (nothing is created where it points).
+    await fs.rm(at);
+    await fs.writeFile(victim, posixLauncher(target, at), { mode: 0o755 });
+    await fs.symlink(victim, at);
+    expect((await ensureLauncher(dir, target, 'linux')).written).toBe(true);
+    expect((await fs.lstat(at)).isSymbolicLink()).toBe(false);
+    await fs.rm(at);
+    const nowhere = path.join(tmp, 'nowhere.sh');
+    await fs.symlink(nowhere, at);
+    expect((await ensureLauncher(dir, target, 'linux')).written).toBe(true);
+    expect((await fs.lstat(at)).isFile()).toBe(true);
+    await expect(fs.access(nowhere)).rejects.toThrow();
+    expect(await fs.readdir(dir)).toEqual(['zut-host']);
   });
 
   it('runs the real CLI', async () => {

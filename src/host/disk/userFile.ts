@@ -1,6 +1,7 @@
 /**
  * The one careful writer for files of the user's that we change outside our own storage (agent hook files, Claude
- * Code settings, the stable launcher, an extension's manifest): the file stays theirs. A symbolic link is written
+ * Code settings, an extension's manifest): the file stays theirs (a file of ours, like the stable launcher in our
+ * global storage, is replaced instead, a link at its path too: agentSetup/launcher.ts). A symbolic link is written
  * through (the link kept, its target changed) — or refused by name when the file is a workspace's and the link leaves
  * the workspace, or when it dangles; a read-only file, or one whose owner cannot be kept, is refused by name, never
  * replaced; anything but a regular file is refused. A write goes to a temporary file created exclusively (`wx`:
@@ -21,7 +22,7 @@ export interface UserFileOptions {
   within?: string;
   /** A new file's mode (default 0o666, less the umask). */
   newMode?: number;
-  /** Always this mode (the launcher's 0o755), whatever the file had. */
+  /** Always this mode, whatever the file had. */
   mode?: number;
   /** Leave `text` undefined (the caller read the file its own way). */
   noRead?: boolean;
