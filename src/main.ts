@@ -45,8 +45,8 @@ const CACHE_FOLDER = 'code-cache';
 /** A cache file: MAGIC, the source's key (sha256 of V8's version and the source), the payload's sha256, the payload. */
 const MAGIC = Buffer.from('zut-cc1\n', 'latin1');
 const sha256 = (data: Buffer): Buffer => createHash('sha256').update(data).digest();
-const DIGEST_BYTES = sha256(Buffer.alloc(0)).length;
-const HEADER_BYTES = MAGIC.length + 2 * DIGEST_BYTES;
+/** The header's length: MAGIC and two sha256 digests, as long as `key` (nothing hashed when this module loads). */
+const headerBytes = (key: Buffer): number => MAGIC.length + 2 * key.length;
 
 /** The identity of `source` for its cache: one per bundle content and V8 version. */
 function sourceKeyOf(source: string): Buffer {
@@ -95,7 +95,8 @@ function readCache(file: string, key: Buffer): Buffer | 'none' | 'rejected' {
   try {
     const st = fs.fstatSync(fd); // what was opened, not what the path names now
     if (!st.isFile() || !isPrivate(st)) return 'none';
-    if (st.size < HEADER_BYTES || st.size > CODE_CACHE_MAX_BYTES) return 'rejected';
+    const header = headerBytes(key);
+    if (st.size < header || st.size > CODE_CACHE_MAX_BYTES) return 'rejected';
     const data = Buffer.allocUnsafe(st.size);
     let got = 0;
     while (got < data.length) {
@@ -103,11 +104,11 @@ function readCache(file: string, key: Buffer): Buffer | 'none' | 'rejected' {
       if (n === 0) return 'rejected'; // shorter than fstat said
       got += n;
     }
-    const payload = data.subarray(HEADER_BYTES);
+    const payload = data.subarray(header);
     const ok =
       data.subarray(0, MAGIC.length).equals(MAGIC) &&
-      data.subarray(MAGIC.length, MAGIC.length + DIGEST_BYTES).equals(key) &&
-      data.subarray(MAGIC.length + DIGEST_BYTES, HEADER_BYTES).equals(sha256(payload));
+      data.subarray(MAGIC.length, MAGIC.length + key.length).equals(key) &&
+      data.subarray(MAGIC.length + key.length, header).equals(sha256(payload));
     return ok ? payload : 'rejected';
   } catch {
     return 'none';
@@ -122,7 +123,7 @@ function readCache(file: string, key: Buffer): Buffer | 'none' | 'rejected' {
  * caches. No fsync: a file a crash leaves torn fails its digest, and is replaced.
  */
 function writeCacheFile(file: string, key: Buffer, payload: Buffer): void {
-  if (payload.length + HEADER_BYTES > CODE_CACHE_MAX_BYTES) throw new Error('code cache too large');
+  if (payload.length + headerBytes(key) > CODE_CACHE_MAX_BYTES) throw new Error('code cache too large');
   const dir = path.dirname(file);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (!privateFolder(dir)) throw new Error(`${dir} is not a private folder of this user's`);
