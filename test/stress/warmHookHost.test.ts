@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { askHost } from '../../src/hooks/client';
-import { readRendezvous, warmFile } from '../../src/hooks/rendezvous';
+import { readRendezvous, rendezvousNames } from '../../src/hooks/rendezvous';
 import { builtCli } from '../helpers/built';
 import { alive, until } from '../helpers/until';
 
@@ -42,7 +42,9 @@ describe.runIf(process.platform === 'linux')('the warm hook host over 10,000 cal
     fs.writeFileSync(path.join(guard, 'extension.json'), JSON.stringify({ name: 'hook-guard', exec: process.execPath, args: [path.resolve(__dirname, '../unit/fixtures/hooks/guard.mjs')] }));
     const host = spawnSync(process.execPath, ['-e', `require('child_process').spawn(process.execPath, [${JSON.stringify(builtCli())}, 'hook', 'host', '--cwd', ${JSON.stringify(ws)}], { detached: true, stdio: 'ignore' }).unref()`], { env });
     expect(host.status).toBe(0);
-    const file = warmFile(path.join(tmp, 'hooks'), ws, []);
+    // Its one warm file (keyed by folder, options and homes: warmHost.ts).
+    const hooks = path.join(tmp, 'hooks');
+    const file = await until(() => (fs.existsSync(hooks) ? rendezvousNames(hooks, 'h').map((n) => path.join(hooks, n))[0] : undefined), 15_000, 'the warm host listening');
     const r = await until(() => readRendezvous(file), 15_000, 'the warm host listening');
     const call = { agent: 'claude' as const, event: 'PreToolUse' as const, camel: false };
     const ask = (i: number) => {
