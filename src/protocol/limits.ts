@@ -84,6 +84,11 @@ export const REGISTRATION_PATIENCE_MS = 10_000;
  * time a running guard may take to answer.
  */
 export const GUARD_RETURN_WAIT_MS = 10_000;
+/**
+ * While a call waits for guards that could not be asked yet (starting, restarting, not yet subscribed), how often the
+ * guard door looks again. Ours: short beside INTERCEPT_TIMEOUT_MS, as a guard that comes up is asked at once.
+ */
+export const GUARD_START_POLL_MS = 25;
 /** The guard memory (guardMemory.ts): at most this many extensions, in a file of at most this size. Ours. */
 export const GUARD_MEMORY_MAX = 1_000;
 export const GUARD_MEMORY_MAX_BYTES = 1024 * 1024;
@@ -421,5 +426,8 @@ export const HOOK_MEMORY_CALLS = 32;
  */
 export const HOOK_MEMORY_FILE_TTL_MS = 30 * 60_000;
 export const HOOK_MEMORY_FILE_MAX_BYTES = 64 * 1024;
-/** While a PreToolUse waits for extensions that are still starting, how often it looks again. Ours. */
+/**
+ * While the warm hook host waits for a process to exit (the hook that started it, `--after-pid`, before it starts
+ * its extensions; a host `hook host stop` signalled), how often it looks again. Ours.
+ */
 export const HOOK_START_POLL_MS = 25;

@@ -8,47 +8,20 @@
  * exited, its request could not be written; in `strict` mode also one that did not answer in time), a guard the
  * host knows that could not be asked now (restarting, crashed, given up, not yet subscribed: absentGuards.ts; it is
  * waited for until the call's deadline), and any failure of this step itself block the call in zut's name — never
- * pass it. `finished` emits the `tool_result` event of
- * each view. VS Code-free.
+ * pass it. `finished` emits the `tool_result` event of each view. One call's state (views, rewrites, who was asked):
+ * guardRun.ts. VS Code-free.
  */
-import { randomUUID } from 'node:crypto';
-import { GUARD_RETURN_WAIT_MS, HOOK_START_POLL_MS, TOOL_ARGS_MAX_BYTES, TOOL_ARGS_MAX_DEPTH, TOOL_SUMMARY_MAX_CHARS } from '../../protocol/limits';
+import { CALL_TOOL_RESULT_MAX_BYTES, GUARD_RETURN_WAIT_MS, GUARD_START_POLL_MS, TOOL_ARGS_MAX_BYTES, TOOL_ARGS_MAX_DEPTH, TOOL_SUMMARY_MAX_CHARS } from '../../protocol/limits';
+import { isObject } from '../../protocol/json';
 import type { Blocked, LifecycleEvent, ToolResult } from '../types';
 import { boundContent } from './boundContent';
-import { CALL_TOOL_RESULT_MAX_BYTES } from '../../protocol/limits';
-import { foreignCall, type ForeignCall, type ForeignSource, type GuardView, type JsonObject } from './foreignTools';
-import { isObject } from './foreignTools/fields';
-import { chainToolCall, type Interceptor } from './intercept';
+import type { GuardView, JsonObject } from './foreignTools';
+import { foreignViews, frameOf, GuardRun, viewsOf, ZUT, type GuardRequest, type GuardVerdict, type ViewFrame } from './guardRun';
+import type { Interceptor } from './intercept';
 import { jsonBoundsError } from './jsonBounds';
 import { absentReason, type AbsentGuard } from '../extensions/absentGuards';
 
-/** One call put to the guards. */
-export interface GuardRequest {
-  /** The tool as its owner names it (a zut tool's name, or VS Code's `run_in_terminal`, Claude Code's `Bash`, …). */
-  name: string;
-  input: unknown;
-  /** Whose tool, when it is not a zut extension's: guards then see zut's counterpart (foreignTools/). */
-  source?: ForeignSource;
-  /** The id in the events and the interception (the model's call id); a fresh one when omitted. */
-  toolId?: string;
-  /** The zot extension whose `call_tool` this is. */
-  originExtension?: string;
-  /**
-   * A guard that did not answer within the interception deadline blocks the call, instead of zut's "allow"
-   * (zut-extensions.md), and so does any extension still starting or still registering at `deadline` (it may be a
-   * guard that could not be asked: extensions/absentGuards.ts). The agent hooks use it: there a silent guard must not
-   * read as "no opinion" (issues 29, 37).
-   */
-  strict?: boolean;
-  /**
-   * Until when (ms since epoch) to wait for guards that could not be asked yet (restarting, starting, not yet
-   * subscribed); omitted: GUARD_RETURN_WAIT_MS from now. At it, the call is denied naming them.
-   */
-  deadline?: number;
-}
-
-/** The guards' verdict: blocked (by a guard, or by zut when it could not judge), or the input to run with. */
-export type GuardVerdict = { blocked: Blocked } | { blocked?: undefined; input: unknown; rewrittenBy: readonly string[] };
+export { ZUT, type GuardRequest, type GuardVerdict } from './guardRun';
 
 /** How a call ended, in the `tool_result` event (zot-extensions.md: Tool outcomes). */
 export type ToolOutcomeStatus = 'completed' | 'failed' | 'blocked' | 'cancelled' | 'timed_out';
@@ -76,83 +49,56 @@ export interface GuardPort {
   absent?(strict: boolean): AbsentGuard[];
 }
 
-/** A view as the frames carry it: its own id, the real tool's name, its effect. */
-interface FramedView extends GuardView {
-  toolId: string;
-}
-
-/** The name zut blocks in when it cannot judge a call itself. */
-export const ZUT = 'zut';
-
+/** The door: `guard` judges a call (each call's state is a GuardRun); `permission` and `observed` tell the rest. */
 export class ToolGuard {
   constructor(private readonly port: GuardPort) {}
 
   /** Judges one call. Never rejects: a failure of its own blocks the call in zut's name. */
   async guard(request: GuardRequest): Promise<Guarded> {
     // A foreign tool's input is an object (anything else reads as `{}`, as foreignCall reads it).
-    const req = request.source && !isObject(request.input) ? { ...request, input: {} } : request;
-    const toolId = req.toolId ?? randomUUID();
+    const run = new GuardRun(request.source && !isObject(request.input) ? { ...request, input: {} } : request);
     const subscribed = this.port.hasSubscribers('tool_call');
     // A guard that could not be asked now is waited for, never taken for "no guard" (strict: any that may be one).
-    const strict = req.strict === true;
+    const strict = run.req.strict === true;
     const absent = this.port.absent?.(strict) ?? [];
     const intercepted = this.port.hasInterceptors('tool_call') || absent.length > 0;
     // Nobody listens to tool_call: nothing to map or check, the call starts at once (bench: editor-tool). The views
     // are built only if a tool_result subscriber wants them.
-    if (!subscribed && !intercepted) return this.judged(req, toolId, undefined, { input: req.input ?? {}, rewrittenBy: [] });
-    let views: FramedView[] | undefined;
+    if (!subscribed && !intercepted) return this.judged(run, run.untouched());
     try {
-      const call = req.source ? foreignCall(req.source, req.name, req.input) : undefined;
-      views = viewsOf(req, toolId, call?.views);
-      // A tool the table shows as zut's, with an input of another shape: a guard would not recognise what runs.
-      if (call?.unfit && intercepted) return this.judged(req, toolId, views, { blocked: { ext: ZUT, reason: `zut cannot show this ${req.name} call to its guards: its input does not have ${req.name}'s shape` } });
-      const tooBig = views.map((v) => jsonBoundsError(v.args, TOOL_ARGS_MAX_DEPTH, TOOL_ARGS_MAX_BYTES)).find((e) => e !== undefined);
-      if (tooBig) {
-        // Subscribers hear nothing of a call they could not be sent; a guard that would have to judge it blocks it.
-        if (intercepted) return this.judged(req, toolId, views, { blocked: { ext: ZUT, reason: `zut cannot hand this call to its guards: ${tooBig}` } });
-        return this.judged(req, toolId, views, { input: req.input ?? {}, rewrittenBy: [] });
-      }
-      // Each view to every subscriber; again later (a strict wait) only to those that came up meanwhile.
-      const heard = new Set<string>();
-      const announce = () => {
-        const reached = views!.flatMap((v) => this.port.emitExcept({ event: 'tool_call', ...frameOf(v, req) }, heard));
-        for (const ext of reached) heard.add(ext);
-      };
-      if (subscribed) announce();
-      if (!intercepted) return this.judged(req, toolId, views, { input: req.input ?? {}, rewrittenBy: [] });
-      const current = views.map((v) => v.args);
-      const rewrittenBy: string[] = [];
-      const asked = new Set<string>();
-      // The guards running now; then those that could not be asked yet, as each comes up, until the deadline (an
-      // absent guard delays only its own opinion: a block by a running guard does not wait for it).
-      let blocked = await this.chains(this.port.toolCallInterceptors(), views, current, call, req, rewrittenBy, asked);
-      if (!blocked && absent.length > 0) blocked = await this.asTheyCome(strict, req.deadline ?? Date.now() + GUARD_RETURN_WAIT_MS, () => {
-        announce(); // to those that came up meanwhile
-        return this.chains(this.port.toolCallInterceptors().filter((i) => !asked.has(i.ext)), views!, current, call, req, rewrittenBy, asked);
-      });
-      if (blocked) return this.judged(req, toolId, views, { blocked });
-      if (!call) return this.judged(req, toolId, views, { input: current[0], rewrittenBy });
-      const back = call.back(current);
-      // `accept` refused what cannot map during the chain; this only catches a combination no single step showed.
-      if ('error' in back) return this.judged(req, toolId, views, { blocked: { ext: rewrittenBy[rewrittenBy.length - 1] ?? ZUT, reason: `modified_args cannot be applied to ${req.name}: ${back.error}` } });
-      return this.judged(req, toolId, views, { input: back.input, rewrittenBy });
+      return this.judged(run, await this.judge(run, { subscribed, intercepted, strict, absent }));
     } catch (e) {
-      return this.judged(req, toolId, views, { blocked: { ext: ZUT, reason: `zut could not judge this call: ${e instanceof Error ? e.message : String(e)}` } });
+      run.unmapped();
+      return this.judged(run, { blocked: { ext: ZUT, reason: `zut could not judge this call: ${e instanceof Error ? e.message : String(e)}` } });
     }
   }
 
-  /** Runs each view through `chain` (rewrites chain into `current`); the first block. */
-  private async chains(chain: Interceptor[], views: FramedView[], current: JsonObject[], call: ForeignCall | undefined, req: GuardRequest, rewrittenBy: string[], asked: Set<string>): Promise<Blocked | undefined> {
-    for (const i of chain) asked.add(i.ext);
-    if (chain.length === 0) return undefined;
-    for (let i = 0; i < views.length; i++) {
-      const accept = call && ((args: unknown) => refusal(call.back(current.map((a, j) => (j === i ? (args as JsonObject) : a)))));
-      const d = await chainToolCall(chain, { ...frameOf(views[i], req), tool_args: current[i] }, accept, req.strict);
-      if (d.blocked) return d.blocked;
-      current[i] = d.args as JsonObject;
-      for (const by of d.rewrittenBy) if (!rewrittenBy.includes(by)) rewrittenBy.push(by);
+  /** The verdict on a call someone listens to: mapped, bounded, announced, then through the chains. */
+  private async judge(run: GuardRun, o: { subscribed: boolean; intercepted: boolean; strict: boolean; absent: AbsentGuard[] }): Promise<GuardVerdict> {
+    const { req, views } = run;
+    // A tool the table shows as zut's, with an input of another shape: a guard would not recognise what runs.
+    if (run.call?.unfit && o.intercepted) return { blocked: { ext: ZUT, reason: `zut cannot show this ${req.name} call to its guards: its input does not have ${req.name}'s shape` } };
+    const tooBig = views.map((v) => jsonBoundsError(v.args, TOOL_ARGS_MAX_DEPTH, TOOL_ARGS_MAX_BYTES)).find((e) => e !== undefined);
+    // Subscribers hear nothing of a call they could not be sent; a guard that would have to judge it blocks it.
+    if (tooBig) return o.intercepted ? { blocked: { ext: ZUT, reason: `zut cannot hand this call to its guards: ${tooBig}` } } : run.untouched();
+    if (o.subscribed) this.announce(run);
+    if (!o.intercepted) return run.untouched();
+    // The guards running now; then those that could not be asked yet, as each comes up, until the deadline (an
+    // absent guard delays only its own opinion: a block by a running guard does not wait for it).
+    let blocked = await run.chains(this.port.toolCallInterceptors());
+    if (!blocked && o.absent.length > 0) {
+      blocked = await this.asTheyCome(o.strict, req.deadline ?? Date.now() + GUARD_RETURN_WAIT_MS, () => {
+        this.announce(run); // to those that came up meanwhile
+        return run.chains(this.port.toolCallInterceptors().filter((i) => !run.asked.has(i.ext)));
+      });
     }
-    return undefined;
+    return blocked ? { blocked } : run.allowed();
+  }
+
+  /** Each view to every subscriber that has not heard it yet (again later, in a strict wait, to those that came up). */
+  private announce(run: GuardRun): void {
+    const reached = run.views.flatMap((v) => this.port.emitExcept({ event: 'tool_call', ...frameOf(v, run.req) }, run.heard));
+    for (const ext of reached) run.heard.add(ext);
   }
 
   /**
@@ -168,7 +114,7 @@ export class ToolGuard {
       const gone = still.filter((a) => a.final);
       if (gone.length > 0) return { ext: ZUT, reason: absentReason(gone, false) };
       if (Date.now() >= deadline) return { ext: ZUT, reason: absentReason(still, true) };
-      await new Promise((r) => setTimeout(r, Math.min(HOOK_START_POLL_MS, Math.max(0, deadline - Date.now()))));
+      await new Promise((r) => setTimeout(r, Math.min(GUARD_START_POLL_MS, Math.max(0, deadline - Date.now()))));
     }
   }
 
@@ -179,41 +125,43 @@ export class ToolGuard {
    * guards see (its first view).
    */
   permission(req: GuardRequest, what: PermissionEvent): void {
-    const event = what.kind === 'confirmation' ? 'tool_confirmation_requested' : 'permission_decision';
-    if (!this.port.hasSubscribers(event)) return;
-    const call = req.source ? foreignCall(req.source, req.name, req.input) : undefined;
-    const [v] = viewsOf(req, req.toolId ?? randomUUID(), call?.views);
-    const frame = frameOf(v, req);
-    if (what.kind === 'confirmation') this.port.emit({ event, tool_id: frame.tool_id, tool_name: frame.tool_name, tool_preview: previewOf(v), ...extrasOf(frame) });
-    else this.port.emit({ event, tool_id: frame.tool_id, tool_name: frame.tool_name, decision: what.decision, source: what.source, stage: 'pre_execution', ...(what.reason !== undefined && { reason: what.reason }), ...extrasOf(frame) });
+    this.emitPermission(new GuardRun(req), what);
   }
 
   /** A call another agent already ran (its PostToolUse hook): the `tool_result` event for each view. */
   observed(req: GuardRequest, result: Pick<ToolResult, 'content' | 'isError'>): void {
     if (!this.port.hasSubscribers('tool_result')) return;
-    const call = req.source ? foreignCall(req.source, req.name, req.input) : undefined;
-    this.emitResults(req, viewsOf(req, req.toolId ?? randomUUID(), call?.views), req.input, result.isError ? 'failed' : 'completed', result, true);
+    this.emitResults(new GuardRun(req), req.input, result.isError ? 'failed' : 'completed', result, true);
   }
 
-  private judged(req: GuardRequest, toolId: string, views: FramedView[] | undefined, verdict: GuardVerdict): Guarded {
+  private emitPermission(run: GuardRun, what: PermissionEvent): void {
+    const event = what.kind === 'confirmation' ? 'tool_confirmation_requested' : 'permission_decision';
+    if (!this.port.hasSubscribers(event)) return;
+    const v = run.views[0];
+    const frame = frameOf(v, run.req);
+    if (what.kind === 'confirmation') this.port.emit({ event, tool_id: frame.tool_id, tool_name: frame.tool_name, tool_preview: previewOf(v), ...extrasOf(frame) });
+    else this.port.emit({ event, tool_id: frame.tool_id, tool_name: frame.tool_name, decision: what.decision, source: what.source, stage: 'pre_execution', ...(what.reason !== undefined && { reason: what.reason }), ...extrasOf(frame) });
+  }
+
+  private judged(run: GuardRun, verdict: GuardVerdict): Guarded {
     // A guard's refusal (or zut's) is a policy decision (zot-extensions.md: "Guard refusals … use policy").
-    if (verdict.blocked) this.permission({ ...req, toolId }, { kind: 'decision', decision: 'denied', source: 'policy', reason: `blocked by ${verdict.blocked.ext}: ${verdict.blocked.reason}` });
+    if (verdict.blocked) this.emitPermission(run, { kind: 'decision', decision: 'denied', source: 'policy', reason: `blocked by ${verdict.blocked.ext}: ${verdict.blocked.reason}` });
     return {
       verdict,
       finished: (status, result, executed) => {
         if (!this.port.hasSubscribers('tool_result')) return;
-        const framed = views ?? viewsOf(req, toolId, req.source ? foreignCall(req.source, req.name, req.input).views : undefined);
-        this.emitResults(req, framed, verdict.blocked ? req.input : verdict.input, status, result, executed);
+        this.emitResults(run, verdict.blocked ? run.req.input : verdict.input, status, result, executed);
       },
     };
   }
 
-  private emitResults(req: GuardRequest, views: FramedView[], ran: unknown, status: ToolOutcomeStatus, result: Pick<ToolResult, 'content' | 'isError'>, executed: boolean): void {
+  private emitResults(run: GuardRun, ran: unknown, status: ToolOutcomeStatus, result: Pick<ToolResult, 'content' | 'isError'>, executed: boolean): void {
+    const { req, views } = run;
     // zot's observation budget: the event's copy of the result is bounded (the call's own result is not).
     const { content, truncated } = boundContent(result.content, CALL_TOOL_RESULT_MAX_BYTES);
     const bounded = { content, is_error: result.isError, ...(truncated ? { truncated } : {}) };
     // The arguments that ran: for a zut tool the effective ones; a foreign tool's views show zut's shape of them.
-    const effective = req.source ? (ran === req.input ? views : viewsOf(req, views[0].toolId, foreignCall(req.source, req.name, ran).views)) : [{ ...views[0], args: ran as JsonObject }];
+    const effective = req.source ? (ran === req.input ? views : viewsOf(req, run.toolId, foreignViews(req.source, req.name, ran))) : [{ ...views[0], args: ran as JsonObject }];
     for (const v of effective) {
       if (jsonBoundsError(v.args, TOOL_ARGS_MAX_DEPTH, TOOL_ARGS_MAX_BYTES)) continue;
       this.port.emit({ event: 'tool_result', ...frameOf(v, req), status, executed, result: bounded });
@@ -235,28 +183,10 @@ function previewOf(v: GuardView): string {
 }
 
 /** A frame's additive fields (`origin_extension`, `editor_tool`, `effect`), for events that carry them too. */
-function extrasOf(f: ReturnType<typeof frameOf>): { origin_extension?: string; editor_tool?: string; effect?: string } {
+function extrasOf(f: ViewFrame): { origin_extension?: string; editor_tool?: string; effect?: string } {
   const x: { origin_extension?: string; editor_tool?: string; effect?: string } = {};
   if (f.origin_extension !== undefined) x.origin_extension = f.origin_extension;
   if (f.editor_tool !== undefined) x.editor_tool = f.editor_tool;
   if (f.effect !== undefined) x.effect = f.effect;
   return x;
 }
-
-/** The views of a call with their ids: a zut tool's own, or a foreign call's (the first keeps the call's id). */
-function viewsOf(req: GuardRequest, toolId: string, foreign: readonly GuardView[] | undefined): FramedView[] {
-  if (!foreign) return [{ name: req.name, args: (req.input ?? {}) as JsonObject, toolId }];
-  return foreign.map((v, i) => ({ ...v, toolId: i === 0 ? toolId : `${toolId}#${i + 1}` }));
-}
-
-/** The fields a view's `tool_call` event, interception and `tool_result` event carry. */
-function frameOf(v: FramedView, req: GuardRequest): { tool_id: string; tool_name: string; tool_args: unknown; origin_extension?: string; editor_tool?: string; effect?: string } {
-  // Built by assignment, not conditional spreads: this runs on every guarded call (bench: editor-tool).
-  const f: ReturnType<typeof frameOf> = { tool_id: v.toolId, tool_name: v.name, tool_args: v.args };
-  if (req.originExtension !== undefined) f.origin_extension = req.originExtension;
-  if (req.source) f.editor_tool = req.name;
-  if (v.effect !== undefined) f.effect = v.effect;
-  return f;
-}
-
-const refusal = (back: { input: JsonObject } | { error: string }): string | undefined => ('error' in back ? back.error : undefined);
