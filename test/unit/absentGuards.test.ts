@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { absentGuards } from '../../src/host/extensions/absentGuards';
+import { absentGuards, absentReason, type AbsentGuard } from '../../src/host/extensions/absentGuards';
 import { GuardMemory } from '../../src/host/extensions/guardMemory';
 import type { ExtensionSupervisor } from '../../src/host/extensions/supervisor';
 import { Manager } from '../../src/host/manager';
@@ -84,6 +84,39 @@ describe('which guards could not be asked', () => {
     const quiet = new GuardMemory();
     absentGuards([sup({ lifecycle: 'running', runningFor: REGISTRATION_PATIENCE_MS })], true, { memory: quiet, autoRestart: true, loadingUnseen: false });
     expect(whys(sup({ lifecycle: 'running' }), true, quiet)).toEqual([]);
+  });
+});
+
+describe('the denial names them in grammatical English', () => {
+  // Each name with its why, as absentGuards words it for the state.
+  const named = (name: string, o: Parameters<typeof sup>[0], strict = true, memory?: GuardMemory): AbsentGuard => {
+    const [a] = absentGuards([{ ...sup(o), name } as ExtensionSupervisor], strict, { memory: memory ?? new GuardMemory(), autoRestart: true, loadingUnseen: false });
+    return a!;
+  };
+
+  it('one guard: "its guard"; several: grouped by why, "a and b are …: their guards"', () => {
+    expect(absentReason([named('slowpoke', { lifecycle: 'starting' })], true)).toBe('slowpoke is still starting: its guard could not be asked in time');
+    expect(absentReason([named('a', { lifecycle: 'starting' }), named('b', { lifecycle: 'starting' })], true)).toBe('a and b are still starting: their guards could not be asked in time');
+    const known = new GuardMemory();
+    for (const n of ['c', 'd', 'e']) known.learn(GuardMemory.keyOf(n, '/nowhere/g'), { kind: 'guard' });
+    expect(absentReason([named('a', { lifecycle: 'starting' }), named('c', { lifecycle: 'restarting' }, true, known), named('b', { lifecycle: 'starting' }), named('d', { lifecycle: 'restarting' }, true, known), named('e', { lifecycle: 'restarting' }, true, known)], true))
+      .toBe('a and b are still starting; c, d and e are restarting: their guards could not be asked in time');
+    expect(absentReason([named('c', { lifecycle: 'running' }, true, known), named('d', { lifecycle: 'running' }, true, known)], true)).toBe('c and d have not subscribed to tool_call yet: their guards could not be asked in time');
+  });
+
+  it('those that cannot come back: it/them as many as they are', () => {
+    const known = new GuardMemory();
+    for (const n of ['c', 'd']) known.learn(GuardMemory.keyOf(n, '/nowhere/g'), { kind: 'guard' });
+    const gaveUp = (n: string) => named(n, { lifecycle: 'error', error: 'x: not restarting' }, true, known);
+    expect(absentReason([gaveUp('c')], false)).toBe('c gave up restarting after crashing repeatedly: its guard cannot judge this call (restart it, or stop, disable or remove it to run without)');
+    expect(absentReason([gaveUp('c'), gaveUp('d')], false)).toBe('c and d gave up restarting after crashing repeatedly: their guards cannot judge this call (restart them, or stop, disable or remove them to run without)');
+    expect(absentReason([named('c', { lifecycle: 'stopped', availability: 'consent' }, true, known), named('d', { lifecycle: 'stopped', availability: 'consent' }, true, known)], false))
+      .toBe('c and d wait for your consent to their new content: their guards cannot judge this call (restart them, or stop, disable or remove them to run without)');
+  });
+
+  it('a load that has not found its extensions yet stands for several: "their guards", never "its guards"', () => {
+    const [loading] = absentGuards([], true, { memory: new GuardMemory(), autoRestart: true, loadingUnseen: true });
+    expect(absentReason([loading!], true)).toBe('zut is still loading its extensions: their guards could not be asked in time');
   });
 });
 

@@ -220,7 +220,7 @@ describe('every wait has a deadline: a PreToolUse that could not be judged in ti
         const t0 = Date.now();
         const held = await hook(bash(ws, 'ls', id), budget);
         expect(held.code).toBe(0);
-        expect(JSON.parse(held.stdout), held.stdout).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'blocked by zut: slowpoke is still starting: its guards could not be asked in time' } });
+        expect(JSON.parse(held.stdout), held.stdout).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'blocked by zut: slowpoke is still starting: its guard could not be asked in time' } });
         expect(Date.now() - t0).toBeLessThan(5_000 + 3_000); // the deadline: before the agent's own timeout
         await until(async () => (await hosts()).some((h) => h.folder === ws), 10_000, 'the warm host');
       }

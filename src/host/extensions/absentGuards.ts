@@ -20,9 +20,30 @@ import type { ExtensionSupervisor } from './supervisor';
 export interface AbsentGuard {
   ext: string;
   why: string;
+  /** `why` after several names ("a and b are still starting"). */
+  whyOfMany: string;
   /** It cannot come back by itself (given up, failed, crashed with no restart): no use waiting. */
   final: boolean;
+  /** It stands for several extensions (a load that has not found them yet): "their guards". */
+  several?: boolean;
 }
+
+/** Why a guard could not be asked: the words after one name, and after several. */
+const WHY = {
+  consent: ['waits for your consent to its new content', 'wait for your consent to their new content'],
+  starting: ['is still starting', 'are still starting'],
+  restarting: ['is restarting', 'are restarting'],
+  exited: ['has exited', 'have exited'],
+  unsubscribed: ['has not subscribed to tool_call yet', 'have not subscribed to tool_call yet'],
+  unregistered: ['has not finished registering (no ready yet)', 'have not finished registering (no ready yet)'],
+  crashedRestarting: ['crashed and is restarting', 'crashed and are restarting'],
+  crashed: ['crashed', 'crashed'],
+  gaveUp: ['gave up restarting after crashing repeatedly', 'gave up restarting after crashing repeatedly'],
+  failed: ['failed to start', 'failed to start'],
+  stopped: ['is stopped (not by the user)', 'are stopped (not by the user)'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+const guardAbsent = (ext: string, why: keyof typeof WHY, final: boolean): AbsentGuard => ({ ext, why: WHY[why][0], whyOfMany: WHY[why][1], final });
 
 /** What the rule reads of the host besides the extensions. */
 export interface AbsentContext {
@@ -53,50 +74,60 @@ export function absentGuards(sups: readonly ExtensionSupervisor[], strict: boole
     const k = c.memory.get(keyOf(s));
     const known = k?.kind === 'guard';
     // A guard whose new content waits for the user's consent cannot run until they answer: it cannot judge now.
-    if (s.availability === 'consent' && known) out.push({ ext: s.name, why: 'waits for your consent to its new content', final: true });
+    if (s.availability === 'consent' && known) out.push(guardAbsent(s.name, 'consent', true));
     // The user's explicit acts (and what discovery or trust holds back): never waited for.
     if (s.availability !== 'available') continue;
-    const add = (why: string, final = false) => out.push({ ext: s.name, why, final });
+    const add = (why: keyof typeof WHY, final = false) => out.push(guardAbsent(s.name, why, final));
     switch (s.lifecycle) {
       case 'starting':
-        if (strict || known) add('is still starting');
+        if (strict || known) add('starting');
         break;
       case 'restarting':
-        if (strict || known) add('is restarting');
+        if (strict || known) add('restarting');
         break;
       case 'running': {
         if (!s.live) {
-          if (known) add('has exited');
+          if (known) add('exited');
           break;
         }
         if (s.conn?.readyMode === 'ready') break; // its registrations are complete: it does not guard
         if (now - (s.runningSince ?? now) >= REGISTRATION_PATIENCE_MS) break; // taken for one that does not guard
-        if (known) add('has not subscribed to tool_call yet');
-        else if (strict && !(k?.kind === 'not' && k.stamp === stampOf(s))) add('has not finished registering (no ready yet)');
+        if (known) add('unsubscribed');
+        else if (strict && !(k?.kind === 'not' && k.stamp === stampOf(s))) add('unregistered');
         break;
       }
       case 'crashed':
-        if (known) add(c.autoRestart ? 'crashed and is restarting' : 'crashed', !c.autoRestart);
+        if (known) add(c.autoRestart ? 'crashedRestarting' : 'crashed', !c.autoRestart);
         break;
       case 'error':
-        if (known) add(s.error?.includes('not restarting') ? 'gave up restarting after crashing repeatedly' : 'failed to start', true);
+        if (known) add(s.error?.includes('not restarting') ? 'gaveUp' : 'failed', true);
         break;
       case 'stopped':
-        if (known) add('is stopped (not by the user)');
+        if (known) add('stopped');
         break;
     }
   }
   // A load that has not found its extensions yet: any of them may be a guard.
-  if (strict && out.length === 0 && c.loadingUnseen) out.push({ ext: 'zut', why: 'is still loading its extensions', final: false });
+  if (strict && out.length === 0 && c.loadingUnseen) out.push({ ext: 'zut', why: 'is still loading its extensions', whyOfMany: 'are still loading their extensions', final: false, several: true });
   return out;
 }
 
-/** The denial's reason for `absent` (`late`: the deadline came; else some cannot come back). */
+/**
+ * The denial's reason for `absent` (`late`: the deadline came; else some cannot come back): the names grouped by why,
+ * each group worded for one or several ("a and b are still starting; c is restarting: their guards could not be asked
+ * in time"), then what it means for the call.
+ */
 export function absentReason(absent: readonly AbsentGuard[], late: boolean): string {
-  const what = absent.map((a) => `${a.ext} ${a.why}`).join('; ');
-  if (late) return `${what}: ${absent.length > 1 ? 'their' : 'its'} guards could not be asked in time`;
-  return `${what}: ${absent.length > 1 ? 'their guards' : 'its guard'} cannot judge this call (restart ${absent.length > 1 ? 'them' : 'it'}, or stop, disable or remove ${absent.length > 1 ? 'them' : 'it'} to run without)`;
+  const byWhy = new Map<string, AbsentGuard[]>();
+  for (const a of absent) byWhy.set(a.why, [...(byWhy.get(a.why) ?? []), a]);
+  const what = [...byWhy.values()].map((g) => (g.length === 1 ? `${g[0].ext} ${g[0].why}` : `${andList(g.map((a) => a.ext))} ${g[0].whyOfMany}`)).join('; ');
+  const many = absent.length > 1 || absent.some((a) => a.several === true);
+  if (late) return `${what}: ${many ? 'their guards' : 'its guard'} could not be asked in time`;
+  return `${what}: ${many ? 'their guards' : 'its guard'} cannot judge this call (restart ${many ? 'them' : 'it'}, or stop, disable or remove ${many ? 'them' : 'it'} to run without)`;
 }
+
+/** "a", "a and b", "a, b and c". */
+const andList = (names: readonly string[]): string => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);
 
 /** The content's stamp: its manifest's and executable's size and time, taken once per spawn. */
 const stamps = new WeakMap<ExtensionSupervisor, { at: number | undefined; stamp: string }>();
