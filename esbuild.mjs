@@ -12,35 +12,39 @@ import { buildSdk, writeManifestSchema } from './scripts/sdk.mjs';
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 
 /**
- * Modules dist/extension.js loads at their first use from a bundle of their own, beside it in dist/ (ARCHITECTURE.md,
- * "Lazy bundles": what, and why). Only functions are exported through the stand-in.
+ * Modules that dist/extension.js loads from a bundle of their own, beside it in dist/, at their first call, though the
+ * VS Code-free host imports them as usual (ARCHITECTURE.md, "Lazy bundles": what, and why). The build swaps each such
+ * import for a stand-in (`lazyStandIn`); the CLI bundles the module whole. Only functions are exported through the
+ * stand-in. A module that only src/vscode needs is loaded with src/vscode/lazyBundle.ts `lazyBundle()` instead.
  * @type {{ module: string, bundle: string, exports: string[] }[]}
  */
-export const LAZY_BUNDLES = [
-  // The foreign-tool table: needed only when a guard judges a call of another agent's or VS Code's tool.
+export const LAZY_STAND_INS = [
+  // The foreign-tool table: needed only when a guard judges a call of another agent's or VS Code's tool
+  // (src/host/calls/guardRun.ts imports it).
   { module: 'src/host/calls/foreignTools/index.ts', bundle: 'foreign-tools', exports: ['foreignCall'] },
 ];
 
 /**
- * The esbuild plugin that replaces each of LAZY_BUNDLES in the bundle it builds by a stand-in whose functions load
- * the module's own bundle (`require(<this bundle's folder>/<bundle>.js)`) on their first call. The module's own files
- * import each other as usual (its bundle is built whole, `lazyBundleEntries`).
+ * The esbuild plugin that changes what an import means: in the bundle it builds, an import of one of LAZY_STAND_INS
+ * from outside the module's folder resolves to a stand-in whose functions load the module's own bundle
+ * (`require(<this bundle's folder>/<bundle>.js)`) on their first call. The module's own files import each other as
+ * usual (its bundle is built whole, `standInBundleEntries`).
  * @returns {esbuild.Plugin}
  */
-function lazyBundle() {
-  const byPath = new Map(LAZY_BUNDLES.map((l) => [path.join(ROOT, l.module), l]));
+function lazyStandIn() {
+  const byPath = new Map(LAZY_STAND_INS.map((l) => [path.join(ROOT, l.module), l]));
   // An import that may name one of them: its folder (for an index.ts) or its file, with or without `.ts`.
-  const names = LAZY_BUNDLES.map((l) => (path.basename(l.module) === 'index.ts' ? `${path.basename(path.dirname(l.module))}(/index)?` : path.basename(l.module, '.ts')));
+  const names = LAZY_STAND_INS.map((l) => (path.basename(l.module) === 'index.ts' ? `${path.basename(path.dirname(l.module))}(/index)?` : path.basename(l.module, '.ts')));
   const filter = new RegExp(`(${names.join('|')})(\\.ts)?$`);
   return {
-    name: 'lazy-bundle',
+    name: 'lazy-stand-in',
     setup(b) {
       b.onResolve({ filter }, (args) => {
         const base = path.resolve(args.resolveDir, args.path);
         const abs = [base, `${base}.ts`, path.join(base, 'index.ts')].find((c) => byPath.has(c));
-        return abs && !args.importer.startsWith(path.dirname(abs) + path.sep) ? { path: abs, namespace: 'lazy-bundle' } : undefined;
+        return abs && !args.importer.startsWith(path.dirname(abs) + path.sep) ? { path: abs, namespace: 'lazy-stand-in' } : undefined;
       });
-      b.onLoad({ filter: /.*/, namespace: 'lazy-bundle' }, (args) => {
+      b.onLoad({ filter: /.*/, namespace: 'lazy-stand-in' }, (args) => {
         const l = byPath.get(args.path);
         const lines = [`let m; const load = () => (m ??= require(require('node:path').join(__dirname, ${JSON.stringify(l.bundle + '.js')})));`];
         for (const name of l.exports) lines.push(`exports.${name} = (...a) => load().${name}(...a);`);
@@ -71,8 +75,8 @@ function externalsOnce() {
   };
 }
 
-/** Each lazy bundle's own entry. */
-const lazyBundleEntries = () => Object.fromEntries(LAZY_BUNDLES.map((l) => [l.bundle, path.join(ROOT, l.module)]));
+/** The bundle each stand-in loads: the module's own entry. */
+const standInBundleEntries = () => Object.fromEntries(LAZY_STAND_INS.map((l) => [l.bundle, path.join(ROOT, l.module)]));
 
 /**
  * The esbuild options of every entry. zod is imported as a namespace (`import * as z from 'zod'`, enforced by the
@@ -83,7 +87,7 @@ const lazyBundleEntries = () => Object.fromEntries(LAZY_BUNDLES.map((l) => [l.bu
 export function buildOptions({ production = false, outdir = path.join(ROOT, 'dist') } = {}) {
   return [
     {
-      // The extension: what it needs only now and then comes from the lazy bundles beside it (LAZY_BUNDLES).
+      // The extension: what it needs only now and then comes from the lazy bundles beside it (LAZY_STAND_INS).
       // dist/main.js (package.json `main`) loads dist/extension.js through a V8 code cache (src/main.ts).
       entryPoints: { main: path.join(ROOT, 'src/main.ts'), extension: path.join(ROOT, 'src/extension.ts') },
       outdir,
@@ -95,7 +99,7 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
       sourcemap: !production,
       minify: production,
       logLevel: 'warning',
-      plugins: [lazyBundle(), externalsOnce()],
+      plugins: [lazyStandIn(), externalsOnce()],
     },
     {
       entryPoints: { cli: path.join(ROOT, 'src/cli.ts') },
@@ -123,7 +127,7 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
         'hook-server': path.join(ROOT, 'src/hooks/server.ts'),
         'agent-setup': path.join(ROOT, 'src/vscode/agentSetupCommands.ts'),
         hook: path.join(ROOT, 'src/hook.ts'),
-        ...lazyBundleEntries(),
+        ...standInBundleEntries(),
       },
       outdir,
       bundle: true,

@@ -40,7 +40,7 @@ export function packagedFiles(dir = ROOT) {
 /**
  * What a package must hold: the bundle, the headless CLI (`zut-host`, for MCP clients and terminals: README's
  * snippets point at it), the stable launcher's writer and the agent setup commands (dist/agent-setup.js), the foreign-tool table
- * (dist/foreign-tools.js, a lazy bundle of the extension: esbuild.mjs LAZY_BUNDLES), the light
+ * (dist/foreign-tools.js, a lazy bundle of the extension: esbuild.mjs LAZY_STAND_INS), the light
  * agent-hook entry the installed hook commands run (dist/hook.js, falling back to dist/cli.js), and the SDK and
  * TypeScript transform "New Extension…" (TypeScript) copies.
  */

@@ -1,7 +1,7 @@
 /**
  * The one way dist/extension.js loads a bundle of its own beside it (dist/<name>.js) at its first use instead of at
  * activation: ARCHITECTURE.md "Lazy bundles" lists them and why. (The foreign-tool table is the build's own stand-in,
- * esbuild.mjs `LAZY_BUNDLES`, since the VS Code-free host imports it.)
+ * esbuild.mjs `lazyStandIn`, since the VS Code-free host imports it.)
  */
 import { createRequire } from 'node:module';
 
