@@ -18,6 +18,7 @@ import { warmEnabled, warmOptionsOf, warmRendezvous, type WarmOptions } from './
 import { quietBrokenPipes } from './hooks/brokenPipe';
 import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_ASKED, PRESET_STDIN, type HookAgent, type HookAnswer, type HookCall } from './hooks/names';
 import { readStdin } from './hooks/stdin';
+import { isObject } from './protocol/json';
 import { HOOK_INPUT_MAX_BYTES } from './protocol/limits';
 
 /** When this hook started: its budget (names.ts hookBudgetMs) runs from here. */
@@ -57,8 +58,8 @@ function folderOf(raw: string, cwdOption: string | undefined): string | undefine
   } catch {
     return undefined;
   }
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
-  const cwd = (json as Record<string, unknown>).cwd;
+  if (!isObject(json)) return undefined;
+  const cwd = json.cwd;
   if (cwd !== undefined && typeof cwd !== 'string') return undefined;
   return path.resolve(cwd ?? cwdOption ?? process.cwd());
 }

@@ -12,16 +12,21 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { isObject } from '../protocol/json';
 import { HOOK_ANSWER_MARGIN_MS, HOOK_HOST_PROBE_MS } from '../protocol/limits';
-import { hookFailure, lateAnswer } from './failure';
+import { lateAnswer } from './failure';
 import type { HookAnswer, HookCall } from './names';
 import { findWindows, readRendezvous, sameProcess, type Rendezvous } from './rendezvous';
 
-/** The answer in `json`, if it is one. */
+/**
+ * The answer in `json`, if it is one: an exit code an agent reads (0 or more). A host answers its own failures in the
+ * agent's terms (server.ts: hookFailure); the −1 hosts sent for that before 0.1.0 (a0736e9 to 48626a5, never
+ * released) is no answer here, so the call is answered by the next host or by this process, never exits with it.
+ */
 function asAnswer(json: unknown): HookAnswer | undefined {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
-  const a = json as Record<string, unknown>;
-  if (typeof a.stdout !== 'string' || !Number.isInteger(a.exitCode) || (a.stderr !== undefined && typeof a.stderr !== 'string')) return undefined;
+  if (!isObject(json)) return undefined;
+  const a = json;
+  if (typeof a.stdout !== 'string' || !Number.isInteger(a.exitCode) || (a.exitCode as number) < 0 || (a.stderr !== undefined && typeof a.stderr !== 'string')) return undefined;
   return { stdout: a.stdout, exitCode: a.exitCode as number, ...(a.stderr !== undefined && { stderr: a.stderr as string }) };
 }
 
@@ -55,8 +60,6 @@ export function askHost(file: string, r: Rendezvous, call: HookCall, raw: string
       } catch {
         answer = undefined;
       }
-      // A host that refused the input (exitCode -1: malformed, or its own failure): the agent's failure answer.
-      if (answer?.exitCode === -1) answer = hookFailure(call, (answer.stderr ?? '').replace(/^zut-host hook: /, '').trim());
       resolve(answer ?? 'unreachable');
     });
   });

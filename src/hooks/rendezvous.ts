@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isObject } from '../protocol/json';
 
 /** A rendezvous file's content. */
 export interface Rendezvous {
@@ -31,8 +32,8 @@ export interface Rendezvous {
 
 /** The rendezvous in `json`, if it is one (non-empty address and token, an integer pid, a folder). */
 function asRendezvous(json: unknown): Rendezvous | undefined {
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return undefined;
-  const r = json as Record<string, unknown>;
+  if (!isObject(json)) return undefined;
+  const r = json;
   const ok = typeof r.address === 'string' && r.address !== '' && typeof r.token === 'string' && r.token !== '' && Number.isInteger(r.pid) && typeof r.folder === 'string';
   if (!ok || (r.started !== undefined && typeof r.started !== 'string')) return undefined;
   return {
