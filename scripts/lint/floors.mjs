@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const rx = (names) => `^\\.\\.?/(.*/)?(${names.join('|')})(/|$)`;
+const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const noVscode = { name: 'vscode', message: 'This layer is VS Code-free: map in src/vscode instead.' };
 const rule = (patterns, paths = [noVscode]) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
 const upward = (names, what) => ({ regex: rx(names), message: `${what} (ARCHITECTURE.md: nothing imports upward).` });
@@ -21,6 +22,50 @@ const HOST_ABOVE = {
   chat: ['manager', 'authoring'],
 };
 const OUTSIDE_HOST = ['mcp', 'ui-model', 'vscode', 'cli', 'extension', 'hooks', 'agentSetup'];
+
+/**
+ * The per-tool-call client: dist/hook.js, which an agent runs for every tool call, is src/hook.ts and the files it
+ * reaches, exactly LIGHT_HOOK_FILES and LIGHT_LEAVES (floors.test.ts checks both lists against the imports). These
+ * import only Node's built-ins (`node:`), each other and the leaves; the leaves, files of lower floors, only Node's
+ * built-ins. No zod, no host room, no Manager: they would load on every tool call. The answering side (server,
+ * answer, …) shares src/hooks and may import the host.
+ */
+export const LIGHT_HOOK_FILES = [
+  'src/hook.ts',
+  'src/hooks/brokenPipe.ts',
+  'src/hooks/client.ts',
+  'src/hooks/failure.ts',
+  'src/hooks/names.ts',
+  'src/hooks/projectFolder.ts',
+  'src/hooks/rendezvous.ts',
+  'src/hooks/stdin.ts',
+  'src/hooks/warmHost.ts',
+];
+export const LIGHT_LEAVES = ['src/host/disk/paths.ts', 'src/host/terminalText.ts', 'src/protocol/json.ts', 'src/protocol/limits.ts'];
+
+/** What the webview's script (media/, a browser bundle) may import: the two VS Code-free modules it shares. */
+export const MEDIA_IMPORTS = ['src/ui-model/panelKeys.ts', 'src/ui-model/panelRender.ts'];
+
+/** A rule for the files in `dir` (relative to the root): any import but `node:` built-ins and `allowed` is refused. */
+function only(dir, files, allowed, { node, message }) {
+  const specs = allowed.map((f) => {
+    const rel = path.posix.relative(dir, f.replace(/\.ts$/, ''));
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  });
+  const alternatives = [...(node ? ['node:'] : []), ...specs.map((t) => `${escape(t)}$`)];
+  const regex = alternatives.length > 0 ? `^(?!${alternatives.join('|')})` : '';
+  return { files, rules: { 'no-restricted-imports': ['error', { paths: [], patterns: [{ regex, message }] }] } };
+}
+
+/** The light-client rule, one entry per folder (an import is spelled from its file's folder); the leaves: Node only. */
+const lightHook = () => {
+  const message = 'On the light hook path (dist/hook.js, run for every tool call): import only node: built-ins, and in src/hook.ts and src/hooks the files of LIGHT_HOOK_FILES and LIGHT_LEAVES (scripts/lint/floors.mjs; ARCHITECTURE.md).';
+  const dirs = [...new Set(LIGHT_HOOK_FILES.map((f) => path.posix.dirname(f)))];
+  return [
+    ...dirs.map((dir) => only(dir, LIGHT_HOOK_FILES.filter((f) => path.posix.dirname(f) === dir), [...LIGHT_HOOK_FILES, ...LIGHT_LEAVES], { node: true, message })),
+    only('.', LIGHT_LEAVES, [], { node: true, message }),
+  ];
+};
 
 export const floors = [
   {
@@ -51,12 +96,6 @@ export const floors = [
     rules: rule([upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli')]),
   },
   {
-    // dist/hook.js, the light entry an agent runs for every tool call: the hooks' fast path, never the host, the
-    // CLI (loaded at run time when the fast path does not answer) or VS Code.
-    files: ['src/hook.ts'],
-    rules: rule([upward(['host', ...OUTSIDE_HOST.filter((n) => n !== 'hooks')], 'src/hook.ts (the light hook entry) imports only src/hooks and src/protocol')]),
-  },
-  {
     // dist/main.js, the entry that loads the extension's bundle through a code cache: Node and the limits only (the
     // extension is loaded at run time, never imported).
     files: ['src/main.ts'],
@@ -70,23 +109,25 @@ export const floors = [
     ]),
   })),
   {
-    files: ['src/mcp/**/*.ts'],
-    rules: rule([upward(['ui-model', 'vscode', 'cli', 'extension'], 'src/mcp is below ui-model, vscode and cli')]),
-  },
-  {
-    // Agent hooks (zut-host hook): over the host, below the CLI and the VS Code adapters.
+    // Agent hooks (zut-host hook; floor 6): over the host, below mcp and agentSetup (which import its names and its
+    // local socket), ui-model, the CLI and the VS Code adapters. Its light files have a rule of their own (below).
     files: ['src/hooks/**/*.ts'],
     rules: rule([upward(['mcp', 'agentSetup', 'ui-model', 'vscode', 'cli', 'extension'], 'src/hooks is below mcp, agentSetup, ui-model, vscode and cli')]),
   },
+  // Floor 7: mcp, agentSetup and ui-model, over the hooks and the host, below the CLI and the VS Code adapters; none
+  // imports another.
   {
-    // Agent set-up (the stable launcher, MCP client snippets, the hook file installer): over the hooks' names, below
-    // the CLI and the VS Code adapters that run it.
+    files: ['src/mcp/**/*.ts'],
+    rules: rule([upward(['agentSetup', 'ui-model', 'vscode', 'cli', 'extension'], 'src/mcp is below vscode and cli, and imports neither agentSetup nor ui-model (the same floor)')]),
+  },
+  {
+    // Agent set-up (the stable launcher, MCP client snippets, the hook file installer): over the hooks' names.
     files: ['src/agentSetup/**/*.ts'],
-    rules: rule([upward(['mcp', 'ui-model', 'vscode', 'cli', 'extension'], 'src/agentSetup is below mcp, ui-model, vscode and cli')]),
+    rules: rule([upward(['mcp', 'ui-model', 'vscode', 'cli', 'extension'], 'src/agentSetup is below vscode and cli, and imports neither mcp nor ui-model (the same floor)')]),
   },
   {
     files: ['src/ui-model/**/*.ts'],
-    rules: rule([upward(['mcp', 'vscode', 'cli', 'extension'], 'src/ui-model is below mcp, vscode and cli')]),
+    rules: rule([upward(['mcp', 'agentSetup', 'hooks', 'vscode', 'cli', 'extension'], 'src/ui-model is below vscode and cli, imports neither mcp nor agentSetup (the same floor), and has no use for the hooks')]),
   },
   {
     files: ['src/cli/**/*.ts', 'src/cli.ts'],
@@ -94,6 +135,12 @@ export const floors = [
       { name: 'vscode', message: 'The CLI runs without VS Code.' },
     ]),
   },
+  // After the floors above, so that for these files this rule is the one that holds (it is stricter than each).
+  ...lightHook(),
+  only('media', ['media/**/*.ts'], MEDIA_IMPORTS, {
+    node: false,
+    message: "The webview's script (media/) imports only src/ui-model/panelKeys and panelRender (scripts/lint/floors.mjs MEDIA_IMPORTS): it is a browser bundle.",
+  }),
   { files: ['src/**/*.ts'], plugins: { house: { rules: { 'no-cycle': noCycle() } } }, rules: { 'house/no-cycle': 'error' } },
 ];
 

@@ -1,11 +1,11 @@
 /** The floors as lint (scripts/lint/floors.mjs, ARCHITECTURE.md): a wrong-way import and a cycle are errors. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs module of the lint set-up, without types
-import { floors } from '../../scripts/lint/floors.mjs';
+import { floors, LIGHT_HOOK_FILES, LIGHT_LEAVES, MEDIA_IMPORTS } from '../../scripts/lint/floors.mjs';
 import { cleanupTemps, tempDir } from '../helpers/temp';
 
 const root = path.resolve(__dirname, '../..');
@@ -15,6 +15,30 @@ const lint = (cwd: string) => new ESLint({ cwd, overrideConfigFile: true, overri
 async function messages(cwd: string, file: string, code: string): Promise<string[]> {
   const [r] = await lint(cwd).lintText(code, { filePath: path.join(cwd, file) });
   return r!.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+/** The files `entry` imports (relative imports, type-only ones included), as paths from the root. */
+function importsOf(entry: string): string[] {
+  const text = readFileSync(path.join(root, entry), 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?\bfrom\s*['"](\.[^'"]+)['"]|\bimport\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
+    const base = path.join(path.dirname(entry), m[1] ?? m[2]!);
+    const file = [`${base}.ts`, path.join(base, 'index.ts'), base].find((c) => c.endsWith('.ts') && existsSync(path.join(root, c)));
+    if (file) out.push(file.split(path.sep).join('/'));
+  }
+  return out;
+}
+
+/** Every file `entry` reaches through its imports, itself included. */
+function reached(entry: string): string[] {
+  const seen = new Set<string>();
+  const next = [entry];
+  for (let f = next.pop(); f !== undefined; f = next.pop()) {
+    if (seen.has(f)) continue;
+    seen.add(f);
+    next.push(...importsOf(f));
+  }
+  return [...seen].sort();
 }
 
 describe('floors', () => {
@@ -59,6 +83,43 @@ describe('floors', () => {
     expect(await messages(root, 'src/hook.ts', "import { Manager } from './host/manager';\n")).toEqual(refused);
     expect(await messages(root, 'src/hook.ts', "import { x } from './mcp/server';\n")).toEqual(refused);
     expect(await messages(root, 'src/hook.ts', "import { askRunningHost } from './hooks/client';\nimport { HOOK_INPUT_MAX_BYTES } from './protocol/limits';\n")).toEqual([]);
+  });
+
+  it('holds the light hook path (dist/hook.js, run per tool call) to Node and itself: no zod, no host, no Manager', async () => {
+    const refused = [expect.stringMatching(/^no-restricted-imports: .*On the light hook path/)];
+    // The lists are exactly what src/hook.ts reaches: a file added to the path must be added to them (and so held).
+    expect(reached('src/hook.ts')).toEqual([...LIGHT_HOOK_FILES, ...LIGHT_LEAVES].sort());
+    expect(await messages(root, 'src/hooks/client.ts', "import { Manager } from '../host/manager';\n")).toEqual(refused);
+    expect(await messages(root, 'src/hooks/client.ts', "import * as z from 'zod';\n")).toEqual(refused);
+    expect(await messages(root, 'src/hooks/names.ts', "import type { GuardRequest } from '../host/calls/toolGuard';\n")).toEqual(refused);
+    expect(await messages(root, 'src/hooks/rendezvous.ts', "import * as fs from 'fs';\n")).toEqual(refused); // built-ins as node:
+    expect(await messages(root, 'src/hooks/failure.ts', "import { answerHook } from './answer';\n")).toEqual(refused); // the answering side
+    expect(await messages(root, 'src/hook.ts', "import { HookServer } from './hooks/server';\n")).toEqual(refused);
+    expect(await messages(root, 'src/hook.ts', "import { frameSchema } from './protocol/frames';\n")).toEqual(refused);
+    // Its leaves in lower floors import only Node's built-ins.
+    expect(await messages(root, 'src/host/disk/paths.ts', "import { readManifest } from './manifest';\n")).toEqual(refused);
+    expect(await messages(root, 'src/protocol/limits.ts', "import * as z from 'zod';\n")).toEqual(refused);
+    // The answering side of src/hooks may import the host (this is the rule the light files are out of).
+    expect(await messages(root, 'src/hooks/answerSide.ts', "import type { Manager } from '../host/manager';\nimport * as z from 'zod';\n")).toEqual([]);
+    expect(await messages(root, 'src/hooks/client.ts', "import * as net from 'node:net';\nimport { HOOK_BUDGET_MS } from '../protocol/limits';\nimport { isObject } from '../protocol/json';\nimport { readRendezvous } from './rendezvous';\nimport { resolveZutHome } from '../host/disk/paths';\n")).toEqual([]);
+  });
+
+  it("holds the webview's script (media/) to the two modules it shares with the extension", async () => {
+    const refused = [expect.stringMatching(/^no-restricted-imports: .*The webview's script/)];
+    expect(importsOf('media/panel.ts').sort()).toEqual(MEDIA_IMPORTS);
+    expect(await messages(root, 'media/panel.ts', "import { RenderCoalescer } from '../src/ui-model/panelModel';\n")).toEqual(refused);
+    expect(await messages(root, 'media/panel.ts', "import type { PanelKeyName } from '../src/protocol/frames';\n")).toEqual(refused);
+    expect(await messages(root, 'media/panel.ts', "import * as vscode from 'vscode';\n")).toEqual(refused);
+    expect(await messages(root, 'media/other.ts', "import { applyRender } from '../src/ui-model/panelRender';\nimport { mapPanelKey } from '../src/ui-model/panelKeys';\n")).toEqual([]);
+  });
+
+  it('draws the hooks one floor below mcp and agentSetup, which import them; floor 7 imports none of itself', async () => {
+    const refused = [expect.stringMatching(/^no-restricted-imports/)];
+    expect(await messages(root, 'src/mcp/right.ts', "import { listenLocal } from '../hooks/localSocket';\n")).toEqual([]);
+    expect(await messages(root, 'src/hooks/wrong.ts', "import { x } from '../mcp/server';\n")).toEqual(refused);
+    expect(await messages(root, 'src/mcp/wrong.ts', "import { x } from '../agentSetup/launcher';\n")).toEqual(refused);
+    expect(await messages(root, 'src/ui-model/wrong.ts', "import { x } from '../agentSetup/launcher';\n")).toEqual(refused);
+    expect(await messages(root, 'src/ui-model/wrong.ts', "import { x } from '../hooks/names';\n")).toEqual(refused);
   });
 
   it('allows imports that run downward', async () => {
