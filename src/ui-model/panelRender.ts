@@ -1,8 +1,10 @@
 /**
  * The panel's render messages (extension → webview): a full frame, or only what changed since the frame the webview
  * holds (issue 28 item 3: a keystroke in a 200-line panel carries a few rows, not the whole frame). The extension
- * side's diff, and the webview's type guard and apply. Imports nothing at runtime (the webview bundle uses it).
+ * side's diff, and the webview's type guard and apply. The webview bundle uses it: at runtime it imports only
+ * src/protocol/json, which imports nothing.
  */
+import { isObject } from '../protocol/json';
 
 /** The text of a frame. */
 export interface FrameText {
@@ -68,8 +70,8 @@ const isOptionalString = (s: unknown): boolean => s === undefined || typeof s ==
 
 /** The webview's guard: a full or a delta render, nothing else (extension text is data, set with textContent). */
 export function isRender(m: unknown): m is RenderMessage {
-  if (typeof m !== 'object' || m === null) return false;
-  const r = m as Record<string, unknown>;
+  if (!isObject(m)) return false;
+  const r = m;
   if (r.type !== 'render' || !isCount(r.seq)) return false;
   if (r.base === undefined) {
     return typeof r.title === 'string' && typeof r.footer === 'string' && Array.isArray(r.lines) &&

@@ -11,9 +11,6 @@ import { Disposable, toDisposable } from '../host/events';
 import type { PanelSpec } from '../protocol/frames';
 import { frameFromSpec, RenderCoalescer, WebviewMessage, type PanelFrame, type Scheduler } from '../ui-model/panelModel';
 
-/** The part of the host a panel talks to. */
-export type PanelHost = HostPanels;
-
 /** What a panel shows (for tests and diagnostics). */
 export interface PanelSnapshot extends PanelFrame {
   ext: string;
@@ -75,7 +72,8 @@ export interface PanelSurfaceOptions {
 export class PanelSurface extends Disposable {
   /** Open panels by (extension, panel id); a view leaves when its panel is disposed (by the user or by us). */
   private readonly views = new Map<string, PanelView>();
-  private host: PanelHost | undefined;
+  /** The part of the host a panel talks to. */
+  private host: HostPanels | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -93,7 +91,7 @@ export class PanelSurface extends Disposable {
   }
 
   /** Wires the host once the Manager exists; keys and sizes before that are dropped. */
-  attach(host: PanelHost): void {
+  attach(host: HostPanels): void {
     this.host = host;
   }
 

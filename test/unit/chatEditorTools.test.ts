@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isInternalTool, isOwnTool, selectEditorTools, type EditorToolInfo, type EditorToolPort } from '../../src/host/chat/editorTools';
+import { isInternalTool, isAgentModeTool, selectEditorTools, type EditorToolInfo, type EditorToolPort } from '../../src/host/chat/editorTools';
 import { currentOffer, runLoop } from '../../src/host/chat/loop';
 import type { JsonObject } from '../../src/host/calls/foreignTools';
 import type { ExtensionHost } from '../../src/host/api';
@@ -58,8 +58,8 @@ describe('editor tools: which are offered', () => {
       info('vscode_editFile_internal'),
       info('runTests'),
     ];
-    expect(isOwnTool(all[1], OWN)).toBe(true);
-    expect(isOwnTool(all[2], OWN)).toBe(true);
+    expect(isAgentModeTool(all[1], OWN)).toBe(true);
+    expect(isAgentModeTool(all[2], OWN)).toBe(true);
     expect(isInternalTool(all[4])).toBe(true);
     expect(selectEditorTools(all, 'all', OWN).map((t) => t.name)).toEqual(['run_in_terminal', 'mcp_other_x', 'runTests']);
     expect(selectEditorTools(all, 'none', OWN)).toEqual([]);

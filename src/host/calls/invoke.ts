@@ -3,8 +3,9 @@
  * the MCP bridge for agent mode and `zut-host mcp`, a zot extension's `call_tool`) and whoever owns the tool (a zut
  * extension, the host's `skill`, one of VS Code's own tools), goes through `GuardedPath.invoke`: the guard door
  * (toolGuard.ts: the `tool_call` event, the interception chain, a foreign tool mapped onto zut's and back), then the
- * call (reply timeout, the interactive rule, `tool_cancel` on abort), the `tool_result` event, and `details` filed
- * under the caller's own session branch. Built with the dispatcher and the extension set. VS Code-free.
+ * call (reply timeout, the interactive rule, `tool_cancel` on abort) with the caller's session branch, under which the
+ * dispatcher files the reply's `details` (dispatch.ts `toolResult`), then the `tool_result` event. Built with the
+ * dispatcher and the extension set. VS Code-free.
  */
 import type { SessionContext } from '../../protocol';
 import { abortError, type Blocked, type CallToolOptions, RequestError, type ToolInfo, type ToolResult } from '../types';

@@ -2,7 +2,7 @@
  * The editor's own tools in `@zut` (VS Code's `vscode.lm.tools`), free of `vscode`: which ones are offered
  * (`selectEditorTools`: not our own agent-mode tools, not tools meant for VS Code's internals, the
  * `zut.chat.editorTools` setting) and under which model-facing names (`editorModelNames`). The port the loop runs
- * them through is calls/editorToolPort.ts.
+ * them through is src/host/editorToolPort.ts (VS Code's side of it: src/vscode/editorTools.ts).
  */
 import type { EditorToolInfo } from '../editorToolPort';
 import { assignModelNames, type ToolNameMap } from '../calls/toolNames';
@@ -17,8 +17,11 @@ export interface OwnTools {
   mcpLabel: string;
 }
 
-/** Whether `t` is one of our own agent-mode tools (zut tools through our MCP server: offered to `@zut` directly). */
-export function isOwnTool(t: EditorToolInfo, own: OwnTools): boolean {
+/**
+ * Whether the editor tool `t` is one of our own agent-mode tools (zut tools through our MCP server, which `@zut`
+ * offers directly). Not src/hooks/tools.ts `isOwnTool`, which asks whether an agent's tool name is zut's.
+ */
+export function isAgentModeTool(t: EditorToolInfo, own: OwnTools): boolean {
   const label = t.source?.label ?? t.source?.name;
   if (label !== undefined) return label === own.mcpLabel;
   // Without the proposed `source`: MCP tools are named `mcp_<server label>_<tool>` (tagged `mcp`).
@@ -34,7 +37,7 @@ export function isInternalTool(t: EditorToolInfo): boolean {
 export function selectEditorTools(all: readonly EditorToolInfo[], setting: EditorToolsSetting, own: OwnTools): EditorToolInfo[] {
   if (setting === 'none') return [];
   const allowed = setting === 'all' ? undefined : new Set(setting);
-  return all.filter((t) => !isOwnTool(t, own) && !isInternalTool(t) && (!allowed || allowed.has(t.name)));
+  return all.filter((t) => !isAgentModeTool(t, own) && !isInternalTool(t) && (!allowed || allowed.has(t.name)));
 }
 
 /**

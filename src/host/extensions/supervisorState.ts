@@ -2,7 +2,8 @@
  * An extension's state as its supervisor owns it (supervisor.ts): its lifecycle (is a process there, coming, gone
  * or failed, with the failure's message) and its availability (whether anything holds it back from running), the
  * steps between states, the change event's shape, the one derived 12-value `ExtensionState` the UI and
- * ExtensionInfo show, and the restart policy that moves a crashed one on (restarting, or error). No `vscode`.
+ * ExtensionInfo show, and the restart policy as data (how many crashes in what window; the supervisor applies it to
+ * move a crashed one on: restarting, or error). No `vscode`.
  */
 import type { DiscoveredExtension, ExtensionState } from '../types';
 import type { Gate } from './consent';
