@@ -29,7 +29,7 @@ import { Gatekeeper } from './extensions/gates';
 import type { BeforeAgentStart } from './calls/intercept';
 import { GuardedPath, type InvokeResult, type InvokeToolOptions } from './calls/invoke';
 import { ToolGuard, type GuardRequest, type Guarded, type PermissionEvent } from './calls/toolGuard';
-import { Disposable, Emitter, type IDisposable } from './events';
+import { Disposable, Emitter } from './events';
 import { COMMAND_TIMEOUT_MS, INTERCEPT_TIMEOUT_MS, TOOL_TIMEOUT_MS } from '../protocol/limits';
 import { Loader, type HostFacts } from './extensions/loader';
 import type { CommandReply } from './protocols';
@@ -101,7 +101,7 @@ export class Manager extends Disposable implements ExtensionHost {
     this.guardMemory = new GuardMemory(options.guardMemoryFile);
     this._register(this.set.onDidChange(() => learnGuards(this.set.all, this.guardMemory)));
     this.calls = new GuardedPath(this.dispatch, this.set, this.guards);
-    this.loader = new Loader({
+    this.loader = this._register(new Loader({
       options,
       restartPolicy,
       set: this.set,
@@ -114,27 +114,14 @@ export class Manager extends Disposable implements ExtensionHost {
         this.dispatch.loaded();
         this.loadEmitter.fire({ what, report });
       },
-    });
+    }));
   }
 
   // ------------------------------------------------------------------ lifecycle (loader.ts)
 
   /** Discovers and starts everything. Loads, reloads and stops run one at a time, in call order. */
   start(): Promise<LoadReport> {
-    return this.loading(this.loader.start());
-  }
-
-  /** Loads in progress (start, reload): while one runs, the guard door knows extensions may still come. */
-  private loads = 0;
-  private readonly settledEmitter = this._register(new Emitter<void>());
-  private loading<T>(p: Promise<T>): Promise<T> {
-    this.loads++;
-    const done = () => {
-      this.loads--;
-      this.settledEmitter.fire();
-    };
-    p.then(done, done);
-    return p;
+    return this.loader.start();
   }
 
   /** What the host knows of each extension as a guard (guardMemory.ts). */
@@ -142,30 +129,12 @@ export class Manager extends Disposable implements ExtensionHost {
 
   /** The guards that could not be asked now (absentGuards.ts; `strict`: an agent's PreToolUse). */
   private absentGuards(strict: boolean): AbsentGuard[] {
-    return absentGuards(this.set.all, strict, { memory: this.guardMemory, autoRestart: this.options.autoRestart !== false, loadingUnseen: this.loads > 0 });
-  }
-
-  /** Extensions starting or restarting now; while a load has found none yet, one name standing for those to come. */
-  private startingNow(): string[] {
-    const names = this.set.all.filter((x) => x.lifecycle === 'starting' || x.lifecycle === 'restarting').map((x) => x.name);
-    // Before a load has found its extensions, there is nobody to name yet: they may be guards too.
-    return names.length > 0 || this.loads === 0 ? names : ['zut'];
+    return absentGuards(this.set.all, strict, { memory: this.guardMemory, autoRestart: this.options.autoRestart !== false, loadingUnseen: this.loader.settling.loading });
   }
 
   /** Resolves once no extension is starting and no load runs (what it serves is then known), or at `deadline`. */
   whenSettled(deadline: number): Promise<void> {
-    return new Promise((resolve) => {
-      const subs: IDisposable[] = [];
-      const check = () => {
-        if (this.startingNow().length > 0 && Date.now() < deadline) return;
-        clearTimeout(timer);
-        for (const s of subs) s.dispose();
-        resolve();
-      };
-      const timer = setTimeout(check, Math.max(0, deadline - Date.now()));
-      subs.push(this.set.onDidChange(check), this.settledEmitter.event(check));
-      check();
-    });
+    return this.loader.settling.whenSettled(deadline);
   }
 
   /**
@@ -173,7 +142,7 @@ export class Manager extends Disposable implements ExtensionHost {
    * respawn. A reload requested while another is queued and not yet started shares it.
    */
   reload(): Promise<LoadReport> {
-    return this.loading(this.loader.reload());
+    return this.loader.reload();
   }
 
   /** The last start/reload's report (load errors for the doctor). */
@@ -195,8 +164,7 @@ export class Manager extends Disposable implements ExtensionHost {
    * executable changed, or reloads when extensions came or went. Returns what it did.
    */
   applyChanges(paths: readonly string[]): Promise<{ reloaded: boolean; restarted: string[] }> {
-    // A load while it runs: an agent's call waits for what it may start (a guard installed a moment ago).
-    return this.loading(this.loader.applyChanges(paths));
+    return this.loader.applyChanges(paths);
   }
 
   /** Stops one extension, re-reads its manifest, and starts it again (a fresh restart budget). */

@@ -91,6 +91,24 @@ export function eProjectExtensionsDir(folder: string): string {
   return path.join(folder, '.e', 'extensions');
 }
 
+/** Where a host's extensions live: its folders' project directories and the global ones (zut's; zot's and e's when loaded). */
+export interface ExtensionHomes {
+  folders: readonly string[];
+  zutHome: string;
+  zot?: { home: string };
+  e?: { home: string };
+}
+
+/** Every extensions directory a host with `h` loads from (discovery's, the Loader's fingerprint, the watchers'). */
+export function extensionRoots(h: ExtensionHomes): string[] {
+  return [
+    ...h.folders.map(projectExtensionsDir),
+    globalExtensionsDir(h.zutHome),
+    ...(h.zot ? [...h.folders.map(zotProjectExtensionsDir), globalExtensionsDir(h.zot.home)] : []),
+    ...(h.e ? [...h.folders.map(eProjectExtensionsDir), globalExtensionsDir(h.e.home)] : []),
+  ];
+}
+
 /** `<zutHome>/logs`. */
 export function logsDir(zutHome: string): string {
   return path.join(zutHome, 'logs');

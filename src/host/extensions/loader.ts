@@ -18,9 +18,11 @@ import { isRepositoryCode } from './consent';
 import type { Gatekeeper } from './gates';
 import { setManifestEnabled } from '../disk/manifest';
 import { changedExtensions, manifestStamps, modifiedSince, type ManifestStamps } from '../disk/manifestSignature';
-import { eProjectExtensionsDir, globalExtensionsDir, logPathFor, projectDataDir, projectExtensionsDir, zotProjectExtensionsDir } from '../disk/paths';
+import { extensionRoots, logPathFor, projectDataDir } from '../disk/paths';
 import type { HostInfo } from '../protocols';
 import { SerialQueue } from './serialQueue';
+import { Settling } from './settling';
+import { Disposable } from '../events';
 import { ExtensionSupervisor } from './supervisor';
 import type { HostRequests, SupervisorDeps } from './supervisorPorts';
 import type { RestartPolicy } from './supervisorState';
@@ -49,9 +51,11 @@ export interface LoaderHost {
   loaded(what: 'start' | 'reload', report: LoadReport): void;
 }
 
-export class Loader {
+export class Loader extends Disposable {
   /** Loads, reloads, restarts, consent answers and stops: one at a time, in call order; reloads coalesce. */
   private readonly ops = new SerialQueue<LoadReport>();
+  /** Its starts, reloads and changes on disk under way, and who is starting: when the host is settled (settling.ts). */
+  readonly settling: Settling;
   private report: LoadReport | undefined;
   /**
    * The manifests' fingerprint of the running set (manifestSignature.ts): all of it taken at a (re)load, one
@@ -61,11 +65,14 @@ export class Loader {
   /** A stop is queued: loads before it start nothing. */
   private stopPending = false;
 
-  constructor(private readonly host: LoaderHost) {}
+  constructor(private readonly host: LoaderHost) {
+    super();
+    this.settling = this._register(new Settling(host.set));
+  }
 
   /** Discovers and starts everything. Loads, reloads and stops run one at a time, in call order. */
   start(): Promise<LoadReport> {
-    return this.serial(() => this.loaded('start', this.load([])));
+    return this.settling.track(this.serial(() => this.loaded('start', this.load([]))));
   }
 
   /**
@@ -73,11 +80,13 @@ export class Loader {
    * respawn. A reload requested while another is queued and not yet started shares it.
    */
   reload(): Promise<LoadReport> {
-    return this.ops.coalesce(async () => {
-      const stopped = this.host.set.all.filter((s) => s.conn).map((s) => s.name);
-      await this.stopAll();
-      return this.loaded('reload', this.load(stopped));
-    });
+    return this.settling.track(
+      this.ops.coalesce(async () => {
+        const stopped = this.host.set.all.filter((s) => s.conn).map((s) => s.name);
+        await this.stopAll();
+        return this.loaded('reload', this.load(stopped));
+      }),
+    );
   }
 
   private async loaded(what: 'start' | 'reload', p: Promise<LoadReport>): Promise<LoadReport> {
@@ -113,14 +122,7 @@ export class Loader {
   }
 
   private stamps(): Promise<ManifestStamps> {
-    const { folders, zot, e, zutHome, extensionPaths } = this.host.options;
-    const roots = [
-      ...folders.map(projectExtensionsDir),
-      globalExtensionsDir(zutHome),
-      ...(zot ? [...folders.map(zotProjectExtensionsDir), globalExtensionsDir(zot.home)] : []),
-      ...(e ? [...folders.map(eProjectExtensionsDir), globalExtensionsDir(e.home)] : []),
-    ];
-    return manifestStamps(roots, extensionPaths ?? []);
+    return manifestStamps(extensionRoots(this.host.options), this.host.options.extensionPaths ?? []);
   }
 
   /**
@@ -129,7 +131,12 @@ export class Loader {
    * extension directories came or went, reload if the manifests differ from what is loaded. Late or duplicate
    * events for our own changes, or for files older than the running process, find nothing new. Returns what it did.
    */
-  async applyChanges(paths: readonly string[]): Promise<{ reloaded: boolean; restarted: string[] }> {
+  applyChanges(paths: readonly string[]): Promise<{ reloaded: boolean; restarted: string[] }> {
+    // A load while it runs: an agent's call waits for what it may start (a guard installed a moment ago).
+    return this.settling.track(this.changes(paths));
+  }
+
+  private async changes(paths: readonly string[]): Promise<{ reloaded: boolean; restarted: string[] }> {
     // After whatever is queued (an install, a reload), so its fingerprint is the one compared.
     await this.ops.run(async () => undefined);
     const { restart, other, files } = changedExtensions(paths, this.host.set.infos(this.host.options.zutHome));
