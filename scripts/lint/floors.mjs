@@ -21,7 +21,7 @@ const HOST_ABOVE = {
   authoring: ['process', 'protocols', 'connection', 'extensions', 'calls', 'chat', 'api', 'manager'],
   chat: ['manager', 'authoring'],
 };
-const OUTSIDE_HOST = ['mcp', 'ui-model', 'vscode', 'cli', 'extension', 'hooks', 'agentSetup'];
+const OUTSIDE_HOST = ['mcp', 'ui-model', 'vscode', 'cli', 'extension', 'hooks', 'agentSetup', 'runtime'];
 
 /**
  * The per-tool-call client: dist/hook.js, which an agent runs for every tool call, is src/hook.ts and the files it
@@ -80,7 +80,7 @@ export const floors = [
     rules: rule([
       { regex: '^\\./[^/]+/', message: 'The host vocabulary (the files at src/host\'s root but api and manager) imports no room.' },
       upward(['api', 'manager'], 'The host vocabulary does not import the façade'),
-      upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli'),
+      upward(OUTSIDE_HOST, 'src/host never imports runtime, mcp, hooks, agentSetup, ui-model, vscode or cli'),
     ]),
   },
   {
@@ -88,12 +88,12 @@ export const floors = [
     files: ['src/host/api.ts'],
     rules: rule([
       upward(['chat', 'authoring', 'manager'], 'src/host/api.ts (the roles) is below chat, authoring and manager'),
-      upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli'),
+      upward(OUTSIDE_HOST, 'src/host never imports runtime, mcp, hooks, agentSetup, ui-model, vscode or cli'),
     ]),
   },
   {
     files: ['src/host/manager.ts'],
-    rules: rule([upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli')]),
+    rules: rule([upward(OUTSIDE_HOST, 'src/host never imports runtime, mcp, hooks, agentSetup, ui-model, vscode or cli')]),
   },
   {
     // dist/main.js, the entry that loads the extension's bundle through a code cache: Node and the limits only (the
@@ -105,14 +105,20 @@ export const floors = [
     files: [`src/host/${room}/**/*.ts`],
     rules: rule([
       upward(above, `src/host/${room} is below ${above.join(', ')}`),
-      upward(OUTSIDE_HOST, 'src/host never imports mcp, hooks, agentSetup, ui-model, vscode or cli'),
+      upward(OUTSIDE_HOST, 'src/host never imports runtime, mcp, hooks, agentSetup, ui-model, vscode or cli'),
     ]),
   })),
+  {
+    // The runtime under every shell (the recipe, the change loop, the lifecycle; floor 6): over the Manager, beside the
+    // hooks (neither imports the other), below mcp (`zut-host mcp` runs on it), ui-model, vscode and cli.
+    files: ['src/runtime/**/*.ts'],
+    rules: rule([upward(['hooks', 'mcp', 'agentSetup', 'ui-model', 'vscode', 'cli', 'extension'], 'src/runtime is below mcp, agentSetup, ui-model, vscode and cli, beside hooks')]),
+  },
   {
     // Agent hooks (zut-host hook; floor 6): over the host, below mcp and agentSetup (which import its names and its
     // local socket), ui-model, the CLI and the VS Code adapters. Its light files have a rule of their own (below).
     files: ['src/hooks/**/*.ts'],
-    rules: rule([upward(['mcp', 'agentSetup', 'ui-model', 'vscode', 'cli', 'extension'], 'src/hooks is below mcp, agentSetup, ui-model, vscode and cli')]),
+    rules: rule([upward(['mcp', 'agentSetup', 'runtime', 'ui-model', 'vscode', 'cli', 'extension'], 'src/hooks is below mcp, agentSetup, vscode and cli, beside runtime and ui-model')]),
   },
   // Floor 7: mcp, agentSetup and ui-model, over the hooks and the host, below the CLI and the VS Code adapters; none
   // imports another.
@@ -123,11 +129,11 @@ export const floors = [
   {
     // Agent set-up (the stable launcher, MCP client snippets, the hook file installer): over the hooks' names.
     files: ['src/agentSetup/**/*.ts'],
-    rules: rule([upward(['mcp', 'ui-model', 'vscode', 'cli', 'extension'], 'src/agentSetup is below vscode and cli, and imports neither mcp nor ui-model (the same floor)')]),
+    rules: rule([upward(['mcp', 'runtime', 'ui-model', 'vscode', 'cli', 'extension'], 'src/agentSetup is below vscode and cli, imports neither mcp nor ui-model (the same floor), and needs no runtime')]),
   },
   {
     files: ['src/ui-model/**/*.ts'],
-    rules: rule([upward(['mcp', 'agentSetup', 'hooks', 'vscode', 'cli', 'extension'], 'src/ui-model is below vscode and cli, imports neither mcp nor agentSetup (the same floor), and has no use for the hooks')]),
+    rules: rule([upward(['mcp', 'agentSetup', 'hooks', 'runtime', 'vscode', 'cli', 'extension'], 'src/ui-model is below vscode and cli, imports neither mcp nor agentSetup (the same floor), and has no use for the hooks or the runtime')]),
   },
   {
     files: ['src/cli/**/*.ts', 'src/cli.ts'],

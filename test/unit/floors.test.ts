@@ -77,6 +77,15 @@ describe('floors', () => {
     expect(await messages(root, 'src/agentSetup/wrong.ts', "import * as vscode from 'vscode';\n")).toEqual(refused);
     expect(await messages(root, 'src/agentSetup/wrong.ts', "import { x } from '../vscode/agentSetup';\n")).toEqual(refused);
     expect(await messages(root, 'src/agentSetup/right.ts', "import { MCP_SERVER_NAME } from '../hooks/names';\n")).toEqual([]);
+    // The runtime under every shell: over the Manager, beside the hooks (neither imports the other), below mcp and the shells.
+    expect(await messages(root, 'src/runtime/wrong.ts', "import { HookServer } from '../hooks/server';\n")).toEqual(refused);
+    expect(await messages(root, 'src/runtime/wrong.ts', "import { runMcpStdio } from '../mcp/stdio';\n")).toEqual(refused);
+    expect(await messages(root, 'src/runtime/wrong.ts', "import { hostOptions } from '../cli/common';\n")).toEqual(refused);
+    expect(await messages(root, 'src/runtime/wrong.ts', "import * as vscode from 'vscode';\n")).toEqual(refused);
+    expect(await messages(root, 'src/hooks/wrong.ts', "import { HostRuntime } from '../runtime/runtime';\n")).toEqual(refused);
+    expect(await messages(root, 'src/host/extensions/wrong.ts', "import { HostRuntime } from '../../runtime/runtime';\n")).toEqual(refused);
+    expect(await messages(root, 'src/runtime/right.ts', "import { Manager } from '../host/manager';\nimport { WATCH_DEBOUNCE_MS } from '../protocol/limits';\n")).toEqual([]);
+    expect(await messages(root, 'src/mcp/right.ts', "import { HostRuntime } from '../runtime/runtime';\n")).toEqual([]);
     // src/hook.ts (dist/hook.js) takes only the hooks' fast path and the protocol's limits.
     expect(await messages(root, 'src/hook.ts', "import * as vscode from 'vscode';\n")).toEqual(refused);
     expect(await messages(root, 'src/hook.ts', "import { main } from './cli';\n")).toEqual(refused);
