@@ -1,19 +1,20 @@
 /**
  * What every `zut-host` subcommand shares: the option table, usage errors and exit codes, output, the host's
- * options (a project's own extensions start only with `--allow-project`), and running the Manager for one
- * invocation (always stopped afterwards, also on Ctrl+C; a second Ctrl+C kills at once).
+ * choices (a project's own extensions start only with `--allow-project`), and running a host for one invocation
+ * (src/runtime's `cli` shell: always stopped afterwards, also on Ctrl+C; a second Ctrl+C kills at once).
  */
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import pkg from '../../package.json';
-import type { ExtensionHost, ManagerOptions } from '../host/api';
+import type { ExtensionHost } from '../host/api';
 import type { LoadReport } from '../host/types';
 import { sanitizeText } from '../host/terminalText';
 import type { HostUi } from '../host/hostUi';
 import { NullHostUi } from '../host/hostUi';
-import { Manager } from '../host/manager';
+import { HostRuntime } from '../runtime/runtime';
+import type { HostChoices } from '../runtime/recipe';
 import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
 import type { ConsentOptions } from '../host/extensions/consent';
 import { parsePin, pinnedConsent } from '../host/extensions/pins';
@@ -184,11 +185,12 @@ export function checkedCwd(value: string | undefined, say = (cwd: string, why: s
 }
 
 /**
- * The Manager options of a headless run (every verb that starts extensions: doctor, command, tool, mcp, hook): the
- * project's own extensions only with `--allow-project` (else no folder at all: project.ts), `$ZUT_HOME`, `--ext`,
- * zot and e unless `--no-zot` / `--no-e`, the reply timeout.
+ * The host's choices of a headless run (every verb that starts extensions: doctor, command, tool, mcp, hook; the
+ * runtime's recipe adds what each kind of shell fixes: src/runtime/recipe.ts): the project's own extensions only with
+ * `--allow-project` (else no folder at all: project.ts), `$ZUT_HOME`, `--ext`, zot and e unless `--no-zot` /
+ * `--no-e`, the reply timeout.
  */
-export function hostOptions(p: Parsed): Omit<ManagerOptions, 'ui'> {
+export function hostOptions(p: Parsed): Omit<HostChoices, 'ui'> {
   const timeout = timeoutOf(p);
   const consent = pinsOf(p);
   return {
@@ -199,9 +201,6 @@ export function hostOptions(p: Parsed): Omit<ManagerOptions, 'ui'> {
     ...(!p.values['no-zot'] && { zot: { home: resolveZotHome() } }),
     ...(!p.values['no-e'] && { e: { home: resolveEHome() } }),
     hostVersion: VERSION,
-    provider: 'zut-host',
-    model: 'none',
-    autoRestart: false,
     ...(timeout !== undefined && { commandTimeoutMs: timeout, toolTimeoutMs: timeout }),
   };
 }
@@ -245,35 +244,31 @@ export function extensionPids(host: ExtensionHost): number[] {
 }
 
 /**
- * Builds and starts the Manager for this run; `run` gets it, and it is always stopped afterwards. The first
- * SIGINT/SIGTERM interrupts the run and stops the extensions gracefully; a second one kills them at once (signals.ts).
+ * Builds and starts the host for this run (the runtime's `cli` shell); `run` gets it, and it is always stopped
+ * afterwards. The first SIGINT/SIGTERM interrupts the run and stops the extensions gracefully; a second one kills them
+ * at once (signals.ts).
  */
 export async function withHost<T>(
   p: Parsed,
   run: (host: ExtensionHost, report: LoadReport) => Promise<T>,
-  extra: { ui?: HostUi; options?: Partial<ManagerOptions>; onHost?: (host: ExtensionHost) => void } = {},
+  extra: { ui?: HostUi; options?: Partial<HostChoices>; onHost?: (host: ExtensionHost) => void } = {},
 ): Promise<T> {
   const options = hostOptions(p);
   enterProject(p);
-  const manager = new Manager({ ...options, ui: extra.ui ?? new NullHostUi(), ...extra.options });
-  extra.onHost?.(manager);
-  const logs = p.values.verbose
-    ? manager.onDidLog((l) => {
-        if (l.kind === 'stderr' || l.kind === 'host') errLine(`[${l.ext}] ${l.text}`);
-      })
-    : undefined;
+  const runtime = new HostRuntime('cli', { ...options, ui: extra.ui ?? new NullHostUi(), ...extra.options });
+  const host = runtime.manager;
+  extra.onHost?.(host);
+  if (p.values.verbose) runtime.copyLogs(errLine);
   let interrupt!: () => void;
   const interrupted = new Promise<never>((_, reject) => (interrupt = () => reject(new Interrupted())));
   interrupted.catch(() => undefined); // observed below; never an unhandled rejection
-  const signals = stopSignals(interrupt, () => extensionPids(manager), EXIT.interrupted);
+  const signals = stopSignals(interrupt, () => extensionPids(host), EXIT.interrupted);
   try {
-    const report = await Promise.race([manager.start(), interrupted]);
-    return await Promise.race([run(manager, report), interrupted]);
+    const report = await Promise.race([runtime.start(), interrupted]);
+    return await Promise.race([run(host, report), interrupted]);
   } finally {
-    await manager.stop();
+    await runtime.shutdown();
     signals.dispose();
-    logs?.dispose();
-    manager.dispose();
   }
 }
 

@@ -15,12 +15,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Manager } from '../host/manager';
-import { NullHostUi } from '../host/hostUi';
 import { sanitizeText } from '../host/terminalText';
 import { HOOK_ANSWER_MARGIN_MS, HOOK_DOOR_MARGIN_MS, HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
 import { askRunningHost } from '../hooks/client';
-import { guardMemoryFile } from '../hooks/rendezvous';
 import { hookFailure as failure } from '../hooks/failure';
 import { readHookInput, type HookInput } from '../hooks/input';
 import { projectFolder } from '../hooks/projectFolder';
@@ -28,9 +25,10 @@ import { answerInTime } from '../hooks/server';
 import { launchWarmHost, warmEnabled, warmOptionsOf, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
 import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_ASKED, type HookAgent, type HookAnswer, type HookCall } from '../hooks/names';
 import { presetStdin, readStdin } from '../hooks/stdin';
-import { hostOptions, UsageError, write, type Parsed } from './common';
+import { HostRuntime } from '../runtime/runtime';
+import { UsageError, write, type Parsed } from './common';
 import { hookInstall } from './hookInstall';
-import { hookHost } from './hookHost';
+import { hookHost, hookHostChoices } from './hookHost';
 
 export async function hook(p: Parsed): Promise<number> {
   const [, eventName, ...extra] = p.positionals;
@@ -75,24 +73,21 @@ async function answer_(p: Parsed, call: HookCall, afterAnswer: (f: () => void) =
 }
 
 /**
- * A host of this process's own for the call (the warm host is off or did not come up): every headless verb's
- * extensions (zut, zot, e: hostOptions) for the input's project — its own extensions listed but blocked (not spawned)
- * unless the call opted in — stopped after the answer.
+ * A host of this process's own for the call (the warm host is off or did not come up): the runtime's `hook` shell with
+ * the warm host's choices (hookHost.ts `hookHostChoices`: every headless verb's extensions, zut, zot and e, for the
+ * input's project — its own extensions listed but blocked (not spawned) unless the call opted in), stopped after the
+ * answer.
  */
 async function answerHere(p: Parsed, call: HookCall, input: HookInput, at: { cwd: string; project: string }, o: WarmOptions, deadline: number): Promise<HookAnswer> {
-  const manager = new Manager({ ...hostOptions(p), folders: [at.project], ui: new NullHostUi(), provider: call.agent, model: 'unknown', isTrusted: () => o.allowProject, guardMemoryFile: guardMemoryFile() });
+  const runtime = new HostRuntime('hook', hookHostChoices(p, at.project, o));
   try {
     const host = `a headless host for ${at.project} (global extensions${o.allowProject ? " and the project's" : ''})`;
     if (p.values.verbose) process.stderr.write(sanitizeText(`zut-host hook: no window for ${at.cwd}: ${host}`) + '\n');
     // Started within the budget: whoever is still starting at the deadline is named in the PreToolUse's denial.
-    let timer: NodeJS.Timeout | undefined;
     // (The door still gets its margin to name who is late: HOOK_DOOR_MARGIN_MS, twice.)
-    const startBy = deadline - HOOK_ANSWER_MARGIN_MS - 2 * HOOK_DOOR_MARGIN_MS;
-    await Promise.race([manager.start().catch(() => undefined), new Promise((r) => (timer = setTimeout(r, Math.max(0, startBy - Date.now()))))]);
-    clearTimeout(timer);
-    return await answerInTime(manager, call, input, Math.max(0, deadline - Date.now() - HOOK_ANSWER_MARGIN_MS));
+    await runtime.startWithin(deadline - HOOK_ANSWER_MARGIN_MS - 2 * HOOK_DOOR_MARGIN_MS);
+    return await answerInTime(runtime.manager, call, input, Math.max(0, deadline - Date.now() - HOOK_ANSWER_MARGIN_MS));
   } finally {
-    await manager.stop();
-    manager.dispose();
+    await runtime.shutdown();
   }
 }

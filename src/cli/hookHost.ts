@@ -2,8 +2,9 @@
  * `zut-host hook host`: the warm headless host agents' hooks use when no window is open on their folder (started
  * detached by the first such hook, which answers its own call: src/hooks/warmHost.ts; `--after-pid` names it). It serves one folder with one set of options (the
  * project's own extensions only when started with `--allow-project`, as every headless run) over the hooks' local
- * socket (src/hooks/server.ts), keeps its extensions running and restarts one whose files change (the fingerprint
- * rules: Manager.applyChanges), and exits — stopping them — after `--idle-timeout` seconds without a call
+ * socket (src/hooks/server.ts), over the runtime's `hook` shell (src/runtime: the recipe, the watch of the extension
+ * homes, the lifecycle), keeps its extensions running and restarts one whose files change (the fingerprint rules:
+ * Manager.applyChanges), and exits — stopping them — after `--idle-timeout` seconds without a call
  * (HOOK_HOST_IDLE_MS; `$ZUT_HOOK_HOST_IDLE_SECONDS`), when its own dist/cli.js is replaced (an update), on SIGTERM or
  * on `zut-host hook host stop`. A watchdog (src/hooks/watchdog.ts) ends its extensions' process groups if it dies
  * without stopping them. `status` lists the warm hosts; `stop [--cwd DIR]` ends them (or the one of DIR) — each pid
@@ -12,10 +13,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ManagerOptions } from '../host/api';
-import { Manager } from '../host/manager';
 import { NullHostUi } from '../host/hostUi';
-import { eProjectExtensionsDir, globalExtensionsDir, projectExtensionsDir, zotProjectExtensionsDir } from '../host/disk/paths';
 import { HOOK_BUDGET_MS, HOOK_HOST_CHECK_MS, HOOK_HOST_IDLE_MS, HOOK_HOST_STOP_WAIT_MS, HOOK_START_POLL_MS } from '../protocol/limits';
 import { hostState, removeStale } from '../hooks/client';
 import { HookServer } from '../hooks/server';
@@ -23,8 +21,9 @@ import { alive, ensurePrivateDir, guardMemoryFile, hooksDir, readRendezvous, rea
 import { projectFolder } from '../hooks/projectFolder';
 import { warmLock, warmOptionsOf, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
 import { startWatchdog } from '../hooks/watchdog';
-import { ExtensionHomesWatch } from './hookHostWatch';
-import { EXIT, hostOptions, UsageError, write, type Parsed } from './common';
+import type { HostChoices } from '../runtime/recipe';
+import { HostRuntime } from '../runtime/runtime';
+import { EXIT, extensionPids, hostOptions, UsageError, write, type Parsed } from './common';
 
 /** `zut-host hook host [status|stop]`. */
 export async function hookHost(p: Parsed): Promise<number> {
@@ -88,6 +87,14 @@ function idleMs(p: Parsed): number {
   return s * 1000;
 }
 
+/**
+ * The choices of both hook hosts, this warm one and a hook's own (hook.ts answerHere): `project`'s extensions listed,
+ * spawned only when the call opted in, and the guard memory of the hooks directory `dir`.
+ */
+export function hookHostChoices(p: Parsed, project: string, o: WarmOptions, dir?: string): HostChoices {
+  return { ...hostOptions(p), folders: [project], ui: new NullHostUi(), isTrusted: () => o.allowProject, guardMemoryFile: guardMemoryFile(dir) };
+}
+
 async function serve(p: Parsed): Promise<number> {
   const folder = realFolder(p.values.cwd ?? process.cwd());
   const options: WarmOptions = warmOptionsOf(p.values);
@@ -96,28 +103,23 @@ async function serve(p: Parsed): Promise<number> {
   const why = ensurePrivateDir(dir);
   if (why) throw new Error(`hook host: ${why}`);
   const file = warmRendezvous(folder, options, dir);
-  const opts = hostOptions(p);
-  const manager = new Manager({ ...opts, folders: [folder], ui: new NullHostUi(), provider: 'hook', model: 'unknown', autoRestart: true, isTrusted: () => options.allowProject, guardMemoryFile: guardMemoryFile(dir) });
-  // Watched from the extensions' start on (hookHostWatch.ts).
-  let watch: ExtensionHomesWatch | undefined;
+  const runtime = new HostRuntime('hook', hookHostChoices(p, folder, options, dir));
   const watchdog = startWatchdog();
-  const tracked = manager.onDidChangeExtensions(() => watchdog.track(manager.extensions().flatMap((e) => (e.pid ? [e.pid] : []))));
+  runtime.own(runtime.manager.onDidChangeExtensions(() => watchdog.track(extensionPids(runtime.manager))));
   let ending: Promise<void> | undefined;
   let ended!: () => void;
   const finished = new Promise<void>((resolve) => (ended = resolve));
   // (`end`, below, runs only when the timer fires: after everything here is set up.)
   const idleTimer = setTimeout(() => void end(), idle);
   // Started by a hook that answers its own call (warmHost.ts launchWarmHost): its extensions start once that hook has
-  // exited (not both at once on the machine), or at this host's first call, whichever is first.
-  let started = false;
+  // exited (not both at once on the machine), or at this host's first call, whichever is first; its extension homes
+  // are watched from then on.
   const startExtensions = () => {
-    if (started) return;
-    started = true;
-    void manager.start().catch(() => undefined);
-    watch = new ExtensionHomesWatch(manager, extensionHomes(folder, opts, options));
+    void runtime.start().catch(() => undefined);
+    runtime.watchHomes();
   };
   // Before each call: what changed in the extension homes is applied (and a home made anew watched again).
-  const server = await HookServer.listen(manager, [folder], { dir, warmFile: file, onRequest: () => (idleTimer.refresh(), startExtensions(), watch?.check()) });
+  const server = await HookServer.listen(runtime.manager, [folder], { dir, warmFile: file, onRequest: () => (idleTimer.refresh(), startExtensions(), runtime.checkChanges()) });
   fs.rmSync(warmLock(file), { force: true });
   if (typeof server === 'string') throw new Error(`hook host: ${server}`);
 
@@ -126,33 +128,32 @@ async function serve(p: Parsed): Promise<number> {
       server.dispose();
       clearTimeout(idleTimer);
       clearInterval(checks);
-      watch?.dispose();
-      await manager.stop();
-      tracked.dispose();
+      await runtime.shutdown();
       watchdog.bye();
-      manager.dispose();
       ended();
     })());
   // An update replaces dist/cli.js: the next hook then starts the new version.
   const self = fs.realpathSync(process.argv[1]);
-  const stamp = (f: string) => {
-    try {
-      const st = fs.statSync(f);
-      return `${st.ino}:${st.size}:${st.mtimeMs}`;
-    } catch {
-      return 'gone';
-    }
-  };
   const was = stamp(self);
   const checks = setInterval(() => {
     if (stamp(self) !== was) void end();
-    watch?.check();
+    runtime.checkChanges();
   }, HOOK_HOST_CHECK_MS);
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void end());
   await afterExit(afterPid(p), HOOK_BUDGET_MS);
   startExtensions();
   await finished;
   return EXIT.ok;
+}
+
+/** A file's identity and version (inode, size, time), or `gone`. */
+function stamp(f: string): string {
+  try {
+    const st = fs.statSync(f);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'gone';
+  }
 }
 
 /** `--after-pid N`: the hook that started this host. */
@@ -168,15 +169,4 @@ function afterPid(p: Parsed): number | undefined {
 async function afterExit(pid: number | undefined, ms: number): Promise<void> {
   const until = Date.now() + ms;
   while (pid !== undefined && alive(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, HOOK_START_POLL_MS));
-}
-
-/** The extension directories this host loads (hookHostWatch.ts watches them). */
-function extensionHomes(folder: string, opts: Omit<ManagerOptions, 'ui'>, o: WarmOptions): string[] {
-  return [
-    globalExtensionsDir(opts.zutHome),
-    ...(opts.zot ? [globalExtensionsDir(opts.zot.home)] : []),
-    ...(opts.e ? [globalExtensionsDir(opts.e.home)] : []),
-    ...(o.allowProject ? [projectExtensionsDir(folder), ...(opts.zot ? [zotProjectExtensionsDir(folder)] : []), ...(opts.e ? [eProjectExtensionsDir(folder)] : [])] : []),
-    ...(opts.extensionPaths ?? []),
-  ];
 }

@@ -9,7 +9,7 @@ import { stopSignals } from './signals';
 
 export async function mcp(p: Parsed): Promise<number> {
   if (p.positionals.length > 1) throw new UsageError('mcp takes no arguments');
-  const host = { ...hostOptions(p), provider: 'mcp', autoRestart: true };
+  const host = hostOptions(p); // the runtime's `mcp` shell (src/runtime/recipe.ts) adds its provider and restarts
   const cwd = cwdOf(p);
   enterProject(p);
   return runMcpStdio({

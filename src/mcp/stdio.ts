@@ -8,19 +8,20 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { sanitizeText } from '../host/terminalText';
-import type { ExtensionHost, ManagerOptions } from '../host/api';
+import type { ExtensionHost } from '../host/api';
 import { Emitter, type IDisposable } from '../host/events';
 import { NullHostUi, type NoteLevel } from '../host/hostUi';
-import { Manager } from '../host/manager';
 import { PIN_HELD } from '../host/extensions/pins';
 import { MCP_FIRST_LOAD_WAIT_MS } from '../protocol/limits';
+import type { HostChoices } from '../runtime/recipe';
+import { HostRuntime } from '../runtime/runtime';
 import { readMessages } from './lines';
 import { Outbox } from './outbox';
 import { McpConnection, McpSessions, type ExtensionProgress } from './server';
 
 export interface McpStdioOptions {
-  /** The host's options (the CLI's, src/cli/common.ts `hostOptions`), all but its UI. */
-  host: Omit<ManagerOptions, 'ui'>;
+  /** The host's choices (the CLI's, src/cli/common.ts `hostOptions`), all but its UI: the runtime's `mcp` shell. */
+  host: Omit<HostChoices, 'ui'>;
   /** The project directory (new sessions' context). */
   cwd: string;
   version: string;
@@ -56,15 +57,17 @@ export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
   const stdout = o.stdout ?? process.stdout;
   const stderr = o.stderr ?? process.stderr;
   const ui = new ProgressUi();
-  const host = new Manager({ ...o.host, ui });
-  const logs = host.onDidLog((l) => {
-    if (o.verbose && (l.kind === 'stderr' || l.kind === 'host')) stderr.write(sanitizeText(`[${l.ext}] ${l.text}`) + '\n');
-  });
-  const fails = host.onDidFail((f) => stderr.write(sanitizeText(`zut-host mcp: ${f.message}`) + '\n'));
+  const runtime = new HostRuntime('mcp', { ...o.host, ui });
+  const host = runtime.manager;
+  runtime.own(ui.emitter);
+  if (o.verbose) runtime.copyLogs((line) => stderr.write(sanitizeText(line) + '\n'));
+  runtime.own(host.onDidFail((f) => stderr.write(sanitizeText(`zut-host mcp: ${f.message}`) + '\n')));
   // Only a pinned run (--pin) has consent: what waits for it is content that is not the pinned one.
-  const held = host.onDidRequestConsent((pending) => {
-    for (const e of pending) stderr.write(sanitizeText(`zut-host mcp: ${e.name} (${e.dir}) not started: ${PIN_HELD}`) + '\n');
-  });
+  runtime.own(
+    host.onDidRequestConsent((pending) => {
+      for (const e of pending) stderr.write(sanitizeText(`zut-host mcp: ${e.name} (${e.dir}) not started: ${PIN_HELD}`) + '\n');
+    }),
+  );
   let stop!: (why: NodeJS.Signals | 'eof') => void;
   const stopped = new Promise<NodeJS.Signals | 'eof'>((resolve) => (stop = resolve));
   // Written with backpressure, progress coalesced; a client that stops reading or a broken pipe ends the session.
@@ -86,7 +89,7 @@ export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
   // initialize, ping and notifications are answered at once; tools appear as their extensions become ready
   // (`notifications/tools/list_changed`). Other requests wait for the first load, at most MCP_FIRST_LOAD_WAIT_MS,
   // so a client that lists once right after initialize sees the extensions that start in that time.
-  const started = host.start();
+  const started = runtime.start();
   let timer: NodeJS.Timeout | undefined;
   const firstLoad = Promise.race([
     started.then(
@@ -111,12 +114,7 @@ export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
   const why = await stopped;
   conn.dispose();
   // The stop gives up starts in progress (an extension that never says hello does not hold it up).
-  await host.stop();
-  await started.catch(() => undefined);
+  await runtime.shutdown();
   signals?.dispose();
-  logs.dispose();
-  fails.dispose();
-  held.dispose();
-  host.dispose();
   return why === 'SIGINT' ? 130 : 0;
 }
