@@ -20,8 +20,8 @@ import type { HookAnswer, HookCall } from './names';
 import { sessionStartContext } from './skills';
 import { activeSkills, SKILL_TOOL_NAME } from '../host/chat/skills';
 import { hasOwnPrefix, isOwnTool } from './tools';
-import { memoryOf } from './callMemory';
-import { notification, permissionDenied, permissionRequest, ranAfterAsking } from './permissions';
+import { onDiskFor, type CallMemory } from './callMemory';
+import { notification, permissionDenied, permissionRequest, ranAfterAsking, type PermissionSteps } from './permissions';
 
 export type { HookHost } from './host';
 
@@ -34,27 +34,28 @@ function sessionOf(input: HookInput): SessionContext {
 }
 
 /**
- * Answers one hook call; `deadline` (ms since epoch) bounds how long a PreToolUse waits for extensions still
+ * Answers one hook call with `memory`, the answerer's memory of the session's calls (callMemory.ts: a server keeps
+ * one for all its calls); `deadline` (ms since epoch) bounds how long a PreToolUse waits for extensions still
  * starting (their guards could not be asked: the call is denied). The caller bounds the whole (server.ts answerInTime).
  */
-export async function answerHook(host: HookHost, call: HookCall, input: HookInput, deadline: number): Promise<HookAnswer> {
+export async function answerHook(host: HookHost, call: HookCall, input: HookInput, deadline: number, memory: CallMemory): Promise<HookAnswer> {
   const session = sessionOf(input);
   host.setSession(session);
-  const requestOf = (i: HookInput, toolId?: string) => guardRequest(host, call, i, toolId);
+  const steps: PermissionSteps = { host, memory, requestOf: (i, toolId) => guardRequest(host, call, i, toolId) };
   switch (call.event) {
     case 'PreToolUse':
-      return preToolUse(host, call, input, deadline);
+      return preToolUse(host, call, input, deadline, memory);
     case 'PostToolUse':
-      postToolUse(host, call, input);
+      postToolUse(steps, call, input);
       return NOTHING;
     case 'PermissionRequest':
-      permissionRequest(host, call, input, requestOf);
+      permissionRequest(steps, call, input);
       return NOTHING;
     case 'PermissionDenied':
-      permissionDenied(host, input, requestOf);
+      permissionDenied(steps, input);
       return NOTHING;
     case 'Notification':
-      notification(host, call, input, requestOf);
+      notification(steps, call, input);
       return NOTHING;
     case 'UserPromptSubmit':
       return userPromptSubmit(host, call, input);
@@ -89,16 +90,18 @@ function isOurs(host: HookHost, call: HookCall, name: string): boolean {
   return isOwnTool(call.agent, name, host.allTools(), hostTools);
 }
 
-async function preToolUse(host: HookHost, call: HookCall, input: HookInput, deadline: number): Promise<HookAnswer> {
+async function preToolUse(host: HookHost, call: HookCall, input: HookInput, deadline: number, memory: CallMemory): Promise<HookAnswer> {
   // Whether a tool named as ours is one this host serves is known once its extensions are up (a warm host that has
   // just started may not have them yet): wait for them, within the budget; still unknown then, it is guarded.
   if (input.toolName && hasOwnPrefix(call.agent, input.toolName)) await host.whenSettled(deadline);
   const request = guardRequest(host, call, input);
   if (!request) return NOTHING;
-  // Remembered, so the agent's later events about this call (permission, result) find it (callMemory.ts).
-  if (input.sessionId) memoryOf(host).called(input.sessionId, request.toolId!, request.name, input.toolInput);
   const { verdict } = await host.guardTool({ ...request, deadline });
   if (verdict.blocked) return deny(call, `blocked by ${verdict.blocked.ext}: ${verdict.blocked.reason}`);
+  // Let through: remembered (before the answer: the agent's next event may come at once, to another process) with
+  // the input the agent will run, so its later events (permission, result) find it (callMemory.ts).
+  const runs = verdict.rewrittenBy.length > 0 ? (verdict.input as Record<string, unknown>) : input.toolInput;
+  if (input.sessionId) memory.called(input.sessionId, { toolId: request.toolId!, name: request.name, input: runs }, onDiskFor(host.extensions(), input.toolUseId === undefined));
   if (verdict.rewrittenBy.length === 0) return NOTHING; // no guard rewrote it: no opinion, never `allow`
   const updated = input.toolInputWasString ? JSON.stringify(verdict.input) : verdict.input;
   if (call.agent === 'copilot-cli' && call.camel) return json({ modifiedArgs: updated });
@@ -110,12 +113,16 @@ async function preToolUse(host: HookHost, call: HookCall, input: HookInput, dead
 }
 
 /**
- * The `tool_result` event (under the id of the call's PreToolUse when it was answered here): the agent's response
- * as text, bounded as zot's observation budget says; after `permission_decision` approved when the person was asked.
+ * The `tool_result` event (under the id of the call's PreToolUse when it is remembered: by the agent's id, else by
+ * name and the arguments the agent repeats): the agent's response as text, bounded as zot's observation budget says;
+ * after `permission_decision` approved when the person was asked. The call is then forgotten.
  */
-function postToolUse(host: HookHost, call: HookCall, input: HookInput): void {
-  const remembered = input.sessionId && input.toolName ? memoryOf(host).find(input.sessionId, input.toolUseId !== undefined ? { toolId: input.toolUseId } : { name: input.toolName }) : undefined;
+function postToolUse(steps: PermissionSteps, call: HookCall, input: HookInput): void {
+  const { host, memory } = steps;
+  const by = input.toolUseId !== undefined ? { toolId: input.toolUseId } : { name: input.toolName, input: input.toolInput };
+  const remembered = input.sessionId && input.toolName ? memory.find(input.sessionId, by) : undefined;
   const request = guardRequest(host, call, input, remembered?.toolId);
+  if (remembered) memory.finished(input.sessionId!, remembered);
   if (!request) return;
   ranAfterAsking(host, remembered, request);
   const { text, isError } = responseOf(input.toolResponse);

@@ -7,45 +7,51 @@
  * - Copilot CLI `permissionRequest` fires before its permission service decides (auto-allows included: GitHub's hooks
  *   reference), so it only marks the call; its `notification` of type `permission_prompt` (the person is being asked)
  *   is the `tool_confirmation_requested`; a postToolUse of that call → approved by the user.
- * Our answer to each is nothing: the person, or the agent's own rules, decide. The call is found in the memory of the
- * session (callMemory.ts: this host's, else the calls other hosts answered, on disk); one that cannot be found has no
- * event.
+ * Our answer to each is nothing: the person, or the agent's own rules, decide. The call is found in the answerer's
+ * memory of the session (callMemory.ts: its own, else the calls other processes answered, on disk) by the agent's id,
+ * else by tool name and the arguments the agent repeats (Copilot CLI's permissionRequest repeats some of them); one
+ * that cannot be found has no event. A denial ends the call's story: it is forgotten.
  * VS Code-free.
  */
 import type { GuardRequest } from '../host/calls/toolGuard';
 import type { HookHost } from './host';
-import { memoryOf, type RememberedCall } from './callMemory';
+import type { CallMemory, RememberedCall } from './callMemory';
 import type { HookInput } from './input';
 import type { HookCall } from './names';
 
-/** The door's request for a remembered call. */
-type RequestOf = (input: HookInput, toolId: string) => GuardRequest | undefined;
+/** What answering a permission step needs: the host, the answerer's call memory, the door's request for a call. */
+export interface PermissionSteps {
+  host: HookHost;
+  memory: CallMemory;
+  /** The door's request for the call in `input`, under `toolId` (undefined: not a call the door judges). */
+  requestOf: (input: HookInput, toolId: string) => GuardRequest | undefined;
+}
 
 /** PermissionRequest: Claude Code is about to ask (the event); Copilot CLI may or may not (marked only). */
-export function permissionRequest(host: HookHost, call: HookCall, input: HookInput, requestOf: RequestOf): void {
+export function permissionRequest(steps: PermissionSteps, call: HookCall, input: HookInput): void {
   const session = input.sessionId;
   if (!session || !input.toolName) return;
-  const claude = call.agent === 'claude';
-  const c = memoryOf(host).find(session, { name: input.toolName, ...(claude && { input: input.toolInput }) });
+  const c = steps.memory.find(session, { name: input.toolName, input: input.toolInput });
   if (!c) return;
-  if (!claude) return memoryOf(host).mark(session, c, 'requested');
-  ask(host, session, c, input, requestOf);
+  if (call.agent !== 'claude') return steps.memory.mark(session, c, 'requested');
+  ask(steps, session, c, input);
 }
 
 /** Notification: Copilot CLI's `permission_prompt` asks the person about the call its permissionRequest marked. */
-export function notification(host: HookHost, call: HookCall, input: HookInput, requestOf: RequestOf): void {
+export function notification(steps: PermissionSteps, call: HookCall, input: HookInput): void {
   if (call.agent !== 'copilot-cli' || input.notificationType !== 'permission_prompt' || !input.sessionId) return;
-  const c = memoryOf(host).requested(input.sessionId);
-  if (c) ask(host, input.sessionId, c, { ...input, toolName: c.name, toolInput: c.input }, requestOf);
+  const c = steps.memory.requested(input.sessionId);
+  if (c) ask(steps, input.sessionId, c, { ...input, toolName: c.name, toolInput: c.input });
 }
 
-/** PermissionDenied (Claude Code): denied by the person it asked, else by its own rules. */
-export function permissionDenied(host: HookHost, input: HookInput, requestOf: RequestOf): void {
+/** PermissionDenied (Claude Code): denied by the person it asked, else by its own rules. The call will not run. */
+export function permissionDenied(steps: PermissionSteps, input: HookInput): void {
   if (!input.sessionId || !input.toolName) return;
-  const c = memoryOf(host).find(input.sessionId, input.toolUseId !== undefined ? { toolId: input.toolUseId } : { name: input.toolName, input: input.toolInput });
-  const request = requestOf(input, c?.toolId ?? input.toolUseId ?? '');
+  const c = steps.memory.find(input.sessionId, input.toolUseId !== undefined ? { toolId: input.toolUseId } : { name: input.toolName, input: input.toolInput });
+  if (c) steps.memory.finished(input.sessionId, c);
+  const request = steps.requestOf(input, c?.toolId ?? input.toolUseId ?? '');
   if (!request || !request.toolId) return;
-  host.toolPermission(request, { kind: 'decision', decision: 'denied', source: c?.asked ? 'user' : 'policy', ...(input.reason !== undefined && { reason: input.reason }) });
+  steps.host.toolPermission(request, { kind: 'decision', decision: 'denied', source: c?.asked ? 'user' : 'policy', ...(input.reason !== undefined && { reason: input.reason }) });
 }
 
 /** A call that ran after the agent asked the person about it: approved by them (before its `tool_result`). */
@@ -53,8 +59,8 @@ export function ranAfterAsking(host: HookHost, c: RememberedCall | undefined, re
   if (c?.asked) host.toolPermission(request, { kind: 'decision', decision: 'approved', source: 'user' });
 }
 
-function ask(host: HookHost, session: string, c: RememberedCall, input: HookInput, requestOf: RequestOf): void {
-  memoryOf(host).mark(session, c, 'asked');
-  const request = requestOf(input, c.toolId);
-  if (request) host.toolPermission(request, { kind: 'confirmation' });
+function ask(steps: PermissionSteps, session: string, c: RememberedCall, input: HookInput): void {
+  steps.memory.mark(session, c, 'asked');
+  const request = steps.requestOf(input, c.toolId);
+  if (request) steps.host.toolPermission(request, { kind: 'confirmation' });
 }

@@ -7,7 +7,8 @@
  * line back: `{"stdout", "stderr"?, "exitCode"}`, within that budget whatever the extensions do (a PreToolUse not
  * judged in time is denied). A wrong token, a line over the limit or none within HOOK_REQUEST_MS closes the socket
  * (the first line is read as the relay's is: localSocket.ts). The answer comes from the guards already
- * running in this host (answer.ts). Only its own rendezvous files are removed when it closes. VS Code-free.
+ * running in this host (answer.ts), with the server's one memory of the agents' calls (callMemory.ts). Only its own
+ * rendezvous files are removed when it closes. VS Code-free.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -17,6 +18,7 @@ import * as z from 'zod';
 import { listenLocal, readFirstLine } from './localSocket';
 import { HOOK_BUDGET_MS, HOOK_DOOR_MARGIN_MS, HOOK_INPUT_MAX_BYTES, HOOK_REQUEST_MS } from '../protocol/limits';
 import { answerHook, type HookHost } from './answer';
+import { CallMemory } from './callMemory';
 import { hookFailure, lateAnswer } from './failure';
 import { readHookInput, type HookInput } from './input';
 import { HOOK_AGENTS, hookBudgetMs, hookEventOf, type HookAgent, type HookAnswer, type HookCall } from './names';
@@ -40,6 +42,8 @@ export interface HookServerOptions {
 
 export class HookServer {
   private readonly sockets = new Set<net.Socket>();
+  /** What it remembers of the agents' calls, for their later events (permission, result). */
+  private readonly memory = new CallMemory();
   private constructor(
     private readonly server: net.Server,
     readonly address: string,
@@ -94,7 +98,7 @@ export class HookServer {
     else {
       const input = readHookInput(req.input);
       const call: HookCall = { agent, event, camel: req.camel };
-      answer = typeof input === 'string' ? hookFailure(call, input) : await answerInTime(this.host, call, input, Math.min(req.budgetMs ?? hookBudgetMs(), HOOK_BUDGET_MS));
+      answer = typeof input === 'string' ? hookFailure(call, input) : await answerInTime(this.host, call, input, Math.min(req.budgetMs ?? hookBudgetMs(), HOOK_BUDGET_MS), this.memory);
     }
     s.end(JSON.stringify(answer) + '\n');
   }
@@ -108,14 +112,18 @@ export class HookServer {
   }
 }
 
-/** `answerHook` within `budgetMs`: past it, a PreToolUse is denied and any other event fails (failure.ts). */
-export async function answerInTime(host: HookHost, call: HookCall, input: HookInput, budgetMs: number): Promise<HookAnswer> {
+/**
+ * `answerHook` within `budgetMs`: past it, a PreToolUse is denied and any other event fails (failure.ts). `memory`:
+ * the answerer's (a server's, for all its calls); a hook answering its one call by itself has a memory of its own,
+ * whose files (callMemory.ts) are what the next process finds.
+ */
+export async function answerInTime(host: HookHost, call: HookCall, input: HookInput, budgetMs: number, memory = new CallMemory()): Promise<HookAnswer> {
   const deadline = Date.now() + budgetMs;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<HookAnswer>((resolve) => (timer = setTimeout(() => resolve(lateAnswer(call, 'zut', budgetMs)), budgetMs)));
   try {
     return await Promise.race([
-      answerHook(host, call, input, deadline - Math.min(HOOK_DOOR_MARGIN_MS, budgetMs / 4)).catch((e: unknown) => hookFailure(call, e instanceof Error ? e.message : String(e))),
+      answerHook(host, call, input, deadline - Math.min(HOOK_DOOR_MARGIN_MS, budgetMs / 4), memory).catch((e: unknown) => hookFailure(call, e instanceof Error ? e.message : String(e))),
       late,
     ]);
   } finally {

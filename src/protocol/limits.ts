@@ -418,13 +418,20 @@ export const HOOK_HOST_PROBE_MS = 2_000;
 export const HOOK_MEMORY_SESSIONS = 64;
 export const HOOK_MEMORY_CALLS = 32;
 /**
+ * A remembered call is kept this long, in memory and on disk, and no call older is matched. Ours: a permission prompt
+ * follows its call within seconds, a result within the call's run (a long build: minutes).
+ */
+export const HOOK_MEMORY_TTL_MS = 30 * 60_000;
+/**
  * The same memory on disk (one private file per call in the hooks directory), for the call a host other than the one
  * that answered its PreToolUse hears about later (the first call answered by the hook itself while the warm host
- * starts; a window opened mid-session): kept this long, and only for inputs up to this size (a larger one stays in
- * the answering host's memory alone). Ours: a permission prompt follows its call within seconds; tool inputs are a
- * few KB, a file an agent writes may be far larger.
+ * starts; a window opened mid-session), written only while an extension subscribes to an event that needs the call:
+ * at most this many files for all sessions (the oldest removed at each write) and HOOK_MEMORY_CALLS per session, and
+ * only for inputs up to this size (a larger one stays in the answering host's memory alone). Ours: a file is needed
+ * for the seconds between a call and the event another host answers; a few hundred cover every session's calls in
+ * flight, and a write lists no more than that. Tool inputs are a few KB, a file an agent writes may be far larger.
  */
-export const HOOK_MEMORY_FILE_TTL_MS = 30 * 60_000;
+export const HOOK_MEMORY_FILES = 256;
 export const HOOK_MEMORY_FILE_MAX_BYTES = 64 * 1024;
 /**
  * While the warm hook host waits for a process to exit (the hook that started it, `--after-pid`, before it starts

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerHook } from '../../src/hooks/answer';
+import { CallMemory } from '../../src/hooks/callMemory';
 import { readHookInput } from '../../src/hooks/input';
 import { Manager } from '../../src/host/manager';
 import { NODE_FIXTURE, RecordingUi, cleanupTemps, keepManager, nodeExt, stopManagers, writeExt, zutHome } from '../helpers/hostFixtures';
@@ -30,7 +31,7 @@ function slowHost(): Manager {
 async function preToolUse(m: Manager, toolName: string) {
   const input = readHookInput(JSON.stringify({ sessionId: 's1', timestamp: 1, cwd: '/', toolName, toolArgs: {} }));
   if (typeof input === 'string') throw new Error(input);
-  return answerHook(m, { agent: 'copilot-cli', event: 'PreToolUse', camel: true }, input, Date.now() + 10_000);
+  return answerHook(m, { agent: 'copilot-cli', event: 'PreToolUse', camel: true }, input, Date.now() + 10_000, new CallMemory());
 }
 
 describe('hook: zut\'s own MCP tools on a host still starting', () => {

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerHook } from '../../src/hooks/answer';
+import { CallMemory } from '../../src/hooks/callMemory';
 import { readHookInput } from '../../src/hooks/input';
 import { hookEventOf, isCamelEvent, type HookAgent } from '../../src/hooks/names';
 import { Manager } from '../../src/host/manager';
@@ -17,14 +18,18 @@ const FIXTURES = path.resolve(__dirname, '../agents/fixtures');
 const fixture = (agent: string, event: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, agent, `${event}.json`), 'utf8')) as Record<string, unknown> & { tool_use_id?: string };
 
 afterEach(async () => {
+  memories.clear();
   await stopManagers();
   cleanupTemps();
 });
 
-/** A host with a subscriber of every tool event (its `events` tool returns what it got) and, optionally, a guard. */
-async function host(guard = false): Promise<Manager> {
+/**
+ * A host with a subscriber of every tool event (its `events` tool returns what it got; of `events` when given) and,
+ * optionally, a guard.
+ */
+async function host(guard = false, events = ['tool_call', 'tool_confirmation_requested', 'permission_decision', 'tool_result']): Promise<Manager> {
   const z = zutHome();
-  nodeExt(z.exts, { name: 'watcher', tools: [{ name: 'seen', mode: 'events' }], subscribe: { events: ['tool_call', 'tool_confirmation_requested', 'permission_decision', 'tool_result'] } });
+  nodeExt(z.exts, { name: 'watcher', tools: [{ name: 'seen', mode: 'events' }], subscribe: { events } });
   if (guard) nodeExt(z.exts, { name: 'stopper', subscribe: { intercept: ['tool_call'] }, intercept: { tool_call: { block: true, reason: 'not today' } } });
   const m = new Manager({ folders: [], zutHome: z.home, ui: new RecordingUi(), hostVersion: 't' });
   keepManager(m);
@@ -32,11 +37,15 @@ async function host(guard = false): Promise<Manager> {
   return m;
 }
 
-/** The agent's hook call with `payload` (an event name as the agent spells it). */
+/** Each host's answerer's memory (as a window's or the warm host's HookServer keeps one). */
+const memories = new Map<Manager, CallMemory>();
+
+/** The agent's hook call with `payload` (an event name as the agent spells it), answered by `m`'s answerer. */
 async function hook(m: Manager, agent: HookAgent, eventName: string, payload: Record<string, unknown>) {
   const input = readHookInput(JSON.stringify(payload));
   if (typeof input === 'string') throw new Error(input);
-  return answerHook(m, { agent, event: hookEventOf(eventName)!, camel: isCamelEvent(eventName) }, input, Date.now() + 10_000);
+  if (!memories.has(m)) memories.set(m, new CallMemory());
+  return answerHook(m, { agent, event: hookEventOf(eventName)!, camel: isCamelEvent(eventName) }, input, Date.now() + 10_000, memories.get(m)!);
 }
 
 /** The events the watcher got, without their frame type. */
@@ -145,5 +154,50 @@ describe('agent permission events', () => {
     const pre = { ...fixture('claude', 'PreToolUse'), session_id: 'claude-s4' };
     expect(JSON.parse((await hook(m, 'claude', 'PreToolUse', pre)).stdout)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny' } });
     expect((await seen(m)).find((e) => e.event === 'permission_decision')).toMatchObject({ tool_id: pre.tool_use_id, decision: 'denied', source: 'policy', reason: 'blocked by stopper: not today' });
+  });
+
+  it('Copilot CLI: two calls of one tool in flight — the prompt and each result are filed under their own call, told apart by the arguments Copilot repeats (never by name alone)', async () => {
+    const m = await host();
+    const s = { sessionId: 'copilot-two' };
+    const args = (command: string) => ({ command, description: 'scripted call' });
+    const result = (text: string) => ({ resultType: 'success', textResultForLlm: text });
+    await hook(m, 'copilot-cli', 'preToolUse', { ...fixture('copilot-cli', 'preToolUse'), ...s, toolArgs: args('echo A') });
+    await hook(m, 'copilot-cli', 'preToolUse', { ...fixture('copilot-cli', 'preToolUse'), ...s, toolArgs: args('echo B') });
+    // Copilot CLI asks about A (its permissionRequest repeats A's command), while B waits its turn.
+    await hook(m, 'copilot-cli', 'permissionRequest', { ...fixture('copilot-cli', 'permissionRequest'), ...s, toolInput: { command: 'echo A' } });
+    await hook(m, 'copilot-cli', 'notification', { ...fixture('copilot-cli', 'notification'), ...s, message: 'Run command: echo A' });
+    await hook(m, 'copilot-cli', 'postToolUse', { ...fixture('copilot-cli', 'postToolUse'), ...s, toolArgs: args('echo A'), toolResult: result('A ran') });
+    await hook(m, 'copilot-cli', 'postToolUse', { ...fixture('copilot-cli', 'postToolUse'), ...s, toolArgs: args('echo B'), toolResult: result('B ran') });
+    const events = await seen(m);
+    const [a, b] = events.filter((e) => e.event === 'tool_call').map((e) => e.tool_id);
+    expect(a).not.toBe(b);
+    const text = (e: Record<string, unknown>) => ((e.result as { content?: { text?: string }[] } | undefined)?.content ?? [])[0]?.text;
+    expect(events.map((e) => [e.event, e.tool_id === a ? 'A' : e.tool_id === b ? 'B' : e.tool_id, e.event === 'tool_result' ? text(e) : (e.decision ?? e.tool_preview ?? (e.tool_args as { command?: string } | undefined)?.command)])).toEqual([
+      ['tool_call', 'A', 'echo A'],
+      ['tool_call', 'B', 'echo B'],
+      ['tool_confirmation_requested', 'A', 'echo A'],
+      ['permission_decision', 'A', 'approved'],
+      ['tool_result', 'A', 'A ran'],
+      ['tool_result', 'B', 'B ran'],
+    ]);
+  });
+
+  it('a call is written to the hooks directory only while an extension subscribes to an event that needs it there; a finished call’s file is removed', async () => {
+    const dir = process.env.ZUT_HOOKS_DIR!;
+    const files = () => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith('m-')) : []);
+    for (const f of files()) fs.rmSync(path.join(dir, f));
+    // A tap of tool_call alone: nothing later needs the call.
+    const tap = await host(false, ['tool_call']);
+    await hook(tap, 'claude', 'PreToolUse', { ...fixture('claude', 'PreToolUse'), session_id: 'claude-nofile' });
+    await hook(tap, 'copilot-cli', 'preToolUse', { ...fixture('copilot-cli', 'preToolUse'), sessionId: 'copilot-nofile' });
+    expect(files()).toEqual([]);
+    // A result subscriber: a Copilot CLI call (no id from the agent: its result must carry the id made here) is.
+    const results = await host(false, ['tool_result']);
+    await hook(results, 'claude', 'PreToolUse', { ...fixture('claude', 'PreToolUse'), session_id: 'claude-nofile' });
+    expect(files()).toEqual([]);
+    await hook(results, 'copilot-cli', 'preToolUse', { ...fixture('copilot-cli', 'preToolUse'), sessionId: 'copilot-file' });
+    expect(files()).toHaveLength(1);
+    await hook(results, 'copilot-cli', 'postToolUse', { ...fixture('copilot-cli', 'postToolUse'), sessionId: 'copilot-file' });
+    expect(files()).toEqual([]);
   });
 });

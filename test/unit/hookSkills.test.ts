@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerHook } from '../../src/hooks/answer';
+import { CallMemory } from '../../src/hooks/callMemory';
 import { isOwnTool } from '../../src/hooks/tools';
 import { readHookInput, type HookInput } from '../../src/hooks/input';
 import type { HookAgent, HookCall, HookEvent } from '../../src/hooks/names';
@@ -49,7 +50,7 @@ describe('agent hooks: skills and prompts', () => {
     const { m, skillFile } = await host();
     const start = { hook_event_name: 'SessionStart', session_id: 's1', cwd: '/tmp', source: 'startup' };
     for (const agent of ['claude', 'vscode'] as const) {
-      const a = await answerHook(m, call(agent, 'SessionStart'), input(start), Date.now() + 10_000);
+      const a = await answerHook(m, call(agent, 'SessionStart'), input(start), Date.now() + 10_000, new CallMemory());
       expect(a.exitCode).toBe(0);
       const text = context(a.stdout);
       expect(text).toMatch(/^Skills of zut extensions are available\. When a task matches one, read its SKILL\.md/);
@@ -57,18 +58,18 @@ describe('agent hooks: skills and prompts', () => {
       expect(text).not.toContain('# Weather briefing'); // the body is read on demand, never up front
     }
     // Copilot CLI's sessionStart output is not processed (GitHub's CLI hooks reference): nothing is printed.
-    expect(await answerHook(m, call('copilot-cli', 'SessionStart', true), input({ sessionId: 's2', cwd: '/tmp', source: 'new', timestamp: 1 }), Date.now() + 10_000)).toEqual({ stdout: '', exitCode: 0 });
+    expect(await answerHook(m, call('copilot-cli', 'SessionStart', true), input({ sessionId: 's2', cwd: '/tmp', source: 'new', timestamp: 1 }), Date.now() + 10_000, new CallMemory())).toEqual({ stdout: '', exitCode: 0 });
   });
 
   it('SessionStart with no skill running prints nothing (an empty context is no context)', async () => {
     const { m } = await host();
     await m.stopExtension('briefing');
-    expect(await answerHook(m, call('claude', 'SessionStart'), input({ hook_event_name: 'SessionStart', session_id: 's3', cwd: '/tmp' }), Date.now() + 10_000)).toEqual({ stdout: '', exitCode: 0 });
+    expect(await answerHook(m, call('claude', 'SessionStart'), input({ hook_event_name: 'SessionStart', session_id: 's3', cwd: '/tmp' }), Date.now() + 10_000, new CallMemory())).toEqual({ stdout: '', exitCode: 0 });
   });
 
   it("UserPromptSubmit: e's hook.before_turn is sent the agent's prompt (issue 31: it was empty)", async () => {
     const { m } = await host();
-    const a = await answerHook(m, call('claude', 'UserPromptSubmit'), input({ hook_event_name: 'UserPromptSubmit', session_id: 's4', cwd: '/tmp', prompt: 'pack for Reykjavik?' }), Date.now() + 10_000);
+    const a = await answerHook(m, call('claude', 'UserPromptSubmit'), input({ hook_event_name: 'UserPromptSubmit', session_id: 's4', cwd: '/tmp', prompt: 'pack for Reykjavik?' }), Date.now() + 10_000, new CallMemory());
     expect(context(a.stdout)).toBe('[enode]\nAnswer in one line. The user asked: pack for Reykjavik?');
   });
 
