@@ -35,10 +35,15 @@ function sessionOf(input: HookInput): SessionContext {
 
 /**
  * Answers one hook call with `memory`, the answerer's memory of the session's calls (callMemory.ts: a server keeps
- * one for all its calls); `deadline` (ms since epoch) bounds how long a PreToolUse waits for extensions still
- * starting (their guards could not be asked: the call is denied). The caller bounds the whole (server.ts answerInTime).
+ * one for all its calls). `deadline` (ms since epoch) bounds how long an event waits for extensions still starting:
+ * every event that reaches extensions is answered once those of this host are up (a host that has just started —
+ * the warm host at its first call — has not heard their subscriptions yet), or at the deadline with those that are;
+ * a PreToolUse's guards that could not be asked by then deny the call (the door). The caller bounds the whole
+ * (server.ts answerInTime).
  */
 export async function answerHook(host: HookHost, call: HookCall, input: HookInput, deadline: number, memory: CallMemory): Promise<HookAnswer> {
+  // The door waits for the guards itself (a running guard's block need not wait for the others).
+  if (call.event !== 'PreToolUse' && call.event !== 'SessionEnd') await host.whenSettled(deadline);
   const session = sessionOf(input);
   host.setSession(session);
   const steps: PermissionSteps = { host, memory, requestOf: (i, toolId) => guardRequest(host, call, i, toolId) };
