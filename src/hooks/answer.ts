@@ -6,9 +6,11 @@
  * event; UserPromptSubmit → `user_prompt_submit`, the `turn_start` chain (a block stops the prompt) and event;
  * SessionStart → `session_start`/`session_opened` and the `before_agent_start` system text, then the running
  * extensions' skills (skills.ts), as `additionalContext`;
- * Stop/SubagentStop → `turn_end`. The agent's session id is the zut session. Output formats per agent (VS Code,
- * Copilot CLI camelCase and PascalCase, Claude Code) are documented in README. VS Code-free: the host is anything
- * with those calls (the Manager).
+ * Stop/SubagentStop → `turn_end`; the permission events → permissions.ts. Every event that reaches extensions waits
+ * for those still starting (within its deadline). A call the guards let through is remembered in the answerer's
+ * memory (callMemory.ts) for its later events. The agent's session id is the zut session. Output formats per agent
+ * (VS Code, Copilot CLI camelCase and PascalCase, Claude Code) are documented in README. VS Code-free: the host is
+ * anything with those calls (the Manager).
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';

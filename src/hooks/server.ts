@@ -6,9 +6,9 @@
  * "budgetMs", "input"}` (input: the agent's raw JSON; budgetMs: the time left of the hook's own budget) and gets one
  * line back: `{"stdout", "stderr"?, "exitCode"}`, within that budget whatever the extensions do (a PreToolUse not
  * judged in time is denied). A wrong token, a line over the limit or none within HOOK_REQUEST_MS closes the socket
- * (the first line is read as the relay's is: localSocket.ts). The answer comes from the guards already
- * running in this host (answer.ts), with the server's one memory of the agents' calls (callMemory.ts). Only its own
- * rendezvous files are removed when it closes. VS Code-free.
+ * (the first line is read as the relay's is: localSocket.ts). The answer comes from this host's extensions, those
+ * still starting waited for within the budget (answer.ts), with the server's one memory of the agents' calls
+ * (callMemory.ts). Only its own rendezvous files are removed when it closes. VS Code-free.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as fs from 'node:fs';
