@@ -21,7 +21,7 @@ import type { HookInput } from './input';
 import type { HookAnswer, HookCall } from './names';
 import { sessionStartContext } from './skills';
 import { activeSkills, SKILL_TOOL_NAME } from '../host/chat/skills';
-import { hasOwnPrefix, isOwnTool } from './tools';
+import { hasOwnPrefix, isOwnTool, servedElsewhere } from './tools';
 import { onDiskFor, type CallMemory } from './callMemory';
 import { notification, permissionDenied, permissionRequest, ranAfterAsking, type PermissionSteps } from './permissions';
 
@@ -83,7 +83,7 @@ export async function answerHook(host: HookHost, call: HookCall, input: HookInpu
  */
 function guardRequest(host: HookHost, call: HookCall, input: HookInput, toolId = input.toolUseId ?? randomUUID()): GuardRequest | undefined {
   const name = input.toolName;
-  if (!name || isOurs(host, call, name)) return undefined;
+  if (!name || isOurs(host, call, name, input.cwd)) return undefined;
   return { name, input: input.toolInput, source: call.agent, toolId, strict: true };
 }
 
@@ -91,10 +91,11 @@ function guardRequest(host: HookHost, call: HookCall, input: HookInput, toolId =
  * Ours (judged on the MCP path): an extension's tool, or the host's `skill` while one bundles skills. Only a name in
  * the agent's spelling of our MCP server's tools is looked up (most calls are the agent's own tools: no lookup).
  */
-function isOurs(host: HookHost, call: HookCall, name: string): boolean {
+function isOurs(host: HookHost, call: HookCall, name: string, cwd: string | undefined): boolean {
   if (!hasOwnPrefix(call.agent, name)) return false;
   const hostTools = activeSkills(host).length > 0 ? [SKILL_TOOL_NAME] : [];
-  return isOwnTool(call.agent, name, host.allTools(), hostTools);
+  // Served here, or by a zut MCP server of this folder in another process (a project server beside a global hook host).
+  return isOwnTool(call.agent, name, host.allTools(), hostTools) || servedElsewhere(call.agent, name, cwd);
 }
 
 async function preToolUse(host: HookHost, call: HookCall, input: HookInput, deadline: number, memory: CallMemory): Promise<HookAnswer> {

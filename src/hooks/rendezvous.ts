@@ -47,7 +47,7 @@ function asRendezvous(json: unknown): Rendezvous | undefined {
 }
 
 /** Whether `dir` is a directory of ours (not a link) that only we can read (always true on Windows: per-user temp). */
-function checkPrivateDir(dir: string): string | undefined {
+export function checkPrivateDir(dir: string): string | undefined {
   if (process.platform === 'win32') return undefined;
   const st = fs.lstatSync(dir);
   if (!st.isDirectory()) return `${dir} is not a directory`;
@@ -57,7 +57,7 @@ function checkPrivateDir(dir: string): string | undefined {
 }
 
 /** Why the open file `st` (a rendezvous) is not one of ours: not a regular file, another user's, writable by others. */
-function checkOwnFile(file: string, st: fs.Stats): string | undefined {
+export function checkOwnFile(file: string, st: fs.Stats): string | undefined {
   if (process.platform === 'win32') return undefined;
   if (!st.isFile()) return `${file} is not a regular file`;
   if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return `${file} belongs to another user`;

@@ -3,12 +3,14 @@
  * door on the MCP path, so the hook skips them (each call guarded exactly once). Ours means both: the MCP server's
  * name as our own snippets and VS Code's agent mode write it (`zut`, names.ts MCP_SERVER_NAME), in the agent's spelling of
  * an MCP tool (VS Code `mcp_zut_<tool>`, Claude Code `mcp__zut__<tool>`, Copilot CLI `zut-<tool>`), and a tool name
- * this host serves (its MCP name). Another server called `zut…`, or one of ours renamed in a client's
+ * this host serves (its MCP name), or that a live zut MCP server in another process serves for the folder
+ * (`servedElsewhere`, mcpServers.ts). Another server called `zut…`, or one of ours renamed in a client's
  * configuration, is guarded like any other tool. VS Code-free.
  */
 import { assignModelNames } from '../host/calls/toolNames';
 import type { ToolInfo } from '../host/types';
 import { MCP_SERVER_NAME, type HookAgent } from './names';
+import { servedByLiveServer } from './mcpServers';
 
 /** How each agent names an MCP server's tool in its hook input. */
 const MCP_TOOL_PREFIXES: Record<HookAgent, readonly string[]> = {
@@ -37,4 +39,13 @@ export function isOwnTool(agent: HookAgent, name: string, tools: readonly ToolIn
   if (hostTools.includes(rest)) return true;
   // The names the MCP server gives them (src/mcp/tools.ts buildCatalog: the same rule, toolNames.ts).
   return assignModelNames(tools.map((t) => t.name), hostTools).toZut(rest) !== undefined;
+}
+
+/**
+ * Whether `name` (in the agent's spelling of a tool named as ours) is served by a live zut MCP server of `cwd` in
+ * another process (mcpServers.ts): judged on that server's MCP path, so the hook skips it.
+ */
+export function servedElsewhere(agent: HookAgent, name: string, cwd: string | undefined): boolean {
+  const prefix = ownPrefix(agent, name);
+  return prefix !== undefined && servedByLiveServer(name.slice(prefix.length), cwd);
 }

@@ -3,6 +3,7 @@
  * stdio of `zut-host mcp`), speaking JSON-RPC 2.0 (MCP spec: lifecycle, tools, prompts, resources, ping,
  * cancellation, progress). Every `tools/call` goes through the host's guarded path (`invokeTool`), so guards see and
  * can block it, the `skill` tool included; running extensions' skills are also prompts and resources (skills.ts).
+ * `zut-host mcp` adds the hook tool for Claude Code's mcp_tool hooks (hookTool.ts), listed to that client only.
  * VS Code-free; the transport hands in parsed messages and a `send`.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,8 +15,9 @@ import { activeSkills, loadSkill, SKILL_TOOL_NAME, type SkillEntry } from '../ho
 import { MAX_MCP_SESSIONS, MCP_PROGRESS_MAX_CHARS, MCP_PROTOCOL_VERSIONS, RPC } from './limits';
 import { Cancelled, RpcError } from './rpcError';
 import { getSkillPrompt, listSkillPrompts, listSkillResources, listSkillResourceTemplates, readSkillResource, skillsSignature } from './skills';
-import { buildCatalog, toMcpContent, type CatalogFilter, type McpCatalog } from './tools';
+import { buildCatalog, toMcpContent, type CatalogFilter, type McpCatalog, type McpContent, type McpTool } from './tools';
 import { isObject } from '../protocol/json';
+import { MCP_HOOK_CLIENT, MCP_HOOK_TOOL } from '../hooks/mcpHook';
 
 type Id = string | number;
 /** A line from an extension that may be shown as progress of its running call (`notify`, `status`). */
@@ -36,6 +38,16 @@ export interface McpBridgeOptions extends CatalogFilter {
   toolTimeoutMs?: () => number | undefined;
   /** One line per request and its outcome (the `Zut` log in VS Code). */
   log?: (line: string) => void;
+  /** The hook tool for Claude Code's mcp_tool hooks (`zut-host mcp` only: hookTool.ts). */
+  hookTool?: McpHookTool;
+  /** Each new catalog's tool names (`zut-host mcp` publishes them for hooks in other processes: hooks/mcpServers.ts). */
+  onCatalog?: (names: string[]) => void;
+}
+
+/** A tool the server answers itself, listed only to Claude Code (hookTool.ts). */
+export interface McpHookTool {
+  definition: McpTool & { _meta: Record<string, unknown> };
+  call(args: unknown): Promise<{ content: McpContent[]; isError: boolean }>;
 }
 
 /** The conversations already announced to extensions (`session_start`), bounded, shared by every connection. */
@@ -69,6 +81,8 @@ export class McpSessions {
 export class McpConnection extends Disposable {
   private readonly inFlight = new Map<Id, AbortController>();
   private initialized = false;
+  /** The client's `clientInfo.name` from `initialize`. */
+  private client: string | undefined;
   private lastSignature: string | undefined;
   /** The skills (prompts, resources) the client last listed or was told of. */
   private lastSkills: string | undefined;
@@ -91,8 +105,20 @@ export class McpConnection extends Disposable {
 
   /** The catalog, rebuilt only after a change (registrations, settings, `activate_tools`): calls stay cheap. */
   private cached: McpCatalog | undefined;
+  private published: string | undefined;
   private catalog(): McpCatalog {
-    return (this.cached ??= buildCatalog(this.o.host.tools(), this.o, this.skills()));
+    if (this.cached) return this.cached;
+    const c = (this.cached = buildCatalog(this.o.host.tools(), this.o, this.skills()));
+    if (this.o.onCatalog && c.signature !== this.published) {
+      this.published = c.signature;
+      this.o.onCatalog(c.tools.map((t) => t.name));
+    }
+    return c;
+  }
+
+  /** Whether this client is offered the hook tool. */
+  private hookTool(): McpHookTool | undefined {
+    return this.client === MCP_HOOK_CLIENT ? this.o.hookTool : undefined;
   }
 
   /** Skills of running extensions now (prompts, resources, the `skill` tool). */
@@ -173,6 +199,7 @@ export class McpConnection extends Disposable {
       case 'initialize': {
         const asked = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
         const version = (MCP_PROTOCOL_VERSIONS as readonly string[]).includes(asked) ? asked : MCP_PROTOCOL_VERSIONS[0];
+        this.client = isObject(params.clientInfo) && typeof params.clientInfo.name === 'string' ? params.clientInfo.name : undefined;
         return {
           protocolVersion: version,
           capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { listChanged: true } },
@@ -188,7 +215,8 @@ export class McpConnection extends Disposable {
       case 'tools/list': {
         const c = this.catalog();
         this.lastSignature = c.signature;
-        return { tools: c.tools };
+        const hook = this.hookTool();
+        return { tools: hook ? [...c.tools, hook.definition] : c.tools };
       }
       case 'tools/call':
         return this.callTool(id, params);
@@ -210,6 +238,8 @@ export class McpConnection extends Disposable {
   }
 
   private async callTool(id: Id, params: Record<string, unknown>): Promise<unknown> {
+    const hook = this.hookTool();
+    if (hook && params.name === MCP_HOOK_TOOL) return hook.call(params.arguments);
     const c = this.catalog();
     const modelName = typeof params.name === 'string' ? params.name : '';
     const skills = modelName === SKILL_TOOL_NAME && c.skills.length ? c.skills : undefined;

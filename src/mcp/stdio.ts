@@ -4,7 +4,10 @@
  * `--allow-project`, `$ZUT_HOME`, `--ext`), the same handler and guards as agent mode. stdout carries only MCP
  * messages; diagnostics go to stderr. `initialize` and `ping` never wait for an extension; tools appear as their
  * extensions become ready. Stops every extension (shutdown → grace → SIGTERM → SIGKILL; starts in progress are
- * given up) on stdin EOF, SIGTERM and SIGINT; a second signal kills them at once.
+ * given up) on stdin EOF, SIGTERM and SIGINT; a second signal kills them at once. Claude Code is also offered the hook
+ * tool (hookTool.ts: its mcp_tool hooks answered by this host), answered at once too (it waits for starting extensions
+ * itself, within the hook budget); the tool names served are published for hooks in other processes
+ * (hooks/mcpServers.ts) while the server runs.
  */
 import type { Readable, Writable } from 'node:stream';
 import { sanitizeText } from '../host/terminalText';
@@ -15,6 +18,9 @@ import { PIN_HELD } from '../host/extensions/pins';
 import { MCP_FIRST_LOAD_WAIT_MS } from '../protocol/limits';
 import type { HostChoices } from '../runtime/recipe';
 import { HostRuntime } from '../runtime/runtime';
+import { MCP_HOOK_TOOL } from '../hooks/mcpHook';
+import { publishServed, unpublishServed } from '../hooks/mcpServers';
+import { hookTool } from './hookTool';
 import { readMessages } from './lines';
 import { Outbox } from './outbox';
 import { McpConnection, McpSessions, type ExtensionProgress } from './server';
@@ -51,6 +57,10 @@ class ProgressUi extends NullHostUi {
 /** Requests that never wait for the extensions: the lifecycle and liveness of the server itself. */
 const AT_ONCE: ReadonlySet<unknown> = new Set(['initialize', 'ping']);
 
+/** A hook tool call: answered at once (answerHook waits for starting extensions itself, within the hook's budget). */
+const isHookCall = (m: { method?: unknown; params?: unknown }) =>
+  m.method === 'tools/call' && typeof m.params === 'object' && m.params !== null && (m.params as { name?: unknown }).name === MCP_HOOK_TOOL;
+
 /** Serves until stdin ends or a signal arrives; resolves with the exit code once every extension stopped. */
 export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
   const stdin = o.stdin ?? process.stdin;
@@ -77,7 +87,15 @@ export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
   });
   const send = (m: object) => outbox.send(m);
   const conn = new McpConnection(
-    { host, serverVersion: o.version, origin: 'mcp', progress: ui.emitter.event, cwd: o.cwd },
+    {
+      host,
+      serverVersion: o.version,
+      origin: 'mcp',
+      progress: ui.emitter.event,
+      cwd: o.cwd,
+      hookTool: hookTool(host),
+      onCatalog: (names) => void publishServed(o.cwd, names),
+    },
     new McpSessions(host, o.cwd),
     send,
   );
@@ -104,8 +122,8 @@ export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
   readMessages(
     stdin,
     (m) => {
-      const msg: { id?: unknown; method?: unknown } = typeof m === 'object' && m !== null ? m : {};
-      if (loaded || msg.id === undefined || AT_ONCE.has(msg.method)) conn.handle(m);
+      const msg: { id?: unknown; method?: unknown; params?: unknown } = typeof m === 'object' && m !== null ? m : {};
+      if (loaded || msg.id === undefined || AT_ONCE.has(msg.method) || isHookCall(msg)) conn.handle(m);
       else void firstLoad.then(() => conn.handle(m));
     },
     send,
@@ -113,6 +131,7 @@ export async function runMcpStdio(o: McpStdioOptions): Promise<number> {
 
   const why = await stopped;
   conn.dispose();
+  unpublishServed();
   // The stop gives up starts in progress (an extension that never says hello does not hold it up).
   await runtime.shutdown();
   signals?.dispose();

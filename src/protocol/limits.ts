@@ -438,3 +438,9 @@ export const HOOK_MEMORY_FILE_MAX_BYTES = 64 * 1024;
  * its extensions; a host `hook host stop` signalled), how often it looks again. Ours.
  */
 export const HOOK_START_POLL_MS = 25;
+/**
+ * A zut MCP server publishes at most this many of its tool names for the hooks of other processes
+ * (src/hooks/mcpServers.ts): past it, a tool is guarded by the hook as well. Ours: far above any catalog we have seen,
+ * and it bounds what a hook reads on a call to a tool named as ours.
+ */
+export const MCP_SERVED_MAX_NAMES = 1_000;
