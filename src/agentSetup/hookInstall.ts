@@ -4,7 +4,9 @@
  * one this installation writes). Files: VS Code `~/.copilot/hooks/zut.json` (user) or `.github/hooks/zut.json`
  * (workspace), PascalCase events with `command`; Copilot CLI the same files with `version: 1`, camelCase events with
  * `bash`/`powershell`; Claude Code `~/.claude/settings.json` (user) or `.claude/settings.local.json` (workspace),
- * `hooks.<Event>[{matcher?, hooks: [{type: "command", command, timeout}]}]`. The command runs the launcher when
+ * `hooks.<Event>[{matcher?, hooks: [{type: "command", command, timeout}]}]` — or, with `hooks: 'mcp'`, Claude Code's
+ * `mcp_tool` entries calling zut's MCP server's hook tool (hooks/mcpHook.ts: no process per call; SessionStart stays a
+ * command, mcp_tool hooks do not run there), either form of ours replacing the other in place. The command runs the launcher when
  * given, else the light entry dist/hook.js beside the CLI when it is there (`node dist/hook.js hook <args…>` behaves
  * as `node dist/cli.js hook <args…>`, faster per tool call); an entry of this installation in another of these forms
  * counts as ours too (replaced in place by install, removed by uninstall). Files are changed as text, every byte of
@@ -20,6 +22,13 @@ import { appendItem, appendMember, memberOf, parseJsonText, removeItem, removeMe
 import { cmdQuote, psCommandLine, shQuote } from './launcher';
 import type { HookAgent } from '../hooks/names';
 import { isObject } from '../protocol/json';
+import { isOwnMcpHookHandler, MCP_HOOK_EVENTS, mcpHookHandler } from '../hooks/mcpHook';
+
+/** How Claude Code's entries reach zut: a command per call, or an `mcp_tool` call to zut's MCP server. */
+export type HookKind = 'command' | 'mcp';
+
+/** What an `mcp_tool` entry of ours counts as among an entry's commands (commandsOf): one of our forms. */
+const OWN_MCP_HOOK = 'mcp_tool:zut';
 
 export type HookScope = 'user' | 'workspace';
 
@@ -104,7 +113,7 @@ function fileOf(inst: Installation, agent: HookAgent, scope: HookScope): string 
 }
 
 /** What installing for `agent` in `scope` writes. */
-export function planInstall(inst: Installation, agent: HookAgent, scope: HookScope): InstallPlan {
+export function planInstall(inst: Installation, agent: HookAgent, scope: HookScope, kind: HookKind = 'command'): InstallPlan {
   const entries: Record<string, Record<string, unknown>> = {};
   const also: Record<string, string[]> = {};
   const dir = path.dirname(inst.cli);
@@ -117,13 +126,19 @@ export function planInstall(inst: Installation, agent: HookAgent, scope: HookSco
     const forms = scripts.map((s) => hookCommand({ ...inst, launcher: undefined }, agent, event, undefined, s));
     const older = inst.platform === 'win32' ? [entry, ...scripts].flatMap((s, i) => olderWindowsForms(i === 0 ? inst : { ...inst, launcher: undefined }, agent, event, s)) : [];
     also[event] = [...new Set([...forms, ...older])].filter((c) => c !== command);
+    // Claude Code: our command and our mcp_tool entry are each the other's older form (either kind replaces the other).
+    if (agent === 'claude') also[event].push(OWN_MCP_HOOK, command);
     if (agent === 'copilot-cli') {
       entries[event] = { type: 'command', ...(inst.platform === 'win32' ? { powershell: command } : { bash: command }), timeoutSec: HOOK_TIMEOUT_SECONDS };
     } else if (agent === 'claude') {
       // PreToolUse fails closed even when our command cannot: `"onFailure": "block"` (Claude Code 2.1.328: a hook
       // that cannot start, times out or exits other than 0 or 2 then blocks the call; test/agents/onFailure.test.mjs).
       // Only that value: Claude Code drops every hook of a settings file whose onFailure it does not know.
-      const handler = { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS, ...(event === 'PreToolUse' && { onFailure: 'block' }) };
+      // With `kind: 'mcp'` the same (onFailure on PreToolUse) as an mcp_tool call: a server not connected blocks too.
+      const viaMcp = kind === 'mcp' && MCP_HOOK_EVENTS.includes(event);
+      const handler = viaMcp
+        ? mcpHookHandler(agent, event, HOOK_TIMEOUT_SECONDS, event === 'PreToolUse')
+        : { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS, ...(event === 'PreToolUse' && { onFailure: 'block' }) };
       entries[event] = { ...(CLAUDE_TOOL_EVENTS.has(event) ? { matcher: '*' } : {}), hooks: [handler] };
     } else {
       entries[event] = { type: 'command', command, ...(inst.platform === 'win32' ? { windows: command } : {}), timeout: HOOK_TIMEOUT_SECONDS };
@@ -145,7 +160,8 @@ export function describePlan(plan: InstallPlan, verb: 'install' | 'uninstall'): 
  */
 export function summarizePlan(plan: InstallPlan): string {
   const events = Object.keys(plan.entries);
-  const commands = [...new Set(Object.entries(plan.entries).map(([event, entry]) => commandsOf(entry)[0]?.replace(new RegExp(`${event}$`), '<event>')))];
+  const shown = (c: string | undefined, event: string) => (c === OWN_MCP_HOOK ? "mcp_tool: zut's MCP server (zut_hook)" : c?.replace(new RegExp(`${event}$`), '<event>'));
+  const commands = [...new Set(Object.entries(plan.entries).map(([event, entry]) => shown(commandsOf(entry)[0], event)))];
   return [
     `File: ${plan.file}`,
     `Events: ${events.join(', ')}`,
@@ -159,6 +175,7 @@ type Json = Record<string, unknown>;
 /** The commands an entry runs (ours are recognised by their exact command). */
 function commandsOf(entry: unknown): string[] {
   if (!isObject(entry)) return [];
+  if (isOwnMcpHookHandler(entry)) return [OWN_MCP_HOOK];
   const own = [entry.command, entry.bash, entry.powershell, entry.windows].filter((c): c is string => typeof c === 'string');
   const nested = Array.isArray(entry.hooks) ? entry.hooks.flatMap(commandsOf) : [];
   return [...own, ...nested];

@@ -32,6 +32,7 @@ export const USAGE = `usage:
   zut-host mcp     [--cwd DIR] [--allow-project [--pin ID=FP]...] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
   zut-host hook    [--agent vscode|copilot-cli|claude] [--allow-project] EVENT   an agent's hook (JSON on stdin)
   zut-host hook    install|uninstall --agent vscode|copilot-cli|claude --scope user|workspace [--cwd DIR]
+                   [--with-mcp | --command-hooks]   (claude: mcp_tool hooks through zut's MCP server, or commands)
   zut-host hook    host [--cwd DIR] [--allow-project] [--idle-timeout S] | host status [--json] | host stop [--cwd DIR]
   zut-host ext     list | doctor | install | remove | enable | disable | logs   (zut-host ext --help)
 
@@ -55,6 +56,10 @@ export const USAGE = `usage:
   --verbose, -v    copy extensions' stderr to stderr
   --agent AGENT    hook: whose hook this is (vscode, copilot-cli, claude). Default: vscode
   --scope SCOPE    hook install/uninstall: user (~/.copilot/hooks, ~/.claude) or workspace (.github/hooks, .claude)
+  --with-mcp       hook install --agent claude: also configure zut's MCP server for Claude Code (.mcp.json, or
+                   ~/.claude.json for --scope user) and answer the hooks through it (mcp_tool). Without either flag,
+                   mcp_tool hooks when zut's MCP server is already configured for Claude Code, else commands
+  --command-hooks  hook install --agent claude: command hooks (a process per call), whatever is configured
   --allow-project  hook: also run the project extensions of the input's cwd (or $ZUT_ALLOW_PROJECT=1)
   --idle-timeout S hook host: exit after S seconds without a call (default 600; $ZUT_HOOK_HOST_IDLE_SECONDS)
   --no-zot         do not load zot extensions (.zot/extensions, $ZOT_HOME/extensions)
@@ -86,6 +91,8 @@ const OPTIONS = {
   'allow-project': { type: 'boolean' },
   pin: { type: 'string', multiple: true },
   scope: { type: 'string' },
+  'with-mcp': { type: 'boolean' },
+  'command-hooks': { type: 'boolean' },
   'idle-timeout': { type: 'string' },
   'after-pid': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -107,6 +114,8 @@ const ONLY: Record<string, readonly string[]> = {
   dir: ['new'],
   agent: ['hook'],
   scope: ['hook'],
+  'with-mcp': ['hook'],
+  'command-hooks': ['hook'],
   'no-zot': ['doctor', 'command', 'tool', 'mcp', 'hook'],
   'no-e': ['doctor', 'command', 'tool', 'mcp', 'hook'],
   'allow-project': ['doctor', 'command', 'tool', 'mcp', 'hook'],

@@ -1,0 +1,92 @@
+/**
+ * zut's MCP server in Claude Code's own MCP configuration, for its `mcp_tool` hooks (hookInstall.ts): where Claude
+ * Code reads a server named `zut` (names.ts MCP_SERVER_NAME) — the workspace's `.mcp.json` (project scope; approved
+ * for this user by `enabledMcpjsonServers` in `.claude/settings.local.json`), `~/.claude.json`'s `mcpServers` (user
+ * scope) and its `projects.<folder>.mcpServers` (local scope) — whether one is there, and writing ours when the user
+ * asks (`zut-host hook install --agent claude --with-mcp`, "Guard Agent Tools…"). Files are changed as text through
+ * the careful writer (host/disk/jsonText.ts, userFile.ts): every other byte kept. VS Code-free.
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { appendItem, appendMember, memberOf, parseJsonText, replaceValue } from '../host/disk/jsonText';
+import { userFile } from '../host/disk/userFile';
+import { MCP_SERVER_NAME } from '../hooks/names';
+import { isObject } from '../protocol/json';
+import type { HookScope, Installation } from './hookInstall';
+
+/** The file a scope's server goes in: the workspace's `.mcp.json`, or `~/.claude.json`. */
+export function claudeMcpFile(inst: Installation, scope: HookScope): string {
+  return scope === 'workspace' ? path.join(inst.workspace, '.mcp.json') : path.join(inst.home, '.claude.json');
+}
+
+/** The server entry that runs `zut-host mcp`: the launcher, else this installation's Node and CLI (`--cwd` for a workspace). */
+export function claudeMcpServer(inst: Installation, scope: HookScope): { type: 'stdio'; command: string; args: string[] } {
+  const cli = existsSync(path.join(path.dirname(inst.cli), 'cli.js')) ? path.join(path.dirname(inst.cli), 'cli.js') : inst.cli;
+  const words = [...(inst.launcher ? [inst.launcher] : [inst.node, cli]), 'mcp', ...(scope === 'workspace' ? ['--cwd', inst.workspace] : [])];
+  return { type: 'stdio', command: words[0]!, args: words.slice(1) };
+}
+
+const readJson = async (file: string): Promise<Record<string, unknown> | undefined> => {
+  try {
+    const f = await userFile(file);
+    const j: unknown = f.text === undefined ? undefined : JSON.parse(f.text);
+    return isObject(j) ? j : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const hasZut = (servers: unknown) => isObject(servers) && isObject(servers[MCP_SERVER_NAME]);
+
+/**
+ * Where Claude Code would find a server named `zut` for hooks of `scope` (undefined: nowhere). A user-scope hook runs
+ * in every project: only a user-scope server serves it everywhere.
+ */
+export async function findClaudeMcp(inst: Installation, scope: HookScope): Promise<string | undefined> {
+  const user = await readJson(claudeMcpFile(inst, 'user'));
+  if (hasZut(user?.mcpServers)) return `${claudeMcpFile(inst, 'user')} (mcpServers.${MCP_SERVER_NAME})`;
+  if (scope === 'user') return undefined;
+  const projects: Record<string, unknown> = isObject(user?.projects) ? user.projects : {};
+  const local = projects[inst.workspace];
+  if (hasZut(isObject(local) ? local.mcpServers : undefined)) return `${claudeMcpFile(inst, 'user')} (projects, local scope)`;
+  const project = await readJson(claudeMcpFile(inst, 'workspace'));
+  return hasZut(project?.mcpServers) ? `${claudeMcpFile(inst, 'workspace')} (mcpServers.${MCP_SERVER_NAME})` : undefined;
+}
+
+/** Sets `key` of the object at `at` (a path of keys from the root, made when absent) to `value`, as text. */
+function setMember(text: string, at: readonly string[], key: string, value: unknown): string {
+  let node = parseJsonText(text);
+  for (const [i, k] of at.entries()) {
+    const next = memberOf(node, k);
+    if (!next) return appendMember(text, node, k, at.slice(i + 1).reduceRight<unknown>((v, kk) => ({ [kk]: v }), { [key]: value }));
+    node = next;
+  }
+  const old = memberOf(node, key);
+  return old ? replaceValue(text, old, value) : appendMember(text, node, key, value);
+}
+
+/** Writes our server into the scope's file (replacing an entry named `zut`); returns the file. */
+export async function applyClaudeMcp(inst: Installation, scope: HookScope): Promise<string> {
+  const file = claudeMcpFile(inst, scope);
+  const f = await userFile(file, scope === 'workspace' ? { within: inst.workspace } : {});
+  const json: unknown = f.text === undefined ? {} : JSON.parse(f.text);
+  if (!isObject(json)) throw new Error(`${file} is not a JSON object: left as it is`);
+  if (json.mcpServers !== undefined && !isObject(json.mcpServers)) throw new Error(`${file}: "mcpServers" is not an object: left as it is`);
+  const text = setMember(f.text ?? '{\n}\n', ['mcpServers'], MCP_SERVER_NAME, claudeMcpServer(inst, scope));
+  if (text !== f.text) await f.write(text);
+  if (scope === 'workspace') await approveProjectServer(inst);
+  return file;
+}
+
+/** `.mcp.json`'s `zut` approved for this user: `enabledMcpjsonServers` in `.claude/settings.local.json` names it. */
+async function approveProjectServer(inst: Installation): Promise<void> {
+  const f = await userFile(path.join(inst.workspace, '.claude', 'settings.local.json'), { within: inst.workspace });
+  const json: unknown = f.text === undefined ? {} : JSON.parse(f.text);
+  if (!isObject(json)) throw new Error(`${f.file} is not a JSON object: left as it is`);
+  const list = json.enabledMcpjsonServers;
+  if (Array.isArray(list) && list.includes(MCP_SERVER_NAME)) return;
+  const text = f.text ?? '{\n}\n';
+  const root = parseJsonText(text);
+  const node = memberOf(root, 'enabledMcpjsonServers');
+  await f.write(Array.isArray(list) && node ? appendItem(text, node, MCP_SERVER_NAME) : setMember(text, [], 'enabledMcpjsonServers', [MCP_SERVER_NAME]));
+}
