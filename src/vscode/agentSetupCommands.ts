@@ -13,7 +13,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HookAgent } from '../hooks/names';
-import { applyInstall, applyUninstall, describePlan, installedCount, planInstall, summarizePlan, type HookScope, type InstallPlan } from '../agentSetup/hookInstall';
+import { applyInstall, applyUninstall, describePlan, installedCount, planInstall, summarizePlan, type HookKind, type HookScope, type Installation, type InstallPlan } from '../agentSetup/hookInstall';
+import { applyClaudeMcp, claudeMcpFile, findClaudeMcp } from '../agentSetup/claudeMcp';
 import { ensureLauncher } from '../agentSetup/launcher';
 import { allowProjectNote, mcpClients, mcpConfigFile, mcpSnippet, type McpClient } from '../agentSetup/mcpConfig';
 import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
@@ -33,6 +34,8 @@ export interface GuardArgs {
   scope?: HookScope;
   folder?: string;
   action?: 'install' | 'remove';
+  /** Claude Code: `mcp` (mcp_tool hooks, zut's MCP server configured when it is not) or `command`. */
+  kind?: HookKind;
 }
 
 const AGENTS: { agent: HookAgent; label: string; detail: string }[] = [
@@ -161,7 +164,11 @@ export async function guardAgentTools(context: vscode.ExtensionContext, launcher
   const folder = scope === 'workspace' ? await pickFolder(args.folder, 'The folder whose hook file to write') : (args.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir());
   if (!folder) return undefined;
   const inst = { node: process.execPath, cli: context.asAbsolutePath('dist/cli.js'), launcher, home: os.homedir(), workspace: folder, platform: process.platform };
-  const plan = planInstall(inst, agent, scope);
+  // With `action` nothing is asked: mcp_tool hooks only where zut's MCP server is configured already.
+  const unasked = async (): Promise<HookKind> => ((await findClaudeMcp(inst, scope)) ? 'mcp' : 'command');
+  const kind = agent === 'claude' ? (args.kind ?? (args.action ? await unasked() : await pickClaudeKind(inst, scope))) : 'command';
+  if (!kind) return undefined;
+  const plan = planInstall(inst, agent, scope, kind);
   const present = await installedCount(plan);
   const name = AGENTS.find((a) => a.agent === agent)?.label ?? agent;
   let action = args.action;
@@ -178,10 +185,29 @@ export async function guardAgentTools(context: vscode.ExtensionContext, launcher
     void vscode.window.showInformationMessage(removed ? `${name}'s tool calls no longer go through your zut guards: hooks removed from ${plan.file}.` : `No zut hook was in ${plan.file}.`);
     return { file: plan.file, action, entries: removed };
   }
+  if (kind === 'mcp' && !(await findClaudeMcp(inst, scope))) await applyClaudeMcp(inst, scope);
   await applyInstall(plan);
   const entries = Object.keys(plan.entries).length;
   void vscode.window.showInformationMessage(`${name}'s tool calls now go through your zut guards (hooks in ${plan.file}). Run "Zut: Guard Agent Tools…" again to remove them.`, 'Open File').then((b) => {
     if (b) void vscode.window.showTextDocument(vscode.Uri.file(plan.file));
   });
   return { file: plan.file, action, entries };
+}
+
+/**
+ * How Claude Code reaches zut: through zut's MCP server (`mcp_tool` hooks: no process per tool call; the server written
+ * to Claude Code's configuration when it is not there) or a command per call. With mcp_tool, every tool call is blocked
+ * while the server is not connected: said in the pick.
+ */
+async function pickClaudeKind(inst: Installation, scope: HookScope): Promise<HookKind | undefined> {
+  const found = await findClaudeMcp(inst, scope);
+  const items: { hooks: HookKind; label: string; detail: string }[] = [
+    {
+      hooks: 'mcp',
+      label: "Through zut's MCP server (mcp_tool)",
+      detail: `${found ? `configured in ${found}` : `also writes zut's MCP server to ${claudeMcpFile(inst, scope)}`}; fastest; every tool call is blocked while that server is not connected`,
+    },
+    { hooks: 'command', label: 'A command per tool call', detail: 'works without zut\'s MCP server; starts a process for each call' },
+  ];
+  return (await vscode.window.showQuickPick(items, { title: 'Guard Agent Tools', placeHolder: 'How should Claude Code reach zut?', ignoreFocusOut: true }))?.hooks;
 }
