@@ -2,7 +2,7 @@
  * `npm run bench`: every figure is a ratio against a baseline measured in the same run on the same machine
  * (interleaved trials, warm-up discarded, medians with p25–p75). Prints a table; `--json` also writes
  * bench/results.json. `--only a,b` runs some (roundtrip, throughput, large-frame, fan-out, concurrency, memory,
- * flood, panel-storm, mcp-relay, editor-tool, agent-hook, agent-hook-warm, bundle, activation: the release bundle's load + activate() vs a
+ * flood, panel-storm, mcp-relay, editor-tool, agent-hook, agent-hook-warm, agent-hook-mcp, bundle, activation: the release bundle's load + activate() vs a
  * hello-world's, fingerprint); `--quick` runs fewer trials.
  */
 import * as fs from 'node:fs';
@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { benchActivation } from './activation';
 import { benchAgentHook } from './agentHook';
 import { benchAgentHookWarm } from './agentHookWarm';
+import { benchAgentHookMcp } from './agentHookMcp';
 import { benchBundle } from './bundle';
 import { benchConcurrency } from './concurrency';
 import { benchEditorTool } from './editorTool';
@@ -40,6 +41,7 @@ const BENCHES: [string, (quick: boolean) => Promise<BenchRow | BenchRow[]>][] = 
   ['editor-tool', benchEditorTool],
   ['agent-hook', benchAgentHook],
   ['agent-hook-warm', benchAgentHookWarm],
+  ['agent-hook-mcp', benchAgentHookMcp],
   ['bundle', benchBundle],
   ['activation', benchActivation],
   ['fingerprint', benchFingerprint],

@@ -25,7 +25,7 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
  * What the server saw.
- * @typedef {{ path: string, body: any, main: boolean, step: number }} Recorded
+ * @typedef {{ path: string, body: any, main: boolean, step: number, at?: number }} Recorded (`at`: when a /v1/messages request came, ms)
  * @typedef {{ method: string, url: string, host?: string }} Escape
  */
 
@@ -126,7 +126,7 @@ export async function startModel(script) {
       }
       const main = isMain(body);
       const at = main ? nextStep++ : -1;
-      requests.push({ path: url.pathname, body, main, step: at });
+      requests.push({ path: url.pathname, body, main, step: at, at: Date.now() });
       /** @type {Step} */
       const step = main && at < script.length ? script[at] : { text: 'done.' };
       const content = blocks(step);
