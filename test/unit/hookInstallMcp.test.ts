@@ -34,7 +34,7 @@ const zutHost = async (...args: string[]) => {
   if (r.code !== 0) throw new Error(`zut-host hook ${args.join(' ')}: exit ${r.code}\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 };
-const readJson = async (file: string) => JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, any>;
+const readJson = async (file: string) => JSON.parse(await fs.readFile(file, 'utf8'));
 const settingsFile = () => path.join(ws, '.claude', 'settings.local.json');
 const kinds = async () => {
   const hooks = (await readJson(settingsFile())).hooks as Record<string, { hooks: { type: string }[] }[]>;
