@@ -8,6 +8,7 @@
  * answerInTime, bounded by the hook budget (names.ts hookBudgetMs), and skips this server's own tools as a hook does
  * (answer.ts): each call guarded once. VS Code-free.
  */
+import { CallMemory } from '../hooks/callMemory';
 import { answerInTime } from '../hooks/server';
 import type { HookHost } from '../hooks/answer';
 import { hookFailure } from '../hooks/failure';
@@ -16,9 +17,13 @@ import { MCP_HOOK_TOOL, mcpHookResult, readMcpHookArguments } from '../hooks/mcp
 import { hookBudgetMs } from '../hooks/names';
 import type { McpHookTool } from './server';
 
-/** The hook tool answered by `host` (stdio.ts hands it to the connection). */
+/**
+ * The hook tool answered by `host` (stdio.ts hands it to the connection), with one memory of the agent's calls for
+ * the server's life, as a HookServer keeps: a PermissionRequest or PostToolUse finds the PreToolUse it follows.
+ */
 export function hookTool(host: HookHost): McpHookTool {
-  return { definition, call: (args) => callHookTool(host, args) };
+  const memory = new CallMemory();
+  return { definition, call: (args) => callHookTool(host, memory, args) };
 }
 
 /** The tool's definition as listed to Claude Code. */
@@ -29,15 +34,15 @@ const definition: McpHookTool['definition'] = {
     "Claude Code's mcp_tool hooks call this to have zut's guards judge a tool call or hear an event (zut-host hook install --agent claude --with-mcp). Not for the model.",
   inputSchema: { type: 'object', properties: { agent: { type: 'string' }, event: { type: 'string' } }, required: ['agent', 'event'] },
   annotations: { title: "zut's agent hook (not for the model)", readOnlyHint: false, openWorldHint: false },
-    _meta: { ui: { visibility: ['app'] } },
+  _meta: { ui: { visibility: ['app'] } },
 };
 
 /** One hook tool call: the hook input in `args` answered by `host`; the result Claude Code reads as the hook's output. */
-async function callHookTool(host: HookHost, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
+async function callHookTool(host: HookHost, memory: CallMemory, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
   const read = readMcpHookArguments(args);
   if (typeof read === 'string') return { content: [{ type: 'text', text: `zut: ${read}` }], isError: true };
   const input = readHookInput(read.raw);
-  const answer = typeof input === 'string' ? hookFailure(read.call, input) : await answerInTime(host, read.call, input, hookBudgetMs());
+  const answer = typeof input === 'string' ? hookFailure(read.call, input) : await answerInTime(host, read.call, input, hookBudgetMs(), memory);
   const r = mcpHookResult(read.call, answer);
   return { content: [{ type: 'text', text: r.text }], isError: r.isError };
 }

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerHook } from '../../src/hooks/answer';
+import { CallMemory } from '../../src/hooks/callMemory';
 import { readHookInput } from '../../src/hooks/input';
 import { mcpHookArguments, mcpHookResult, readMcpHookArguments } from '../../src/hooks/mcpHook';
 import { servedByLiveServer } from '../../src/hooks/mcpServers';
@@ -134,7 +135,7 @@ describe('each call guarded once: a zut MCP server in another process', () => {
     const ask = async () => {
       const input = readHookInput(JSON.stringify({ session_id: 's1', cwd: sub, hook_event_name: 'PreToolUse', tool_name: 'mcp__zut__status', tool_input: {} }));
       if (typeof input === 'string') throw new Error(input);
-      return answerHook(m, { agent: 'claude', event: 'PreToolUse', camel: false }, input, Date.now() + 5_000);
+      return answerHook(m, { agent: 'claude', event: 'PreToolUse', camel: false }, input, Date.now() + 5_000, new CallMemory());
     };
     expect(await ask()).toEqual({ stdout: '', exitCode: 0 }); // judged on the MCP path only
 
