@@ -28,12 +28,12 @@ import { presetStdin, readStdin } from '../hooks/stdin';
 import { HostRuntime } from '../runtime/runtime';
 import { UsageError, write, type Parsed } from './common';
 import { hookInstall } from './hookInstall';
-import { hookHost, hookHostChoices } from './hookHost';
+import { hookHostCommand, hookHostChoices } from './hookHost';
 
 export async function hook(p: Parsed): Promise<number> {
   const [, eventName, ...extra] = p.positionals;
   if (eventName === 'install' || eventName === 'uninstall') return hookInstall(p, eventName);
-  if (eventName === 'host') return hookHost(p);
+  if (eventName === 'host') return hookHostCommand(p);
   if (!eventName || extra.length > 0) throw new UsageError('hook takes one EVENT (PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop, SubagentStop)');
   const agent = (p.values.agent ?? 'vscode') as HookAgent;
   if (!HOOK_AGENTS.includes(agent)) throw new UsageError(`--agent must be one of ${HOOK_AGENTS.join(', ')}`);

@@ -26,7 +26,7 @@ import { HostRuntime } from '../runtime/runtime';
 import { EXIT, extensionPids, hostOptions, UsageError, write, type Parsed } from './common';
 
 /** `zut-host hook host [status|stop]`. */
-export async function hookHost(p: Parsed): Promise<number> {
+export async function hookHostCommand(p: Parsed): Promise<number> {
   const [, , verb, ...rest] = p.positionals;
   if (rest.length > 0) throw new UsageError('hook host takes at most one verb: status or stop');
   if (verb === 'status') return status(p);

@@ -14,18 +14,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SessionContext } from '../protocol';
-import type { HookHost } from './host';
+import type { HookAnswerHost } from './host';
 import type { GuardRequest } from '../host/calls/toolGuard';
 import { deny } from './failure';
 import type { HookInput } from './input';
 import type { HookAnswer, HookCall } from './names';
 import { sessionStartContext } from './skills';
 import { activeSkills, SKILL_TOOL_NAME } from '../host/chat/skills';
-import { hasOwnPrefix, isOwnTool, servedElsewhere } from './tools';
+import { hasOwnPrefix, isOwnMcpName, servedElsewhere } from './tools';
 import { onDiskFor, type CallMemory } from './callMemory';
 import { notification, permissionDenied, permissionRequest, ranAfterAsking, type PermissionSteps } from './permissions';
 
-export type { HookHost } from './host';
+export type { HookAnswerHost } from './host';
 
 const NOTHING: HookAnswer = { stdout: '', exitCode: 0 };
 const json = (o: unknown): HookAnswer => ({ stdout: JSON.stringify(o) + '\n', exitCode: 0 });
@@ -43,7 +43,7 @@ function sessionOf(input: HookInput): SessionContext {
  * a PreToolUse's guards that could not be asked by then deny the call (the door). The caller bounds the whole
  * (server.ts answerInTime).
  */
-export async function answerHook(host: HookHost, call: HookCall, input: HookInput, deadline: number, memory: CallMemory): Promise<HookAnswer> {
+export async function answerHook(host: HookAnswerHost, call: HookCall, input: HookInput, deadline: number, memory: CallMemory): Promise<HookAnswer> {
   // The door waits for the guards itself (a running guard's block need not wait for the others).
   if (call.event !== 'PreToolUse' && call.event !== 'SessionEnd') await host.whenSettled(deadline);
   const session = sessionOf(input);
@@ -81,7 +81,7 @@ export async function answerHook(host: HookHost, call: HookCall, input: HookInpu
  * The door's request for the agent's tool call in `input` (under `toolId`: the agent's, else one made for it);
  * undefined for none, or for one of our own MCP tools.
  */
-function guardRequest(host: HookHost, call: HookCall, input: HookInput, toolId = input.toolUseId ?? randomUUID()): GuardRequest | undefined {
+function guardRequest(host: HookAnswerHost, call: HookCall, input: HookInput, toolId = input.toolUseId ?? randomUUID()): GuardRequest | undefined {
   const name = input.toolName;
   if (!name || isOurs(host, call, name, input.cwd)) return undefined;
   return { name, input: input.toolInput, source: call.agent, toolId, strict: true };
@@ -91,14 +91,14 @@ function guardRequest(host: HookHost, call: HookCall, input: HookInput, toolId =
  * Ours (judged on the MCP path): an extension's tool, or the host's `skill` while one bundles skills. Only a name in
  * the agent's spelling of our MCP server's tools is looked up (most calls are the agent's own tools: no lookup).
  */
-function isOurs(host: HookHost, call: HookCall, name: string, cwd: string | undefined): boolean {
+function isOurs(host: HookAnswerHost, call: HookCall, name: string, cwd: string | undefined): boolean {
   if (!hasOwnPrefix(call.agent, name)) return false;
   const hostTools = activeSkills(host).length > 0 ? [SKILL_TOOL_NAME] : [];
   // Served here, or by a zut MCP server of this folder in another process (a project server beside a global hook host).
-  return isOwnTool(call.agent, name, host.allTools(), hostTools) || servedElsewhere(call.agent, name, cwd);
+  return isOwnMcpName(call.agent, name, host.allTools(), hostTools) || servedElsewhere(call.agent, name, cwd);
 }
 
-async function preToolUse(host: HookHost, call: HookCall, input: HookInput, deadline: number, memory: CallMemory): Promise<HookAnswer> {
+async function preToolUse(host: HookAnswerHost, call: HookCall, input: HookInput, deadline: number, memory: CallMemory): Promise<HookAnswer> {
   // Whether a tool named as ours is one this host serves is known once its extensions are up (a warm host that has
   // just started may not have them yet): wait for them, within the budget; still unknown then, it is guarded.
   if (input.toolName && hasOwnPrefix(call.agent, input.toolName)) await host.whenSettled(deadline);
@@ -149,7 +149,7 @@ function responseOf(r: unknown): { text: string; isError: boolean } {
   return { text: typeof llm === 'string' ? llm : JSON.stringify(r), isError: type === 'failure' || type === 'denied' || type === 'rejected' || o.is_error === true };
 }
 
-async function userPromptSubmit(host: HookHost, call: HookCall, input: HookInput): Promise<HookAnswer> {
+async function userPromptSubmit(host: HookAnswerHost, call: HookCall, input: HookInput): Promise<HookAnswer> {
   host.emit({ event: 'user_prompt_submit', text: input.prompt ?? '' });
   const start = await host.interceptTurnStart(1, input.prompt ?? '');
   if (start.blocked) {
@@ -164,7 +164,7 @@ async function userPromptSubmit(host: HookHost, call: HookCall, input: HookInput
   return json({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: start.context } });
 }
 
-async function sessionStart(host: HookHost, call: HookCall, input: HookInput, session: SessionContext): Promise<HookAnswer> {
+async function sessionStart(host: HookAnswerHost, call: HookCall, input: HookInput, session: SessionContext): Promise<HookAnswer> {
   host.emitSessionEvent('session_start', session);
   host.emitSessionEvent('session_opened', session);
   const system = await host.interceptBeforeAgentStart({

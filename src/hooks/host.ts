@@ -6,7 +6,7 @@
  */
 import type { ExtensionHost } from '../host/api';
 
-export type HookHost = Pick<
+export type HookAnswerHost = Pick<
   ExtensionHost,
   'allTools' | 'whenSettled' | 'emit' | 'emitSessionEvent' | 'guardTool' | 'toolRan' | 'toolPermission' | 'interceptTurnStart' | 'interceptBeforeAgentStart' | 'setSession' | 'extensions'
 >;

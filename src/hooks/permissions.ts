@@ -14,14 +14,14 @@
  * VS Code-free.
  */
 import type { GuardRequest } from '../host/calls/toolGuard';
-import type { HookHost } from './host';
+import type { HookAnswerHost } from './host';
 import type { CallMemory, RememberedCall } from './callMemory';
 import type { HookInput } from './input';
 import type { HookCall } from './names';
 
 /** What answering a permission step needs: the host, the answerer's call memory, the door's request for a call. */
 export interface PermissionSteps {
-  host: HookHost;
+  host: HookAnswerHost;
   memory: CallMemory;
   /** The door's request for the call in `input`, under `toolId` (undefined: not a call the door judges). */
   requestOf: (input: HookInput, toolId: string) => GuardRequest | undefined;
@@ -55,7 +55,7 @@ export function permissionDenied(steps: PermissionSteps, input: HookInput): void
 }
 
 /** A call that ran after the agent asked the person about it: approved by them (before its `tool_result`). */
-export function ranAfterAsking(host: HookHost, c: RememberedCall | undefined, request: GuardRequest): void {
+export function ranAfterAsking(host: HookAnswerHost, c: RememberedCall | undefined, request: GuardRequest): void {
   if (c?.asked) host.toolPermission(request, { kind: 'decision', decision: 'approved', source: 'user' });
 }
 

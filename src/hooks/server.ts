@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import * as z from 'zod';
 import { listenLocal, readFirstLine } from './localSocket';
 import { HOOK_BUDGET_MS, HOOK_DOOR_MARGIN_MS, HOOK_INPUT_MAX_BYTES, HOOK_REQUEST_MS } from '../protocol/limits';
-import { answerHook, type HookHost } from './answer';
+import { answerHook, type HookAnswerHost } from './answer';
 import { CallMemory } from './callMemory';
 import { hookFailure, lateAnswer } from './failure';
 import { readHookInput, type HookInput } from './input';
@@ -49,14 +49,14 @@ export class HookServer {
     readonly address: string,
     private readonly token: Buffer,
     private readonly files: string[],
-    private readonly host: HookHost,
+    private readonly host: HookAnswerHost,
     private readonly o: HookServerOptions,
   ) {
     server.on('connection', (s) => this.accept(s));
   }
 
   /** Listens and writes its rendezvous files; a string says why it cannot (the hook then runs headless). */
-  static async listen(host: HookHost, folders: readonly string[], o: HookServerOptions = {}): Promise<HookServer | string> {
+  static async listen(host: HookAnswerHost, folders: readonly string[], o: HookServerOptions = {}): Promise<HookServer | string> {
     const dir = o.dir ?? hooksDir();
     const why = ensurePrivateDir(dir);
     if (why) return why;
@@ -117,7 +117,7 @@ export class HookServer {
  * the answerer's (a server's, for all its calls); a hook answering its one call by itself has a memory of its own,
  * whose files (callMemory.ts) are what the next process finds.
  */
-export async function answerInTime(host: HookHost, call: HookCall, input: HookInput, budgetMs: number, memory = new CallMemory()): Promise<HookAnswer> {
+export async function answerInTime(host: HookAnswerHost, call: HookCall, input: HookInput, budgetMs: number, memory = new CallMemory()): Promise<HookAnswer> {
   const deadline = Date.now() + budgetMs;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<HookAnswer>((resolve) => (timer = setTimeout(() => resolve(lateAnswer(call, 'zut', budgetMs)), budgetMs)));

@@ -32,7 +32,7 @@ export function hasOwnPrefix(agent: HookAgent, name: string): boolean {
  * Whether `name` is one of `tools`, or of the host's own tools in `hostTools` (the `skill` tool while an extension
  * bundles skills), as this installation's MCP server offers it to `agent`.
  */
-export function isOwnTool(agent: HookAgent, name: string, tools: readonly ToolInfo[], hostTools: readonly string[] = []): boolean {
+export function isOwnMcpName(agent: HookAgent, name: string, tools: readonly ToolInfo[], hostTools: readonly string[] = []): boolean {
   const prefix = ownPrefix(agent, name);
   if (!prefix) return false;
   const rest = name.slice(prefix.length);

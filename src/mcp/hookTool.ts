@@ -10,7 +10,7 @@
  */
 import { CallMemory } from '../hooks/callMemory';
 import { answerInTime } from '../hooks/server';
-import type { HookHost } from '../hooks/answer';
+import type { HookAnswerHost } from '../hooks/answer';
 import { hookFailure } from '../hooks/failure';
 import { readHookInput } from '../hooks/input';
 import { MCP_HOOK_TOOL, mcpHookResult, readMcpHookArguments } from '../hooks/mcpHook';
@@ -21,7 +21,7 @@ import type { McpHookTool } from './server';
  * The hook tool answered by `host` (stdio.ts hands it to the connection), with one memory of the agent's calls for
  * the server's life, as a HookServer keeps: a PermissionRequest or PostToolUse finds the PreToolUse it follows.
  */
-export function hookTool(host: HookHost): McpHookTool {
+export function hookTool(host: HookAnswerHost): McpHookTool {
   const memory = new CallMemory();
   return { definition, call: (args) => callHookTool(host, memory, args) };
 }
@@ -38,7 +38,7 @@ const definition: McpHookTool['definition'] = {
 };
 
 /** One hook tool call: the hook input in `args` answered by `host`; the result Claude Code reads as the hook's output. */
-async function callHookTool(host: HookHost, memory: CallMemory, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
+async function callHookTool(host: HookAnswerHost, memory: CallMemory, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
   const read = readMcpHookArguments(args);
   if (typeof read === 'string') return { content: [{ type: 'text', text: `zut: ${read}` }], isError: true };
   const input = readHookInput(read.raw);

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerHook } from '../../src/hooks/answer';
 import { CallMemory } from '../../src/hooks/callMemory';
-import { isOwnTool } from '../../src/hooks/tools';
+import { isOwnMcpName } from '../../src/hooks/tools';
 import { readHookInput, type HookInput } from '../../src/hooks/input';
 import type { HookAgent, HookCall, HookEvent } from '../../src/hooks/names';
 import { Manager } from '../../src/host/manager';
@@ -74,9 +74,9 @@ describe('agent hooks: skills and prompts', () => {
   });
 
   it("the host's skill tool through zut's MCP server is ours while an extension bundles skills (the hook skips it)", () => {
-    expect(isOwnTool('claude', 'mcp__zut__skill', [], ['skill'])).toBe(true);
-    expect(isOwnTool('copilot-cli', 'zut-skill', [], ['skill'])).toBe(true);
-    expect(isOwnTool('claude', 'mcp__zut__skill', [], [])).toBe(false);
-    expect(isOwnTool('claude', 'mcp__other__skill', [], ['skill'])).toBe(false);
+    expect(isOwnMcpName('claude', 'mcp__zut__skill', [], ['skill'])).toBe(true);
+    expect(isOwnMcpName('copilot-cli', 'zut-skill', [], ['skill'])).toBe(true);
+    expect(isOwnMcpName('claude', 'mcp__zut__skill', [], [])).toBe(false);
+    expect(isOwnMcpName('claude', 'mcp__other__skill', [], ['skill'])).toBe(false);
   });
 });

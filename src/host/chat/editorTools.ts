@@ -19,7 +19,7 @@ export interface OwnTools {
 
 /**
  * Whether the editor tool `t` is one of our own agent-mode tools (zut tools through our MCP server, which `@zut`
- * offers directly). Not src/hooks/tools.ts `isOwnTool`, which asks whether an agent's tool name is zut's.
+ * offers directly). Not src/hooks/tools.ts `isOwnMcpName`, which asks whether an agent's tool name is zut's.
  */
 export function isAgentModeTool(t: EditorToolInfo, own: OwnTools): boolean {
   const label = t.source?.label ?? t.source?.name;
