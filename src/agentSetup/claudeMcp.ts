@@ -10,12 +10,16 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { appendItem, appendMember, memberOf, parseJsonText, replaceValue } from '../host/disk/jsonText';
 import { userFile } from '../host/disk/userFile';
+import { isOwnMcpHookHandler } from '../hooks/mcpHook';
 import { MCP_SERVER_NAME } from '../hooks/names';
 import { isObject } from '../protocol/json';
 import type { HookScope, Installation } from './hookInstall';
 
+/** Where Claude Code's files are for an installation: the user's home and the workspace folder. */
+type Where = Pick<Installation, 'home' | 'workspace'>;
+
 /** The file a scope's server goes in: the workspace's `.mcp.json`, or `~/.claude.json`. */
-export function claudeMcpFile(inst: Installation, scope: HookScope): string {
+export function claudeMcpFile(inst: Where, scope: HookScope): string {
   return scope === 'workspace' ? path.join(inst.workspace, '.mcp.json') : path.join(inst.home, '.claude.json');
 }
 
@@ -42,7 +46,7 @@ const hasZut = (servers: unknown) => isObject(servers) && isObject(servers[MCP_S
  * Where Claude Code would find a server named `zut` for hooks of `scope` (undefined: nowhere). A user-scope hook runs
  * in every project: only a user-scope server serves it everywhere.
  */
-export async function findClaudeMcp(inst: Installation, scope: HookScope): Promise<string | undefined> {
+export async function findClaudeMcp(inst: Where, scope: HookScope): Promise<string | undefined> {
   const user = await readJson(claudeMcpFile(inst, 'user'));
   if (hasZut(user?.mcpServers)) return `${claudeMcpFile(inst, 'user')} (mcpServers.${MCP_SERVER_NAME})`;
   if (scope === 'user') return undefined;
@@ -89,4 +93,37 @@ async function approveProjectServer(inst: Installation): Promise<void> {
   const root = parseJsonText(text);
   const node = memberOf(root, 'enabledMcpjsonServers');
   await f.write(Array.isArray(list) && node ? appendItem(text, node, MCP_SERVER_NAME) : setMember(text, [], 'enabledMcpjsonServers', [MCP_SERVER_NAME]));
+}
+
+/** Claude Code's settings files whose hooks run for `scope` (user: every project; workspace: this folder's). */
+function claudeSettingsFiles(inst: Where, scope: HookScope): string[] {
+  if (scope === 'user') return [path.join(inst.home, '.claude', 'settings.json')];
+  return ['settings.json', 'settings.local.json'].map((f) => path.join(inst.workspace, '.claude', f));
+}
+
+/** Whether the settings object's `hooks` hold one of our mcp_tool entries (an event → groups → hooks). */
+function hasOwnMcpHooks(settings: Record<string, unknown> | undefined): boolean {
+  const hooks = settings?.hooks;
+  if (!isObject(hooks)) return false;
+  return Object.values(hooks).some((groups) => Array.isArray(groups) && groups.some((g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.some(isOwnMcpHookHandler)));
+}
+
+/**
+ * What `zut-host doctor` says about Claude Code's mcp_tool hooks for this folder: each settings file holding ours while
+ * no server named `zut` is configured where Claude Code would find it for that scope — every tool call is then
+ * blocked ("[zut/zut_hook]: failed; blocking because onFailure is "block"…"), with the fix named. Empty: none.
+ */
+export async function claudeMcpHookGaps(inst: Where): Promise<string[]> {
+  const gaps: string[] = [];
+  for (const scope of ['user', 'workspace'] as const) {
+    for (const file of claudeSettingsFiles(inst, scope)) {
+      if (!hasOwnMcpHooks(await readJson(file))) continue;
+      if (await findClaudeMcp(inst, scope)) continue;
+      gaps.push(
+        `Claude Code: ${file} has zut's mcp_tool hooks, but no MCP server named ${MCP_SERVER_NAME} is configured for ${scope === 'user' ? 'every project' : inst.workspace}: ` +
+          `Claude Code blocks every tool call. Fix: zut-host hook install --agent claude --scope ${scope} --with-mcp (the server), or --command-hooks (a command per call), or zut-host hook uninstall --agent claude --scope ${scope}`,
+      );
+    }
+  }
+  return gaps;
 }

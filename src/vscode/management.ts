@@ -4,11 +4,13 @@
  * accepts its target as an argument (a view node or an extension name) so it can be scripted and tested.
  */
 import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { HostCalls, HostCatalog, HostConsent, HostLifecycle } from '../host/api';
 import type { LoadReport } from '../host/types';
 import { buildDoctorReport, doctorMarkdown } from '../host/disk/doctor';
 import { agentHooksStatus } from './agentHooks';
+import { claudeMcpHookGaps } from '../agentSetup/claudeMcp';
 import type { InstalledExtension, StagedInstall } from '../host/disk/install';
 import { planText, shadowWarning } from '../host/disk/installPlan';
 import { globalExtensionsDir, projectDataDir } from '../host/disk/paths';
@@ -40,7 +42,10 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
   reg('zut.doctor', async () => {
     const infos = host.extensions();
     const errors = control.lastReport()?.errors ?? [];
-    const content = doctorMarkdown({ ...buildDoctorReport(infos, errors), hooks: agentHooksStatus() }, extensionsSummary(infos, errors.length));
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    const gaps = [...new Set((await Promise.all(folders.map((workspace) => claudeMcpHookGaps({ home: os.homedir(), workspace })))).flat())];
+    const report = { ...buildDoctorReport(infos, errors), hooks: agentHooksStatus(), ...(gaps.length > 0 && { hookProblems: gaps }) };
+    const content = doctorMarkdown(report, extensionsSummary(infos, errors.length));
     const docs = zutDocuments();
     // Rendered (Markdown preview): every extension value in it is a code span or block (doctor.ts).
     await docs.show(docs.uri(['doctor-report'], 'md'), content, { language: 'markdown', preview: true });

@@ -103,3 +103,27 @@ describe('hook install --agent claude: mcp_tool hooks', () => {
     await expect(zutHost('install', '--scope', 'workspace', '--with-mcp', '--command-hooks')).rejects.toThrow(/exclude each other/);
   });
 });
+
+describe('zut-host doctor: mcp_tool hooks without zut MCP server', () => {
+  const doctor = () =>
+    runProcess(process.execPath, [cli, 'doctor', '--cwd', ws, '--no-zot', '--no-e'], { cwd: ws, env: { ...process.env, HOME: home, ZUT_HOME: path.join(home, '.zut') } });
+
+  it('says nothing while the server is configured; once it is removed, names the file, the blocked calls and the fix (exit 1)', async () => {
+    await zutHost('install', '--scope', 'workspace', '--with-mcp');
+    const fine = await doctor();
+    expect(fine.stdout).not.toContain('cannot work');
+    expect(fine.code).toBe(0);
+
+    await fs.writeFile(path.join(ws, '.mcp.json'), '{"mcpServers": {}}\n'); // the user took the server out, not the hooks
+    const r = await doctor();
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('agent hooks that cannot work:');
+    expect(r.stdout).toContain(settingsFile());
+    expect(r.stdout).toContain('Claude Code blocks every tool call');
+    expect(r.stdout).toContain('zut-host hook install --agent claude --scope workspace --with-mcp');
+    expect(r.stdout).toContain('--command-hooks');
+
+    await zutHost('install', '--scope', 'workspace', '--command-hooks'); // the way back: commands, nothing to report
+    expect((await doctor()).code).toBe(0);
+  });
+});

@@ -48,6 +48,8 @@ export interface DoctorReport {
   errors: DoctorError[];
   /** How agents' hooks reach this host: the window's hook socket or why it has none, the warm hook hosts running. */
   hooks?: string[];
+  /** Agents' hooks that cannot work as installed (Claude Code's mcp_tool hooks with no zut server: every call blocked). */
+  hookProblems?: string[];
 }
 
 /**
@@ -119,7 +121,7 @@ export function buildDoctorReport(extensions: ExtensionInfo[], errors: DoctorErr
 
 /** True when the report contains an extension in error or a load error (the CLI then exits 1). */
 export function doctorHasErrors(report: DoctorReport): boolean {
-  return report.errors.length > 0 || report.extensions.some((e) => e.status === 'error');
+  return report.errors.length > 0 || (report.hookProblems?.length ?? 0) > 0 || report.extensions.some((e) => e.status === 'error');
 }
 
 // ---------------------------------------------------------------- text
@@ -162,6 +164,7 @@ export function doctorText(report: DoctorReport): string {
     for (const err of report.errors) out.push(`  ${err.ext}: ${block(err.message, '    ')}`);
   }
   if (report.hooks?.length) out.push('', 'agent hooks:', ...report.hooks.map((h) => `  ${block(h, '    ')}`));
+  if (report.hookProblems?.length) out.push('', 'agent hooks that cannot work:', ...report.hookProblems.map((h) => `  ${block(h, '    ')}`));
   return sanitizeText(out.join('\n')) + '\n';
 }
 
@@ -217,6 +220,7 @@ export function doctorMarkdown(report: DoctorReport, summary?: string): string {
     for (const err of report.errors) out.push(`${mdCode(err.ext)}:`, '', mdCodeBlock(err.message), '');
   }
   if (report.hooks?.length) out.push('## Agent hooks', '', ...report.hooks.map((h) => `- ${mdCode(h)}`), '');
+  if (report.hookProblems?.length) out.push('## Agent hooks that cannot work', '', ...report.hookProblems.map((h) => mdCodeBlock(h)), '');
   return out.join('\n');
 }
 
@@ -224,5 +228,5 @@ export function doctorMarkdown(report: DoctorReport, summary?: string): string {
 
 /** `{"extensions":[…],"errors":[…]}`, indented. */
 export function doctorJson(report: DoctorReport): string {
-  return JSON.stringify({ extensions: report.extensions, errors: report.errors, ...(report.hooks && { hooks: report.hooks }) }, null, 2) + '\n';
+  return JSON.stringify({ extensions: report.extensions, errors: report.errors, ...(report.hooks && { hooks: report.hooks }), ...(report.hookProblems && { hookProblems: report.hookProblems }) }, null, 2) + '\n';
 }
