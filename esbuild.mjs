@@ -126,6 +126,8 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
         'relay-server': path.join(ROOT, 'src/mcp/relayServer.ts'),
         'hook-server': path.join(ROOT, 'src/hooks/server.ts'),
         'agent-setup': path.join(ROOT, 'src/vscode/agentSetupCommands.ts'),
+        // "New Extension…"'s generator and its templates (src/host/authoring/, ~17 KB), loaded when the command runs.
+        'new-extension': path.join(ROOT, 'src/host/authoring/newExtension.ts'),
         hook: path.join(ROOT, 'src/hook.ts'),
         ...standInBundleEntries(),
       },

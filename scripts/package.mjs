@@ -44,7 +44,7 @@ export function packagedFiles(dir = ROOT) {
  * agent-hook entry the installed hook commands run (dist/hook.js, falling back to dist/cli.js), and the SDK and
  * TypeScript transform "New Extension…" (TypeScript) copies.
  */
-export const REQUIRED_FILES = ['dist/main.js', 'dist/extension.js', 'dist/cli.js', 'dist/agent-setup.js', 'dist/foreign-tools.js', 'dist/hook.js', 'dist/relay-server.js', ...[...SDK_FILES, TS_TRANSFORM_FILE].map((f) => `dist/sdk/${f}`)];
+export const REQUIRED_FILES = ['dist/main.js', 'dist/extension.js', 'dist/cli.js', 'dist/agent-setup.js', 'dist/new-extension.js', 'dist/foreign-tools.js', 'dist/hook.js', 'dist/relay-server.js', ...[...SDK_FILES, TS_TRANSFORM_FILE].map((f) => `dist/sdk/${f}`)];
 
 /**
  * Throws unless the files about to be packaged are clean: no source map, every REQUIRED_FILES present and, for a

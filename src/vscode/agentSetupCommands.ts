@@ -21,6 +21,9 @@ import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths
 import { projectPins, type Pin } from '../host/extensions/pins';
 import { isWorkspaceTrusted } from './trust';
 
+/** For "zut: Doctor" (management.ts): Claude Code's mcp_tool hooks left without zut's MCP server. */
+export { claudeMcpHookGaps } from '../agentSetup/claudeMcp';
+
 /** `zut.copyMcpConfig`'s argument; with `allowProject`, nothing about it is asked (the project's are pinned). */
 export interface CopyArgs {
   client?: McpClient;

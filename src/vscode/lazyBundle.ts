@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 
 /** A loader of `dist/<name>.js` (typed as the module it was built from), which requires it on its first call only. */
-export function lazyBundle<T>(context: { asAbsolutePath(relativePath: string): string }, name: 'relay-server' | 'hook-server' | 'agent-setup'): () => T {
+export function lazyBundle<T>(context: { asAbsolutePath(relativePath: string): string }, name: 'relay-server' | 'hook-server' | 'agent-setup' | 'new-extension'): () => T {
   let loaded: T | undefined;
   return () => (loaded ??= createRequire(__filename)(context.asAbsolutePath(`dist/${name}.js`)) as T);
 }

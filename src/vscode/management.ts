@@ -10,7 +10,8 @@ import type { HostCalls, HostCatalog, HostConsent, HostLifecycle } from '../host
 import type { LoadReport } from '../host/types';
 import { buildDoctorReport, doctorMarkdown } from '../host/disk/doctor';
 import { agentHooksStatus } from './agentHooks';
-import { claudeMcpHookGaps } from '../agentSetup/claudeMcp';
+import type * as AgentSetup from './agentSetupCommands';
+import { lazyBundle } from './lazyBundle';
 import type { InstalledExtension, StagedInstall } from '../host/disk/install';
 import { planText, shadowWarning } from '../host/disk/installPlan';
 import { globalExtensionsDir, projectDataDir } from '../host/disk/paths';
@@ -39,11 +40,13 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
 
   reg('zut.reload', () => reload(control.reload('Zut: Reload Extensions')));
 
+  // Claude Code's hooks left without zut's MCP server: asked of dist/agent-setup.js (loaded after activation anyway).
+  const agentSetup = lazyBundle<typeof AgentSetup>(context, 'agent-setup');
   reg('zut.doctor', async () => {
     const infos = host.extensions();
     const errors = control.lastReport()?.errors ?? [];
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    const gaps = [...new Set((await Promise.all(folders.map((workspace) => claudeMcpHookGaps({ home: os.homedir(), workspace })))).flat())];
+    const gaps = [...new Set((await Promise.all(folders.map((workspace) => agentSetup().claudeMcpHookGaps({ home: os.homedir(), workspace })))).flat())];
     const report = { ...buildDoctorReport(infos, errors), hooks: agentHooksStatus(), ...(gaps.length > 0 && { hookProblems: gaps }) };
     const content = doctorMarkdown(report, extensionsSummary(infos, errors.length));
     const docs = zutDocuments();

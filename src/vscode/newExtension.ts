@@ -7,7 +7,9 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createNewExtension, isNewExtensionLang, LANG_LABELS, NEW_EXTENSION_LANGS, newExtensionNameProblem, type NewExtension, type NewExtensionLang } from '../host/authoring/newExtension';
+import type * as Authoring from '../host/authoring/newExtension';
+import type { NewExtension, NewExtensionLang } from '../host/authoring/newExtension';
+import { lazyBundle } from './lazyBundle';
 import type { HostConsent } from '../host/api';
 import type { HostControl } from './host';
 import { destinationRoot, pickDestination } from './pickExtension';
@@ -20,19 +22,22 @@ interface NewExtensionArgs {
 
 export function registerNewExtension(context: vscode.ExtensionContext, host: Pick<HostConsent, 'allowOwnContent'>, control: HostControl): void {
   const sdkDir = path.join(context.extensionPath, 'dist', 'sdk');
+  // The generator and its templates: dist/new-extension.js, loaded when the command first runs (lazyBundle.ts).
+  const load = lazyBundle<typeof Authoring>(context, 'new-extension');
   context.subscriptions.push(
     vscode.commands.registerCommand('zut.newExtension', async (arg?: unknown): Promise<NewExtension | undefined> => {
       const a: NewExtensionArgs = typeof arg === 'object' && arg !== null && !('info' in arg) ? (arg as NewExtensionArgs) : {};
-      const lang = a.lang !== undefined && isNewExtensionLang(a.lang) ? a.lang : await pickLang();
+      const authoring = load();
+      const lang = a.lang !== undefined && authoring.isNewExtensionLang(a.lang) ? a.lang : await pickLang(authoring);
       if (!lang) return undefined;
-      const name = a.name ?? (await askName());
+      const name = a.name ?? (await askName(authoring));
       if (!name) return undefined;
       const root = a.where !== undefined ? destinationRoot(a.where, control.zutHome()) : await pickDestination(control.zutHome(), 'Zut: New Extension (3/3)');
       if (!root) return undefined;
       try {
         // What the user creates here is theirs: consent is recorded for exactly the files written (gates.ts).
         const dest = path.join(root, name);
-        const made = await control.exclusive(() => createNewExtension({ lang, name, root, sdkDir, beforeCommit: (staging) => host.allowOwnContent(staging, dest) }));
+        const made = await control.exclusive(() => authoring.createNewExtension({ lang, name, root, sdkDir, beforeCommit: (staging) => host.allowOwnContent(staging, dest) }));
         await control.reload(`created ${made.name}`);
         await vscode.window.showTextDocument(vscode.Uri.file(made.mainFile), { preview: false });
         void vscode.window.showInformationMessage(
@@ -47,12 +52,12 @@ export function registerNewExtension(context: vscode.ExtensionContext, host: Pic
   );
 }
 
-async function pickLang(): Promise<NewExtensionLang | undefined> {
+async function pickLang({ NEW_EXTENSION_LANGS, LANG_LABELS }: typeof Authoring): Promise<NewExtensionLang | undefined> {
   const items = NEW_EXTENSION_LANGS.map((l) => ({ label: LANG_LABELS[l].split(' (')[0]!, description: LANG_LABELS[l].slice(LANG_LABELS[l].indexOf('(')), lang: l }));
   return (await vscode.window.showQuickPick(items, { title: 'Zut: New Extension (1/3)', placeHolder: 'Language', ignoreFocusOut: true }))?.lang;
 }
 
-function askName(): Thenable<string | undefined> {
+function askName({ newExtensionNameProblem }: typeof Authoring): Thenable<string | undefined> {
   return vscode.window.showInputBox({
     title: 'Zut: New Extension (2/3)',
     ignoreFocusOut: true,
