@@ -33,10 +33,11 @@ const OPTIONS = {
   'no-zot': { type: 'boolean' },
   'no-e': { type: 'boolean' },
   ext: { type: 'string', short: 'e', multiple: true },
+  'no-warm': { type: 'boolean' },
 } as const;
 
 /** The call named by `argv`, when it is a plain `hook [options] EVENT` the fast path can answer. */
-function callOf(argv: string[]): { call: HookCall; cwd?: string; warm: WarmOptions } | undefined {
+function callOf(argv: string[]): { call: HookCall; cwd?: string; warm: WarmOptions; noWarm: boolean } | undefined {
   let p;
   try {
     p = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -47,7 +48,7 @@ function callOf(argv: string[]): { call: HookCall; cwd?: string; warm: WarmOptio
   const agent = (p.values.agent ?? 'vscode') as HookAgent;
   const event = eventName === undefined ? undefined : hookEventOf(eventName);
   if (sub !== 'hook' || !event || extra.length > 0 || !HOOK_AGENTS.includes(agent)) return undefined;
-  return { call: { agent, event, camel: isCamelEvent(eventName) }, cwd: p.values.cwd, warm: warmOptionsOf(p.values) };
+  return { call: { agent, event, camel: isCamelEvent(eventName) }, cwd: p.values.cwd, warm: warmOptionsOf(p.values), noWarm: p.values['no-warm'] === true };
 }
 
 /** The folder the input names (`cwd`), as the CLI resolves it; undefined when the input is not a JSON object with a string or no `cwd`. */
@@ -79,10 +80,10 @@ function fallBack(stdin?: string | null): void {
  * when none answered — then the CLI answers this one by itself and starts the warm host for the next calls (unless it
  * is off).
  */
-async function ask(folder: string, call: HookCall, raw: string, o: WarmOptions): Promise<HookAnswer | undefined> {
+async function ask(folder: string, call: HookCall, raw: string, o: WarmOptions, noWarm: boolean): Promise<HookAnswer | undefined> {
   const budgetMs = hookBudgetMs();
   const deadline = START + budgetMs;
-  const warm = warmEnabled() ? warmRendezvous(projectFolder(folder, o), o) : undefined;
+  const warm = warmEnabled() && !noWarm ? warmRendezvous(projectFolder(folder, o), o) : undefined;
   // (It never rejects: any socket trouble is "not reached", and the CLI answers by itself.)
   return askRunningHost(folder, call, raw, { deadline, budgetMs, warm });
 }
@@ -93,7 +94,7 @@ async function main(): Promise<void> {
   if (!parsed) return fallBack();
   const raw = await readStdin(HOOK_INPUT_MAX_BYTES);
   const folder = raw === null ? undefined : folderOf(raw, parsed.cwd);
-  const answer = raw === null || folder === undefined ? undefined : await ask(folder, parsed.call, raw, parsed.warm);
+  const answer = raw === null || folder === undefined ? undefined : await ask(folder, parsed.call, raw, parsed.warm, parsed.noWarm);
   if (!answer) {
     // The CLI answers by itself and starts the warm host; it need not ask the hosts again.
     if (raw !== null && folder !== undefined) (globalThis as Record<symbol, unknown>)[PRESET_ASKED] = true;

@@ -20,7 +20,7 @@ import { userFile } from '../host/disk/userFile';
 import { HOOK_TIMEOUT_SECONDS } from '../protocol/limits';
 import { appendItem, appendMember, memberOf, parseJsonText, removeItem, removeMember, replaceValue } from '../host/disk/jsonText';
 import { cmdQuote, psCommandLine, shQuote } from './launcher';
-import type { HookAgent } from '../hooks/names';
+import { NO_WARM_FLAG, type HookAgent } from '../hooks/names';
 import { isObject } from '../protocol/json';
 import { isOwnMcpHookHandler, MCP_HOOK_EVENTS, mcpHookHandler } from '../hooks/mcpHook';
 
@@ -81,9 +81,9 @@ export function hookEntry(inst: Installation): string {
   return path.basename(inst.cli) === 'hook.js' || existsSync(light) ? light : inst.cli;
 }
 
-/** The words a hook command runs: the launcher, or Node and `script`; then `hook --agent AGENT EVENT`. */
-function hookWords(inst: Installation, agent: HookAgent, event: string, script: string): string[] {
-  return [...(inst.launcher ? [inst.launcher] : [inst.node, script]), 'hook', '--agent', agent, event];
+/** The words a hook command runs: the launcher, or Node and `script`; then `hook --agent AGENT [FLAGS] EVENT`. */
+function hookWords(inst: Installation, agent: HookAgent, event: string, script: string, flags: readonly string[] = []): string[] {
+  return [...(inst.launcher ? [inst.launcher] : [inst.node, script]), 'hook', '--agent', agent, ...flags, event];
 }
 
 /** The shell an agent runs a command in on `inst.platform`: PowerShell for Copilot CLI's `powershell` field, else cmd.exe on Windows. */
@@ -93,11 +93,13 @@ const shellOf = (inst: Installation, agent: HookAgent): HookShell => (inst.platf
  * The command line of one event, in `shell`'s quoting (default: the shell the agent runs it in on `inst.platform`),
  * running `script`: nothing in it expands in that shell (a path cmd.exe cannot hold safely is refused).
  */
-export function hookCommand(inst: Installation, agent: HookAgent, event: string, shell: HookShell = shellOf(inst, agent), script = hookEntry(inst)): string {
-  const words = hookWords(inst, agent, event, script);
+export function hookCommand(inst: Installation, agent: HookAgent, event: string, shell: HookShell = shellOf(inst, agent), script = hookEntry(inst), flags: readonly string[] = []): string {
+  const words = hookWords(inst, agent, event, script, flags);
   if (shell === 'powershell') return psCommandLine(words);
   const q = shell === 'cmd' ? cmdQuote : shQuote;
-  return words.map((w, i) => (i < words.length - 4 ? q(w) : w)).join(' ');
+  // The paths quoted; `hook --agent AGENT [FLAGS] EVENT` as written (plain words).
+  const plain = 4 + flags.length;
+  return words.map((w, i) => (i < words.length - plain ? q(w) : w)).join(' ');
 }
 
 /** The Windows forms an older zut-vscode wrote (paths always in double quotes; PowerShell's after `& `): still ours. */
@@ -122,8 +124,15 @@ export function planInstall(inst: Installation, agent: HookAgent, scope: HookSco
   const entry = hookEntry(inst);
   const scripts = [path.join(dir, 'cli.js'), path.join(dir, 'hook.js')];
   for (const event of INSTALLED_EVENTS[agent]) {
-    const command = hookCommand(inst, agent, event, undefined, entry);
+    const viaMcp = kind === 'mcp' && MCP_HOOK_EVENTS.includes(event);
+    // Claude Code with its hooks through zut's MCP server: the one command left (SessionStart, which Claude Code runs
+    // before any MCP client) answers by itself or through a window, and starts no warm host — nothing else would call
+    // it, and its extensions would run beside the MCP server's for HOOK_HOST_IDLE_MS.
+    const flags = agent === 'claude' && kind === 'mcp' && !viaMcp ? [NO_WARM_FLAG] : [];
+    const command = hookCommand(inst, agent, event, undefined, entry, flags);
     const forms = scripts.map((s) => hookCommand({ ...inst, launcher: undefined }, agent, event, undefined, s));
+    // Either kind's command is ours for the other (with and without --no-warm).
+    if (agent === 'claude') forms.push(hookCommand(inst, agent, event, undefined, entry), ...[entry, ...scripts].map((s, i) => hookCommand(i === 0 ? inst : { ...inst, launcher: undefined }, agent, event, undefined, s, [NO_WARM_FLAG])));
     const older = inst.platform === 'win32' ? [entry, ...scripts].flatMap((s, i) => olderWindowsForms(i === 0 ? inst : { ...inst, launcher: undefined }, agent, event, s)) : [];
     also[event] = [...new Set([...forms, ...older])].filter((c) => c !== command);
     // Claude Code: our command and our mcp_tool entry are each the other's older form (either kind replaces the other).
@@ -135,7 +144,6 @@ export function planInstall(inst: Installation, agent: HookAgent, scope: HookSco
       // that cannot start, times out or exits other than 0 or 2 then blocks the call; test/agents/onFailure.test.mjs).
       // Only that value: Claude Code drops every hook of a settings file whose onFailure it does not know.
       // With `kind: 'mcp'` the same (onFailure on PreToolUse) as an mcp_tool call: a server not connected blocks too.
-      const viaMcp = kind === 'mcp' && MCP_HOOK_EVENTS.includes(event);
       const handler = viaMcp
         ? mcpHookHandler(agent, event, HOOK_TIMEOUT_SECONDS, event === 'PreToolUse')
         : { type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS, ...(event === 'PreToolUse' && { onFailure: 'block' }) };

@@ -30,7 +30,7 @@ export const USAGE = `usage:
   zut-host new     --lang ts|python|go|sh [--dir DIR] NAME
   zut-host trace   --ext DIR [--cwd DIR] [--timeout MS] [command NAME [ARGS...] | tool NAME ['JSON']]
   zut-host mcp     [--cwd DIR] [--allow-project [--pin ID=FP]...] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
-  zut-host hook    [--agent vscode|copilot-cli|claude] [--allow-project] EVENT   an agent's hook (JSON on stdin)
+  zut-host hook    [--agent vscode|copilot-cli|claude] [--allow-project] [--no-warm] EVENT   an agent's hook (JSON on stdin)
   zut-host hook    install|uninstall --agent vscode|copilot-cli|claude --scope user|workspace [--cwd DIR]
                    [--with-mcp | --command-hooks]   (claude: mcp_tool hooks through zut's MCP server, or commands)
   zut-host hook    host [--cwd DIR] [--allow-project] [--idle-timeout S] | host status [--json] | host stop [--cwd DIR]
@@ -61,6 +61,7 @@ export const USAGE = `usage:
                    mcp_tool hooks when zut's MCP server is already configured for Claude Code, else commands
   --command-hooks  hook install --agent claude: command hooks (a process per call), whatever is configured
   --allow-project  hook: also run the project extensions of the input's cwd (or $ZUT_ALLOW_PROJECT=1)
+  --no-warm        hook: answer here (or through a window on the folder); neither ask nor start a warm hook host
   --idle-timeout S hook host: exit after S seconds without a call (default 600; $ZUT_HOOK_HOST_IDLE_SECONDS)
   --no-zot         do not load zot extensions (.zot/extensions, $ZOT_HOME/extensions)
   --no-e           do not load e extensions (.e/extensions, ~/.e/extensions)
@@ -95,6 +96,7 @@ const OPTIONS = {
   'command-hooks': { type: 'boolean' },
   'idle-timeout': { type: 'string' },
   'after-pid': { type: 'string' },
+  'no-warm': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -106,6 +108,7 @@ const ONLY: Record<string, readonly string[]> = {
   json: ['doctor', 'hook'],
   'idle-timeout': ['hook'],
   'after-pid': ['hook'],
+  'no-warm': ['hook'],
   timeout: ['command', 'tool', 'trace', 'mcp'],
   keys: ['command', 'tool'],
   'keys-file': ['command', 'tool'],

@@ -8,7 +8,8 @@
  * first call that finds none starts it for the next ones and answers itself), with the extensions of every headless
  * verb (zut's, zot's and e's, unless `--no-zot` / `--no-e`): global extensions always, the project's own only with
  * `--allow-project` or `ZUT_ALLOW_PROJECT=1` (a hook runs on whatever folder the agent works in). With
- * `ZUT_HOOK_WARM=0`, a host of this process's own answers each call (`--verbose` says so).
+ * `ZUT_HOOK_WARM=0`, or `--no-warm` for this hook alone (Claude Code's SessionStart beside its mcp_tool hooks:
+ * agentSetup/hookInstall.ts), a host of this process's own answers each call (`--verbose` says so).
  * Whatever answers does so within HOOK_BUDGET_MS of the hook's start.
  * A malformed input or an internal failure never crashes: a PreToolUse is denied (fail closed), any other event fails
  * the way the agent treats a failing hook (exit 1, a warning on stderr): src/hooks/failure.ts.
@@ -61,7 +62,7 @@ async function answer_(p: Parsed, call: HookCall, afterAnswer: (f: () => void) =
   const cwd = path.resolve(input.cwd ?? p.values.cwd ?? process.cwd());
   const o: WarmOptions = warmOptionsOf(p.values);
   const project = projectFolder(cwd, o);
-  const warm = warmEnabled() ? warmRendezvous(project, o) : undefined;
+  const warm = warmEnabled() && p.values['no-warm'] !== true ? warmRendezvous(project, o) : undefined;
   const askedAlready = (globalThis as Record<symbol, unknown>)[PRESET_ASKED] === true; // by the light entry
   const running = askedAlready ? undefined : await askRunningHost(cwd, call, raw, { deadline, budgetMs, warm });
   if (running) return running;

@@ -20,6 +20,12 @@ export function hookBudgetMs(): number {
  */
 export const MCP_SERVER_NAME = 'zut';
 
+/**
+ * `zut-host hook --no-warm EVENT`: answered by a window on the folder, else by the hook itself — it neither asks nor
+ * starts a warm host (Claude Code's SessionStart when its other hooks go to zut's MCP server: hookInstall.ts).
+ */
+export const NO_WARM_FLAG = '--no-warm';
+
 /** Whose hook this is: decides the output format and the tool names (tools.ts). */
 export type HookAgent = 'vscode' | 'copilot-cli' | 'claude';
 export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'copilot-cli', 'claude'];

@@ -77,8 +77,12 @@ describe('hook install --agent claude: mcp_tool hooks', () => {
     await fs.writeFile(path.join(home, '.claude.json'), JSON.stringify({ mcpServers: { zut: { type: 'stdio', command: 'zut-host', args: ['mcp'] } } }));
     expect(await zutHost('install', '--scope', 'workspace')).toContain('the hooks call it (mcp_tool)');
     expect((await kinds()).PreToolUse).toBe('command,mcp_tool'); // the user's first, ours replaced in place
+    // SessionStart, still a command, starts no warm host: nothing else would call it (its extensions would run twice).
+    const sessionStart = () => readJson(settingsFile()).then((s) => (s.hooks.SessionStart as { hooks: { command: string }[] }[]).map((e) => e.hooks[0]!.command));
+    expect(await sessionStart()).toEqual([expect.stringMatching(/ hook --agent claude --no-warm SessionStart$/)]);
     await zutHost('install', '--scope', 'workspace', '--command-hooks');
     expect((await kinds()).PreToolUse).toBe('command,command');
+    expect(await sessionStart()).toEqual([expect.stringMatching(/ hook --agent claude SessionStart$/)]); // replaced, not added
     await zutHost('install', '--scope', 'workspace');
     expect(await zutHost('uninstall', '--scope', 'workspace')).toMatch(/Removed 8 entries/);
     expect((await readJson(settingsFile())).hooks).toEqual({ PreToolUse: [mine] });

@@ -102,6 +102,19 @@ describe('the warm hook host', () => {
     expect((await zutHost(['doctor'])).stdout).not.toContain(`for ${ws}`);
   }, 60_000);
 
+  it('--no-warm (Claude Code\'s SessionStart beside mcp_tool hooks): each call answers itself; no warm host is started or asked', async () => {
+    const ws = workspace('warm-none');
+    const noWarm = '--agent claude --no-warm PreToolUse';
+    expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'n1'), {}, noWarm)).stdout)).toEqual(DENY_RM);
+    expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'n2'), {}, noWarm)).stdout)).toEqual(DENY_RM);
+    expect(guardPid('n2')).not.toBe(guardPid('n1')); // a host of its own each time, stopped after it
+    expect(alive(guardPid('n1')!)).toBe(false);
+    // A warm host, once launched, lists itself within a second or two (the test above waits for it): none comes.
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await hostOf(ws)).toBeUndefined();
+    expect(fs.readdirSync(hooksDir).filter((n) => n.endsWith('.lock'))).toEqual([]);
+  }, 60_000);
+
   it('doctor names a running warm host; it exits by itself after its idle time, its extensions with it', async () => {
     const ws = workspace('warm-idle');
     expect(JSON.parse((await hook(bash(ws, 'rm -rf /', 'i0'), { ZUT_HOOK_HOST_IDLE_SECONDS: '2' })).stdout)).toEqual(DENY_RM);
