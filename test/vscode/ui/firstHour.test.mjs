@@ -221,17 +221,25 @@ describe('first hour: install, trust, consent once, use, create, set up agents',
     await page.keyboard.press('Escape');
   });
 
-  it('7. guards Claude Code in this workspace: the entries are shown, then written', async () => {
+  it('7. guards Claude Code in this workspace through zut\'s MCP server: the entries are shown, then written', async () => {
     const file = path.join(folder, '.claude', 'settings.local.json');
     await runWhenListed(page, 'Zut: Guard Agent Tools…');
     await paletteRow(page, 'Claude Code').click();
     await paletteRow(page, 'Workspace').click();
+    // How Claude Code reaches zut: its mcp_tool hooks through zut's MCP server (written to .mcp.json), or a command.
+    await paletteRow(page, "Through zut's MCP server (mcp_tool)").click();
     const ask = dialog(page, "Let your zut guards and event subscribers see Claude Code's tool calls?");
     await ask.waitFor();
     await screenshot(page, 'first-hour-12-guard-claude');
     await ask.locator('.monaco-button', { hasText: /^Write$/ }).click();
     await notification(page, `Claude Code's tool calls now go through your zut guards (hooks in ${file})`);
     assert.ok(fs.existsSync(file), `${file} written`);
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.equal(settings.hooks.PreToolUse[0].hooks[0].type, 'mcp_tool');
+    assert.equal(settings.hooks.PreToolUse[0].hooks[0].onFailure, 'block');
+    assert.deepEqual(settings.enabledMcpjsonServers, ['zut']);
+    const mcp = JSON.parse(fs.readFileSync(path.join(folder, '.mcp.json'), 'utf8'));
+    assert.ok(mcp.mcpServers.zut.args.includes('mcp'), `.mcp.json runs zut-host mcp: ${JSON.stringify(mcp.mcpServers.zut)}`);
     await screenshot(page, 'first-hour-13-guarded');
     await page.keyboard.press('Escape');
   });
