@@ -5,7 +5,7 @@
  * door keeps one per call, so each step reads the same state instead of being handed it. VS Code-free.
  */
 import { randomUUID } from 'node:crypto';
-import type { Blocked } from '../types';
+import type { Blocked, ToolCallIntercept } from '../types';
 // In dist/extension.js the build swaps this import for a stand-in that loads dist/foreign-tools.js at its first call
 // (esbuild.mjs `lazyStandIn`, ARCHITECTURE.md "Lazy bundles"); the CLI bundles the table whole.
 import { foreignCall, type ForeignCall, type ForeignSource, type GuardView, type JsonObject } from './foreignTools';
@@ -130,15 +130,8 @@ export function viewsOf(req: GuardRequest, toolId: string, foreign: readonly Gua
   return foreign.map((v, i) => ({ ...v, toolId: i === 0 ? toolId : `${toolId}#${i + 1}` }));
 }
 
-/** The fields a view's `tool_call` event, interception and `tool_result` event carry. */
-export interface ViewFrame {
-  tool_id: string;
-  tool_name: string;
-  tool_args: unknown;
-  origin_extension?: string;
-  editor_tool?: string;
-  effect?: string;
-}
+/** The fields a view's `tool_call` event, interception and `tool_result` event carry: a `tool_call` interception's. */
+export type ViewFrame = ToolCallIntercept;
 
 /** The frame fields of view `v` of `req`. */
 export function frameOf(v: FramedView, req: GuardRequest): ViewFrame {
