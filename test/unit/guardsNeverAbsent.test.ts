@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTemps, tempDir } from '../helpers/temp';
-import { builtCli, builtHook } from '../helpers/built';
+import { hookBundlesIn } from '../helpers/built';
 import { runProcess, type Run } from '../helpers/runProcess';
 import { until } from '../helpers/until';
 
@@ -20,10 +20,7 @@ const MOODY = path.resolve(__dirname, 'fixtures/hooks/moodyGuard.mjs');
 
 beforeAll(() => {
   tmp = tempDir('zut-absent-');
-  bin = path.join(tmp, 'bin');
-  fs.mkdirSync(bin);
-  fs.copyFileSync(builtCli(), path.join(bin, 'cli.js'));
-  fs.copyFileSync(builtHook(), path.join(bin, 'hook.js'));
+  bin = hookBundlesIn(path.join(tmp, 'bin'));
 });
 
 afterAll(() => cleanupTemps());

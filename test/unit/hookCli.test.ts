@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTemps, tempDir } from '../helpers/temp';
-import { builtCli, builtHook } from '../helpers/built';
+import { hookBundlesIn } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 
 let tmp: string;
@@ -30,8 +30,7 @@ async function installGuard(extensionsDir: string): Promise<void> {
 
 beforeAll(async () => {
   tmp = tempDir('zut-hook-');
-  await fs.copyFile(builtCli(), path.join(tmp, 'cli.js'));
-  await fs.copyFile(builtHook(), path.join(tmp, 'hook.js'));
+  hookBundlesIn(tmp);
   zutHome = path.join(tmp, 'zut-home');
   workspace = path.join(tmp, 'workspace');
   guardLog = path.join(tmp, 'guard.log');

@@ -15,7 +15,7 @@ import { HookServer } from '../../src/hooks/server';
 import { findWindows, windowFile } from '../../src/hooks/rendezvous';
 import { NullHostUi } from '../../src/host/hostUi';
 import { Manager } from '../../src/host/manager';
-import { builtCli, builtHook } from '../helpers/built';
+import { builtHook, hookBundlesIn } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 
 let tmp: string;
@@ -29,8 +29,7 @@ let manager: Manager;
 
 beforeAll(async () => {
   tmp = tempDir('zut-hookfast-');
-  fs.copyFileSync(builtCli(), path.join(tmp, 'cli.js'));
-  fs.copyFileSync(builtHook(), path.join(tmp, 'hook.js'));
+  hookBundlesIn(tmp);
   fs.mkdirSync(path.join(tmp, 'alone'));
   fs.copyFileSync(builtHook(), path.join(tmp, 'alone', 'hook.js'));
   zutHome = path.join(tmp, 'zut-home');

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTemps, tempDir } from '../helpers/temp';
-import { builtCli, builtHook } from '../helpers/built';
+import { hookBundlesIn } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 import { until } from '../helpers/until';
 
@@ -30,10 +30,7 @@ const rounds: { hooks: string; log: string }[] = [];
 
 beforeAll(() => {
   tmp = tempDir('zut-first-');
-  bin = path.join(tmp, 'bin');
-  fs.mkdirSync(bin);
-  fs.copyFileSync(builtCli(), path.join(bin, 'cli.js'));
-  fs.copyFileSync(builtHook(), path.join(bin, 'hook.js'));
+  bin = hookBundlesIn(path.join(tmp, 'bin'));
   zutHome = path.join(tmp, 'zut-home');
   const guard = path.join(zutHome, 'extensions', 'hook-guard');
   fs.mkdirSync(guard, { recursive: true });

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTemps, tempDir } from '../helpers/temp';
 import { applyInstall, planInstall } from '../../src/agentSetup/hookInstall';
-import { builtCli, builtHook } from '../helpers/built';
+import { hookBundlesIn } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 
 let tmp: string;
@@ -20,8 +20,7 @@ let zutHome: string;
 beforeAll(async () => {
   tmp = tempDir("zut-hook install '");
   cli = path.join(tmp, 'cli.js');
-  await fs.copyFile(builtCli(), cli);
-  await fs.copyFile(builtHook(), path.join(tmp, 'hook.js'));
+  hookBundlesIn(tmp);
   home = path.join(tmp, 'home');
   workspace = path.join(tmp, 'workspace');
   zutHome = path.join(tmp, 'zut-home');

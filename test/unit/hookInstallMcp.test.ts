@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { cleanupTemps, tempDir } from '../helpers/temp';
-import { builtCli, builtHook } from '../helpers/built';
+import { hookBundlesIn } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 
 afterAll(cleanupTemps);
@@ -21,8 +21,7 @@ let ws: string;
 beforeEach(async () => {
   tmp = tempDir('zut-hook-mcp-');
   cli = path.join(tmp, 'cli.js');
-  await fs.copyFile(builtCli(), cli);
-  await fs.copyFile(builtHook(), path.join(tmp, 'hook.js'));
+  hookBundlesIn(tmp);
   home = path.join(tmp, 'home');
   ws = path.join(tmp, 'ws');
   await fs.mkdir(home, { recursive: true });

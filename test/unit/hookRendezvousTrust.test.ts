@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTemps, tempDir } from '../helpers/temp';
 import { hostState } from '../../src/hooks/client';
 import { processStart, readRendezvous, rendezvousNames, warmFile, type Rendezvous } from '../../src/hooks/rendezvous';
-import { builtCli, builtHook } from '../helpers/built';
+import { hookBundlesIn } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 import { alive, until } from '../helpers/until';
 
@@ -26,10 +26,7 @@ let victim: ChildProcess;
 
 beforeAll(() => {
   tmp = tempDir('zut-trust-');
-  bin = path.join(tmp, 'bin');
-  fs.mkdirSync(bin);
-  fs.copyFileSync(builtCli(), path.join(bin, 'cli.js'));
-  fs.copyFileSync(builtHook(), path.join(bin, 'hook.js'));
+  bin = hookBundlesIn(path.join(tmp, 'bin'));
   victim = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
 });
 

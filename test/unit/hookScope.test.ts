@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, builtHook } from '../helpers/built';
+import { hookBundlesIn } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 import { cleanupTemps, tempDir } from '../helpers/temp';
 import { alive, until } from '../helpers/until';
@@ -25,10 +25,7 @@ const DENY_ALL = { hookSpecificOutput: { hookEventName: 'PreToolUse', permission
 
 beforeAll(() => {
   tmp = tempDir('zut-hook-scope-');
-  bin = path.join(tmp, 'bin');
-  fs.mkdirSync(bin);
-  fs.copyFileSync(builtCli(), path.join(bin, 'cli.js'));
-  fs.copyFileSync(builtHook(), path.join(bin, 'hook.js'));
+  bin = hookBundlesIn(path.join(tmp, 'bin'));
   hooksDir = path.join(tmp, 'hooks');
   emptyHome = path.join(tmp, 'empty-home');
   moodyLog = path.join(tmp, 'moody.log');

@@ -15,7 +15,7 @@ import { HookServer } from '../../src/hooks/server';
 import { windowFile } from '../../src/hooks/rendezvous';
 import { NullHostUi } from '../../src/host/hostUi';
 import { Manager } from '../../src/host/manager';
-import { builtCli, builtHook } from '../helpers/built';
+import { hookBundlesIn } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 import { alive, until } from '../helpers/until';
 
@@ -28,10 +28,7 @@ const managers: Manager[] = [];
 
 beforeAll(() => {
   tmp = tempDir('zut-warm-');
-  bin = path.join(tmp, 'bin');
-  fs.mkdirSync(bin);
-  fs.copyFileSync(builtCli(), path.join(bin, 'cli.js'));
-  fs.copyFileSync(builtHook(), path.join(bin, 'hook.js'));
+  bin = hookBundlesIn(path.join(tmp, 'bin'));
   zutHome = path.join(tmp, 'zut-home');
   hooksDir = path.join(tmp, 'hooks');
   guardLog = path.join(tmp, 'guard.log');

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupTemps, tempDir } from '../helpers/temp';
-import { builtCli, builtHook } from '../helpers/built';
+import { hookBundlesIn } from '../helpers/built';
 import { runProcess } from '../helpers/runProcess';
 import { until } from '../helpers/until';
 import { SHELL_FACTS } from '../../src/runtime/recipe';
@@ -22,10 +22,7 @@ let guardLog: string;
 
 beforeAll(() => {
   tmp = tempDir('zut-provider-');
-  bin = path.join(tmp, 'bin');
-  fs.mkdirSync(bin);
-  fs.copyFileSync(builtCli(), path.join(bin, 'cli.js'));
-  fs.copyFileSync(builtHook(), path.join(bin, 'hook.js'));
+  bin = hookBundlesIn(path.join(tmp, 'bin'));
   zutHome = path.join(tmp, 'zut-home');
   guardLog = path.join(tmp, 'guard.log');
   const guard = path.join(zutHome, 'extensions', 'hook-guard');
