@@ -190,6 +190,8 @@ suite('management: host and commands', function () {
     const source = path.join(dir, 'source.txt');
     try {
       await eventually(() => stateOf(host, 'argwatch') === 'running', `argwatch running (${host.extensions().map((e) => `${e.name}=${e.state}`).join(', ')})`);
+      // A new extension directory reloads the set: the others start beside argwatch, and may come up after it.
+      await allRunning(host);
       const pid = info(host, 'argwatch').pid;
       const weatherPid = info(host, 'weather').pid;
       // The executable watchers are set up after the load that found it: give the watcher a change it must see.
