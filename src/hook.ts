@@ -16,7 +16,8 @@ import { askRunningHost } from './hooks/client';
 import { projectFolder } from './hooks/projectFolder';
 import { warmEnabled, warmOptionsOf, warmRendezvous, type WarmOptions } from './hooks/warmHost';
 import { quietBrokenPipes } from './hooks/brokenPipe';
-import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_ASKED, PRESET_STDIN, type HookAgent, type HookAnswer, type HookCall } from './hooks/names';
+import { HOOK_AGENTS, hookBudgetMs, isCamelEvent, PRESET_ASKED, PRESET_STDIN, type HookAgent, type HookAnswer, type HookCall } from './hooks/names';
+import { dialectOf, hookEventOf } from './hooks/dialects';
 import { readStdin } from './hooks/stdin';
 import { isObject } from './protocol/json';
 import { HOOK_INPUT_MAX_BYTES } from './protocol/limits';
@@ -46,13 +47,13 @@ function callOf(argv: string[]): { call: HookCall; cwd?: string; warm: WarmOptio
   }
   const [sub, eventName, ...extra] = p.positionals;
   const agent = (p.values.agent ?? 'vscode') as HookAgent;
-  const event = eventName === undefined ? undefined : hookEventOf(eventName);
+  const event = eventName === undefined ? undefined : HOOK_AGENTS.includes(agent) ? hookEventOf(eventName, agent) : undefined;
   if (sub !== 'hook' || !event || extra.length > 0 || !HOOK_AGENTS.includes(agent)) return undefined;
   return { call: { agent, event, camel: isCamelEvent(eventName) }, cwd: p.values.cwd, warm: warmOptionsOf(p.values), noWarm: p.values['no-warm'] === true };
 }
 
-/** The folder the input names (`cwd`), as the CLI resolves it; undefined when the input is not a JSON object with a string or no `cwd`. */
-function folderOf(raw: string, cwdOption: string | undefined): string | undefined {
+/** The folder the input names (`cwd`, in the agent's dialect), as the CLI resolves it; undefined when the input is not a JSON object with a string or no `cwd`. */
+function folderOf(raw: string, call: HookCall, cwdOption: string | undefined): string | undefined {
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -60,7 +61,8 @@ function folderOf(raw: string, cwdOption: string | undefined): string | undefine
     return undefined;
   }
   if (!isObject(json)) return undefined;
-  const cwd = json.cwd;
+  const normalize = dialectOf(call.agent).normalize;
+  const cwd = (normalize ? normalize(json, call) : json).cwd;
   if (cwd !== undefined && typeof cwd !== 'string') return undefined;
   return path.resolve(cwd ?? cwdOption ?? process.cwd());
 }
@@ -93,7 +95,7 @@ async function main(): Promise<void> {
   const parsed = callOf(process.argv.slice(2));
   if (!parsed) return fallBack();
   const raw = await readStdin(HOOK_INPUT_MAX_BYTES);
-  const folder = raw === null ? undefined : folderOf(raw, parsed.cwd);
+  const folder = raw === null ? undefined : folderOf(raw, parsed.call, parsed.cwd);
   const answer = raw === null || folder === undefined ? undefined : await ask(folder, parsed.call, raw, parsed.warm, parsed.noWarm);
   if (!answer) {
     // The CLI answers by itself and starts the warm host; it need not ask the hosts again.

@@ -34,6 +34,11 @@ export const LIGHT_HOOK_FILES = [
   'src/hook.ts',
   'src/hooks/brokenPipe.ts',
   'src/hooks/client.ts',
+  'src/hooks/dialects/claude.ts',
+  'src/hooks/dialects/copilotCli.ts',
+  'src/hooks/dialects/index.ts',
+  'src/hooks/dialects/types.ts',
+  'src/hooks/dialects/vscodeAgent.ts',
   'src/hooks/failure.ts',
   'src/hooks/names.ts',
   'src/hooks/projectFolder.ts',
@@ -52,6 +57,8 @@ function only(dir, files, allowed, { node, message }) {
     const rel = path.posix.relative(dir, f.replace(/\.ts$/, ''));
     return rel.startsWith('.') ? rel : `./${rel}`;
   });
+  // A folder's index.ts is imported by the folder's name too.
+  specs.push(...specs.filter((s) => s.endsWith('/index')).map((s) => s.slice(0, -'/index'.length)));
   const alternatives = [...(node ? ['node:'] : []), ...specs.map((t) => `${escape(t)}$`)];
   const regex = alternatives.length > 0 ? `^(?!${alternatives.join('|')})` : '';
   return { files, rules: { 'no-restricted-imports': ['error', { paths: [], patterns: [{ regex, message }] }] } };

@@ -20,6 +20,7 @@ import type { ConsentOptions } from '../host/extensions/consent';
 import { parsePin, pinnedConsent } from '../host/extensions/pins';
 import { allowProject, type ProjectScan } from './project';
 import { stopSignals } from './signals';
+import { HOOK_AGENTS } from '../hooks/names';
 
 export const VERSION = pkg.version;
 
@@ -30,9 +31,10 @@ export const USAGE = `usage:
   zut-host new     --lang ts|python|go|sh [--dir DIR] NAME
   zut-host trace   --ext DIR [--cwd DIR] [--timeout MS] [command NAME [ARGS...] | tool NAME ['JSON']]
   zut-host mcp     [--cwd DIR] [--allow-project [--pin ID=FP]...] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
-  zut-host hook    [--agent vscode|copilot-cli|claude] [--allow-project] [--no-warm] EVENT   an agent's hook (JSON on stdin)
-  zut-host hook    install|uninstall --agent vscode|copilot-cli|claude --scope user|workspace [--cwd DIR]
-                   [--with-mcp | --command-hooks]   (claude: mcp_tool hooks through zut's MCP server, or commands)
+  zut-host hook    [--agent AGENT] [--allow-project] [--no-warm] EVENT   an agent's hook (JSON on stdin)
+  zut-host hook    install|uninstall --agent AGENT --scope user|workspace [--cwd DIR]
+                   [--with-mcp | --command-hooks]   (claude: mcp_tool hooks through zut's MCP server, or commands;
+                   other agents: --with-mcp also writes (removes) zut's MCP server in the agent's configuration)
   zut-host hook    host [--cwd DIR] [--allow-project] [--idle-timeout S] | host status [--json] | host stop [--cwd DIR]
   zut-host ext     list | doctor | install | remove | enable | disable | logs   (zut-host ext --help)
 
@@ -54,7 +56,7 @@ export const USAGE = `usage:
   --lang LANG      new: ts (the zut TypeScript SDK), python, go or sh
   --dir DIR        new: the extensions directory to create NAME in. Default: <cwd>/.zut/extensions
   --verbose, -v    copy extensions' stderr to stderr
-  --agent AGENT    hook: whose hook this is (vscode, copilot-cli, claude). Default: vscode
+  --agent AGENT    hook: whose hook this is (${HOOK_AGENTS.join(', ')}). Default: vscode
   --scope SCOPE    hook install/uninstall: user (~/.copilot/hooks, ~/.claude) or workspace (.github/hooks, .claude)
   --with-mcp       hook install --agent claude: also configure zut's MCP server for Claude Code (.mcp.json, or
                    ~/.claude.json for --scope user) and answer the hooks through it (mcp_tool). Without either flag,

@@ -24,7 +24,8 @@ import { readHookInput, type HookInput } from '../hooks/input';
 import { projectFolder } from '../hooks/projectFolder';
 import { answerInTime } from '../hooks/server';
 import { launchWarmHost, warmEnabled, warmOptionsOf, warmRendezvous, type WarmOptions } from '../hooks/warmHost';
-import { HOOK_AGENTS, hookBudgetMs, hookEventOf, isCamelEvent, PRESET_ASKED, type HookAgent, type HookAnswer, type HookCall } from '../hooks/names';
+import { HOOK_AGENTS, hookBudgetMs, isCamelEvent, PRESET_ASKED, type HookAgent, type HookAnswer, type HookCall } from '../hooks/names';
+import { hookEventOf } from '../hooks/dialects';
 import { presetStdin, readStdin } from '../hooks/stdin';
 import { HostRuntime } from '../runtime/runtime';
 import { UsageError, write, type Parsed } from './common';
@@ -38,7 +39,7 @@ export async function hook(p: Parsed): Promise<number> {
   if (!eventName || extra.length > 0) throw new UsageError('hook takes one EVENT (PreToolUse, PostToolUse, UserPromptSubmit, SessionStart, Stop, SubagentStop)');
   const agent = (p.values.agent ?? 'vscode') as HookAgent;
   if (!HOOK_AGENTS.includes(agent)) throw new UsageError(`--agent must be one of ${HOOK_AGENTS.join(', ')}`);
-  const event = hookEventOf(eventName);
+  const event = hookEventOf(eventName, agent);
   if (!event) throw new UsageError(`hook: unknown EVENT "${eventName}"`);
   const call: HookCall = { agent, event, camel: isCamelEvent(eventName) };
   let then: (() => void) | undefined;
@@ -57,7 +58,7 @@ async function answer_(p: Parsed, call: HookCall, afterAnswer: (f: () => void) =
   const preset = presetStdin();
   const raw = preset !== undefined ? preset : await readStdin(HOOK_INPUT_MAX_BYTES);
   if (raw === null) return failure(call, `input over ${HOOK_INPUT_MAX_BYTES} bytes`);
-  const input = readHookInput(raw);
+  const input = readHookInput(raw, call);
   if (typeof input === 'string') return failure(call, input);
   const cwd = path.resolve(input.cwd ?? p.values.cwd ?? process.cwd());
   const o: WarmOptions = warmOptionsOf(p.values);

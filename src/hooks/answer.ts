@@ -17,6 +17,7 @@ import type { SessionContext } from '../protocol';
 import type { HookAnswerHost } from './host';
 import type { GuardRequest } from '../host/calls/toolGuard';
 import { deny } from './failure';
+import { dialectOf } from './dialects';
 import type { HookInput } from './input';
 import type { HookAnswer, HookCall } from './names';
 import { sessionStartContext } from './skills';
@@ -28,7 +29,6 @@ import { notification, permissionDenied, permissionRequest, ranAfterAsking, type
 export type { HookAnswerHost } from './host';
 
 const NOTHING: HookAnswer = { stdout: '', exitCode: 0 };
-const json = (o: unknown): HookAnswer => ({ stdout: JSON.stringify(o) + '\n', exitCode: 0 });
 
 /** The zut session of the agent's session (the session id; one per call when the agent sends none). */
 function sessionOf(input: HookInput): SessionContext {
@@ -112,12 +112,8 @@ async function preToolUse(host: HookAnswerHost, call: HookCall, input: HookInput
   if (input.sessionId) memory.called(input.sessionId, { toolId: request.toolId!, name: request.name, input: runs }, onDiskFor(host.extensions(), input.toolUseId === undefined));
   if (verdict.rewrittenBy.length === 0) return NOTHING; // no guard rewrote it: no opinion, never `allow`
   const updated = input.toolInputWasString ? JSON.stringify(verdict.input) : verdict.input;
-  if (call.agent === 'copilot-cli' && call.camel) return json({ modifiedArgs: updated });
-  // VS Code and Claude Code apply `updatedInput` without a decision, their own permission rules still in charge (a
-  // decision `ask` is a denial where nobody can be asked: `claude -p`). The model is told whose rewrite ran, so the
-  // result does not read as the original call's.
-  const note = `zut: the input of this ${input.toolName} call was rewritten by the guard ${verdict.rewrittenBy.join(', ')} before it ran; the result is that of the rewritten call.`;
-  return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: updated, additionalContext: note } });
+  // Each agent's own form, its own permission rules still in charge (dialects/*.ts).
+  return dialectOf(call.agent).rewrite(call, { updated, toolName: request.name, by: verdict.rewrittenBy });
 }
 
 /**
@@ -153,15 +149,10 @@ async function userPromptSubmit(host: HookAnswerHost, call: HookCall, input: Hoo
   host.emit({ event: 'user_prompt_submit', text: input.prompt ?? '' });
   const start = await host.interceptTurnStart(1, input.prompt ?? '');
   if (start.blocked) {
-    const reason = `blocked by ${start.blocked.ext}: ${start.blocked.reason}`;
-    if (call.agent === 'claude') return json({ decision: 'block', reason });
-    // VS Code's common output stops the prompt; Copilot CLI ignores output here, so it blocks by exit code 2.
-    if (call.agent === 'copilot-cli' && call.camel) return { stdout: '', stderr: reason + '\n', exitCode: 2 };
-    return json({ continue: false, stopReason: reason });
+    return dialectOf(call.agent).blockPrompt(call, `blocked by ${start.blocked.ext}: ${start.blocked.reason}`);
   }
   host.emit({ event: 'turn_start', step: 1 });
-  if (!start.context || (call.agent === 'copilot-cli' && call.camel)) return NOTHING;
-  return json({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: start.context } });
+  return start.context ? dialectOf(call.agent).context(call, 'UserPromptSubmit', start.context) : NOTHING;
 }
 
 async function sessionStart(host: HookAnswerHost, call: HookCall, input: HookInput, session: SessionContext): Promise<HookAnswer> {
@@ -175,6 +166,5 @@ async function sessionStart(host: HookAnswerHost, call: HookCall, input: HookInp
     system_prompt: '',
   });
   const context = sessionStartContext(host, system);
-  if (!context || (call.agent === 'copilot-cli' && call.camel)) return NOTHING;
-  return json({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context } });
+  return context ? dialectOf(call.agent).context(call, 'SessionStart', context) : NOTHING;
 }

@@ -8,13 +8,11 @@
  */
 import { sanitizeText } from '../host/terminalText';
 import type { HookAnswer, HookCall } from './names';
+import { dialectOf } from './dialects';
 
-const json = (o: unknown): HookAnswer => ({ stdout: JSON.stringify(o) + '\n', exitCode: 0 });
-
-/** A denial in the agent's format. */
+/** A denial in the agent's format (its dialect). */
 export function deny(call: HookCall, reason: string): HookAnswer {
-  if (call.agent === 'copilot-cli' && call.camel) return json({ permissionDecision: 'deny', permissionDecisionReason: reason });
-  return json({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } });
+  return dialectOf(call.agent).deny(call, reason);
 }
 
 /** The answer of a hook that failed, saying why on stderr: PreToolUse denies (fail closed). */

@@ -7,6 +7,8 @@
  */
 import * as z from 'zod';
 import { isObject } from '../protocol/json';
+import type { HookCall } from './names';
+import { dialectOf } from './dialects';
 
 
 const text = z.string().max(1_000_000).optional();
@@ -66,14 +68,16 @@ export interface HookInput {
  */
 const FREEFORM_TOOLS: ReadonlySet<string> = new Set(['apply_patch']);
 
-/** Reads the agent's JSON; a string says why it is malformed. */
-export function readHookInput(raw: string): HookInput | string {
+/** Reads the agent's JSON (in its dialect's field names: `normalize`); a string says why it is malformed. */
+export function readHookInput(raw: string, call: HookCall): HookInput | string {
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch (e) {
     return `input is not JSON: ${(e as Error).message}`;
   }
+  const normalize = dialectOf(call.agent).normalize;
+  if (normalize && isObject(json)) json = normalize(json, call);
   const r = RawInput.safeParse(json);
   if (!r.success) return `input does not match the hook format: ${r.error.issues[0]?.path.join('.')}: ${r.error.issues[0]?.message}`;
   const i = r.data;

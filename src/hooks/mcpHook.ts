@@ -11,7 +11,8 @@
  */
 import * as z from 'zod';
 import { HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
-import { HOOK_AGENTS, hookEventOf, MCP_SERVER_NAME, type HookAgent, type HookAnswer, type HookCall } from './names';
+import { HOOK_AGENTS, MCP_SERVER_NAME, type HookAgent, type HookAnswer, type HookCall } from './names';
+import { hookEventOf } from './dialects';
 
 /** The hook tool of zut's MCP server: offered to Claude Code only, never to its model (src/mcp/hookTool.ts). */
 export const MCP_HOOK_TOOL = 'zut_hook';
@@ -62,7 +63,7 @@ export function readMcpHookArguments(args: unknown): { call: HookCall; raw: stri
   const r = Arguments.safeParse(args);
   if (!r.success) return `the hook tool's arguments need "agent" and "event" (${r.error.issues[0]?.message})`;
   const { agent, event: name, ...fields } = r.data;
-  const event = hookEventOf(name);
+  const event = HOOK_AGENTS.includes(agent as HookAgent) ? hookEventOf(name, agent as HookAgent) : undefined;
   if (!event || !HOOK_AGENTS.includes(agent as HookAgent)) return `unknown hook ${agent} ${name}`;
   const input: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) {

@@ -43,26 +43,19 @@ export type HookEvent =
   | 'SubagentStop'
   | 'SessionEnd';
 
-/** Canonical name of an event as the agent spells it (PascalCase, Copilot CLI's camelCase `preToolUse`, …). */
-const EVENT_NAMES: Record<string, HookEvent> = {
+/** Our events by their lowercase names (each agent's own spellings: its dialect, dialects/*.ts `eventNames`). */
+export const CANONICAL_EVENTS: Readonly<Record<string, HookEvent>> = {
   sessionstart: 'SessionStart',
   userpromptsubmit: 'UserPromptSubmit',
-  userpromptsubmitted: 'UserPromptSubmit', // Copilot CLI
   pretooluse: 'PreToolUse',
   posttooluse: 'PostToolUse',
   permissionrequest: 'PermissionRequest', // Claude Code; Copilot CLI's camelCase permissionRequest
   permissiondenied: 'PermissionDenied', // Claude Code
   notification: 'Notification',
   stop: 'Stop',
-  agentstop: 'Stop', // Copilot CLI
   subagentstop: 'SubagentStop',
   sessionend: 'SessionEnd',
 };
-
-/** The event named on the command line, or undefined when we do not handle it. */
-export function hookEventOf(name: string): HookEvent | undefined {
-  return Object.prototype.hasOwnProperty.call(EVENT_NAMES, name.toLowerCase()) ? EVENT_NAMES[name.toLowerCase()] : undefined;
-}
 
 /** Whether the event name is Copilot CLI's camelCase form (its answers then use `modifiedArgs`). */
 export function isCamelEvent(name: string): boolean {

@@ -20,8 +20,9 @@ import { HOOK_BUDGET_MS, HOOK_DOOR_MARGIN_MS, HOOK_INPUT_MAX_BYTES, HOOK_REQUEST
 import { answerHook, type HookAnswerHost } from './answer';
 import { CallMemory } from './callMemory';
 import { hookFailure, lateAnswer } from './failure';
+import { hookEventOf } from './dialects';
 import { readHookInput, type HookInput } from './input';
-import { HOOK_AGENTS, hookBudgetMs, hookEventOf, type HookAgent, type HookAnswer, type HookCall } from './names';
+import { HOOK_AGENTS, hookBudgetMs, type HookAgent, type HookAnswer, type HookCall } from './names';
 import { ensurePrivateDir, hooksDir, processStart, readRendezvous, realFolder, windowFile, writeRendezvous, type Rendezvous } from './rendezvous';
 
 const Request = z.object({ token: z.string(), agent: z.string(), event: z.string(), camel: z.boolean(), budgetMs: z.number().nonnegative().optional(), input: z.string() });
@@ -91,13 +92,13 @@ export class HookServer {
     const given = Buffer.from(req.token, 'hex');
     if (given.length !== this.token.length || !timingSafeEqual(given, this.token)) return void s.destroy();
     this.o.onRequest?.();
-    const event = hookEventOf(req.event);
+    const event = HOOK_AGENTS.includes(req.agent as HookAgent) ? hookEventOf(req.event, req.agent as HookAgent) : undefined;
     const agent = req.agent as HookAgent;
     let answer: HookAnswer;
     if (!event || !HOOK_AGENTS.includes(agent)) answer = { stdout: '', stderr: `zut: unknown hook ${req.agent} ${req.event}\n`, exitCode: 1 };
     else {
-      const input = readHookInput(req.input);
       const call: HookCall = { agent, event, camel: req.camel };
+      const input = readHookInput(req.input, call);
       answer = typeof input === 'string' ? hookFailure(call, input) : await answerInTime(this.host, call, input, Math.min(req.budgetMs ?? hookBudgetMs(), HOOK_BUDGET_MS), this.memory);
     }
     s.end(JSON.stringify(answer) + '\n');

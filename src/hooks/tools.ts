@@ -9,19 +9,12 @@
  */
 import { assignModelNames } from '../host/calls/toolNames';
 import type { ToolInfo } from '../host/types';
-import { MCP_SERVER_NAME, type HookAgent } from './names';
+import type { HookAgent } from './names';
+import { dialectOf } from './dialects';
 import { servedByLiveServer } from './mcpServers';
 
-/** How each agent names an MCP server's tool in its hook input. */
-const MCP_TOOL_PREFIXES: Record<HookAgent, readonly string[]> = {
-  vscode: [`mcp_${MCP_SERVER_NAME}_`],
-  claude: [`mcp__${MCP_SERVER_NAME}__`],
-  // Copilot CLI: `<server>-<tool>` in its hook payloads; its PascalCase events are said to use Claude Code's form.
-  'copilot-cli': [`${MCP_SERVER_NAME}-`, `mcp__${MCP_SERVER_NAME}__`],
-};
-
-/** The agent's prefix for a tool of an MCP server named as ours that `name` starts with, if any. */
-const ownPrefix = (agent: HookAgent, name: string): string | undefined => MCP_TOOL_PREFIXES[agent].find((p) => name.startsWith(p));
+/** The agent's prefix (its dialect's `mcpToolPrefixes`) for a tool of an MCP server named as ours that `name` starts with, if any. */
+const ownPrefix = (agent: HookAgent, name: string): string | undefined => dialectOf(agent).mcpToolPrefixes.find((p) => name.startsWith(p));
 
 /** Whether `name` is in the agent's spelling of a tool of an MCP server named as ours (whatever the tool). */
 export function hasOwnPrefix(agent: HookAgent, name: string): boolean {

@@ -41,7 +41,7 @@ const definition: McpHookTool['definition'] = {
 async function callHookTool(host: HookAnswerHost, memory: CallMemory, args: unknown): Promise<{ content: { type: 'text'; text: string }[]; isError: boolean }> {
   const read = readMcpHookArguments(args);
   if (typeof read === 'string') return { content: [{ type: 'text', text: `zut: ${read}` }], isError: true };
-  const input = readHookInput(read.raw);
+  const input = readHookInput(read.raw, read.call);
   const answer = typeof input === 'string' ? hookFailure(read.call, input) : await answerInTime(host, read.call, input, hookBudgetMs(), memory);
   const r = mcpHookResult(read.call, answer);
   return { content: [{ type: 'text', text: r.text }], isError: r.isError };

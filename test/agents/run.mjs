@@ -48,7 +48,7 @@ let agents;
 try {
   const t = Date.now();
   agents = ensureAgents((s) => console.log(s));
-  console.log(`agents in ${agentsCache()}: Claude Code ${agents.claudeVersion}, Copilot CLI ${agents.copilotVersion} (${secs(t)})`);
+  console.log(`agents in ${agentsCache()}: ${Object.entries(agents.versions).map(([p, v]) => `${p} ${v}`).join(', ')} (${secs(t)})`);
 } catch (e) {
   console.error(`test:agents: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);

@@ -29,7 +29,7 @@ function slowHost(): Manager {
 
 /** Copilot CLI's preToolUse for `toolName` (its spelling of an MCP tool: `<server>-<tool>`). */
 async function preToolUse(m: Manager, toolName: string) {
-  const input = readHookInput(JSON.stringify({ sessionId: 's1', timestamp: 1, cwd: '/', toolName, toolArgs: {} }));
+  const input = readHookInput(JSON.stringify({ sessionId: 's1', timestamp: 1, cwd: '/', toolName, toolArgs: {} }), { agent: 'copilot-cli', event: 'PreToolUse', camel: true });
   if (typeof input === 'string') throw new Error(input);
   return answerHook(m, { agent: 'copilot-cli', event: 'PreToolUse', camel: true }, input, Date.now() + 10_000, new CallMemory());
 }

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { answerHook } from '../../src/hooks/answer';
 import { CallMemory } from '../../src/hooks/callMemory';
 import { readHookInput } from '../../src/hooks/input';
-import { hookEventOf, isCamelEvent, type HookAgent } from '../../src/hooks/names';
+import { isCamelEvent, type HookAgent } from '../../src/hooks/names';
+import { hookEventOf } from '../../src/hooks/dialects';
 import { Manager } from '../../src/host/manager';
 import { RecordingUi, cleanupTemps, keepManager, nodeExt, stopManagers, zutHome } from '../helpers/hostFixtures';
 
@@ -42,10 +43,11 @@ const memories = new Map<Manager, CallMemory>();
 
 /** The agent's hook call with `payload` (an event name as the agent spells it), answered by `m`'s answerer. */
 async function hook(m: Manager, agent: HookAgent, eventName: string, payload: Record<string, unknown>) {
-  const input = readHookInput(JSON.stringify(payload));
+  const call = { agent, event: hookEventOf(eventName, agent)!, camel: isCamelEvent(eventName) };
+  const input = readHookInput(JSON.stringify(payload), call);
   if (typeof input === 'string') throw new Error(input);
   if (!memories.has(m)) memories.set(m, new CallMemory());
-  return answerHook(m, { agent, event: hookEventOf(eventName)!, camel: isCamelEvent(eventName) }, input, Date.now() + 10_000, memories.get(m)!);
+  return answerHook(m, call, input, Date.now() + 10_000, memories.get(m)!);
 }
 
 /** The events the watcher got, without their frame type. */

@@ -38,7 +38,7 @@ async function host() {
 }
 
 function input(o: object): HookInput {
-  const r = readHookInput(JSON.stringify(o));
+  const r = readHookInput(JSON.stringify(o), { agent: 'vscode', event: 'SessionStart', camel: false });
   if (typeof r === 'string') throw new Error(r);
   return r;
 }

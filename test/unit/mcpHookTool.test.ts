@@ -133,7 +133,7 @@ describe('each call guarded once: a zut MCP server in another process', () => {
 
     const { m } = await host(false); // the hook's host: only the blocking guard, no `status`
     const ask = async () => {
-      const input = readHookInput(JSON.stringify({ session_id: 's1', cwd: sub, hook_event_name: 'PreToolUse', tool_name: 'mcp__zut__status', tool_input: {} }));
+      const input = readHookInput(JSON.stringify({ session_id: 's1', cwd: sub, hook_event_name: 'PreToolUse', tool_name: 'mcp__zut__status', tool_input: {} }), { agent: 'claude', event: 'PreToolUse', camel: false });
       if (typeof input === 'string') throw new Error(input);
       return answerHook(m, { agent: 'claude', event: 'PreToolUse', camel: false }, input, Date.now() + 5_000, new CallMemory());
     };

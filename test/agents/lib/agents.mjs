@@ -46,15 +46,28 @@ const installedVersion = (pkg) => {
 };
 
 /**
- * Installs the pinned agents into the cache when either is missing or another version; returns their binaries.
+ * The pinned agents: npm package spec and the binary it puts in node_modules/.bin. One row per agent; a scenario
+ * file of an agent reads its binary with `agentBin(name)`.
+ */
+export const AGENT_PACKAGES = [
+  { spec: CLAUDE_CODE, bin: 'claude' },
+  { spec: COPILOT_CLI, bin: 'copilot' },
+];
+
+const nameOf = (spec) => spec.slice(0, spec.lastIndexOf('@'));
+const versionOf = (spec) => spec.slice(spec.lastIndexOf('@') + 1);
+
+/** The binary `name` of an installed agent (ensureAgents has run). */
+export const agentBin = (name) => bin(name);
+
+/**
+ * Installs the pinned agents into the cache when any is missing or another version; returns their binaries and
+ * versions (`versions`: package name → version).
  * @param {(line: string) => void} [log]
  */
 export function ensureAgents(log = () => undefined) {
-  const wanted = [CLAUDE_CODE, COPILOT_CLI];
-  const missing = wanted.filter((spec) => {
-    const at = spec.lastIndexOf('@');
-    return installedVersion(spec.slice(0, at)) !== spec.slice(at + 1) || !fs.existsSync(bin(spec.startsWith('@github') ? 'copilot' : 'claude'));
-  });
+  const wanted = AGENT_PACKAGES.map((a) => a.spec);
+  const missing = AGENT_PACKAGES.filter((a) => installedVersion(nameOf(a.spec)) !== versionOf(a.spec) || !fs.existsSync(bin(a.bin))).map((a) => a.spec);
   if (missing.length) {
     const cache = agentsCache();
     fs.mkdirSync(cache, { recursive: true });
@@ -65,7 +78,8 @@ export function ensureAgents(log = () => undefined) {
     const r = spawnSync(npm, ['install', '--prefix', cache, '--no-audit', '--no-fund', '--save-exact', ...wanted], { env, stdio: 'inherit', timeout: INSTALL_MS });
     if (r.status !== 0) throw new Error(`npm install --prefix ${cache} ${wanted.join(' ')} failed (${r.error?.message ?? `exit ${r.status}`})`);
   }
-  return { claude: bin('claude'), copilot: bin('copilot'), claudeVersion: installedVersion('@anthropic-ai/claude-code'), copilotVersion: installedVersion('@github/copilot') };
+  const versions = Object.fromEntries(AGENT_PACKAGES.map((a) => [nameOf(a.spec), installedVersion(nameOf(a.spec))]));
+  return { claude: bin('claude'), copilot: bin('copilot'), claudeVersion: installedVersion('@anthropic-ai/claude-code'), copilotVersion: installedVersion('@github/copilot'), versions };
 }
 
 /** The environment both agents share: nothing of this machine's user, the model server as the only way out. */

@@ -1,0 +1,14 @@
+/**
+ * The agents set up through rows (types.ts): one file each, one line here. VS Code-free.
+ */
+import type { HookAgent } from '../../hooks/names';
+import type { AgentSetupRow } from './types';
+
+export type { AgentSetupRow, SetupCheck, SetupStep } from './types';
+
+export const SETUP_ROWS: readonly AgentSetupRow[] = [];
+
+/** The row of `agent`, if it is set up through one. */
+export function setupRowOf(agent: HookAgent): AgentSetupRow | undefined {
+  return SETUP_ROWS.find((r) => r.agent === agent);
+}
