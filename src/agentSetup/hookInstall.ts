@@ -40,6 +40,8 @@ const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
   vscode: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'],
   'copilot-cli': ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'permissionRequest', 'notification'],
   claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStop'],
+  cline: [], // set up through its row (agents/cline.ts)
+  qwen: [], // set up through its row (agents/qwen.ts)
 };
 
 /** Claude Code's events about one tool call: their entries match every tool (`matcher: "*"`). */

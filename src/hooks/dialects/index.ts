@@ -4,7 +4,9 @@
  */
 import { CANONICAL_EVENTS, type HookAgent, type HookEvent } from '../names';
 import { CLAUDE } from './claude';
+import { CLINE } from './cline';
 import { COPILOT_CLI } from './copilotCli';
+import { QWEN } from './qwen';
 import type { HookDialect } from './types';
 import { VSCODE } from './vscodeAgent';
 
@@ -14,6 +16,8 @@ const DIALECTS: Readonly<Record<HookAgent, HookDialect>> = {
   vscode: VSCODE,
   'copilot-cli': COPILOT_CLI,
   claude: CLAUDE,
+  cline: CLINE,
+  qwen: QWEN,
 };
 
 /** The dialect of `agent`. */
