@@ -20,9 +20,12 @@ import { single } from '../helpers/foreignCall';
 const pre: HookCall = { agent: 'qwen', event: 'PreToolUse', camel: false };
 
 describe('Qwen Code: hook input and answers', () => {
-  it('reads its PreToolUse input (firePreToolUseHook: tool_name, tool_input, tool_use_id, permission_mode)', () => {
-    const raw = JSON.stringify({ session_id: 's', cwd: '/w', hook_event_name: 'PreToolUse', permission_mode: 'yolo', tool_name: 'run_shell_command', tool_input: { command: 'ls' }, tool_use_id: 't1', tool_call_id: 'call_1' });
-    expect(readHookInput(raw, pre)).toMatchObject({ toolName: 'run_shell_command', toolInput: { command: 'ls' }, toolUseId: 't1', sessionId: 's', cwd: '/w' });
+  it('reads its PreToolUse and PostToolUse payloads (recorded from Qwen Code 0.24.4: test/agents/fixtures/qwen/)', () => {
+    const fixture = (name: string) => fs.readFileSync(path.join(__dirname, '..', 'agents', 'fixtures', 'qwen', `${name}.json`), 'utf8');
+    expect(readHookInput(fixture('PreToolUse'), pre)).toMatchObject({ toolName: 'run_shell_command', toolInput: { command: 'echo zut-was-here' }, toolUseId: expect.any(String), sessionId: expect.any(String), cwd: '/tmp/zut-agents-sandbox/ws' });
+    const post = readHookInput(fixture('PostToolUse'), { ...pre, event: 'PostToolUse' });
+    if (typeof post === 'string') throw new Error(post);
+    expect(post.toolResponse).toEqual(JSON.parse(fixture('PostToolUse')).tool_response);
   });
 
   it('deny: permissionDecision deny; a rewrite is denied naming it; a failed PreToolUse denies; a blocked prompt is decision block', () => {

@@ -192,3 +192,26 @@ export function copilotEvents(stdout) {
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l));
 }
+
+/**
+ * The Node to run agent `binName` with, when its row names the major it needs (`node`): this Node when new enough,
+ * else $ZUT_AGENTS_NODE, else a Node 22+ under ~/.cache/zut-vscode-tools (code-server's, fetched by the VS Code
+ * suites); undefined when the row needs none. Throws, naming what to set, when none is found. zut's own hook and MCP
+ * server keep running on the Node that runs the tests.
+ * @param {string} binName
+ */
+export function agentNode(binName) {
+  const row = AGENT_PACKAGES.find((a) => a.bin === binName);
+  const need = row && 'node' in row ? Number(row.node) : 0;
+  if (!need) return undefined;
+  const major = (/** @type {string} */ v) => Number(v.replace(/^v/, '').split('.')[0]);
+  if (major(process.version) >= need) return process.execPath;
+  const candidates = [process.env.ZUT_AGENTS_NODE ?? ''];
+  const tools = path.join(os.homedir(), '.cache', 'zut-vscode-tools');
+  if (fs.existsSync(tools)) for (const d of fs.readdirSync(tools)) candidates.push(path.join(tools, d, 'node_modules', 'node', 'bin', 'node'));
+  for (const c of candidates.filter(Boolean)) {
+    const r = fs.existsSync(c) ? spawnSync(c, ['--version'], { encoding: 'utf8', timeout: 10_000 }) : undefined;
+    if (r?.status === 0 && major(r.stdout.trim()) >= need) return c;
+  }
+  throw new Error(`${row?.spec} needs Node >= ${need} (this is ${process.version}): set ZUT_AGENTS_NODE to one`);
+}

@@ -1,0 +1,174 @@
+// @ts-check
+// Qwen Code 0.24.4, the real agent (`qwen -p … --yolo --auth-type openai --output-format json`, run by a Node >= 22:
+// lib/agents.mjs agentNode), offline against the scripted OpenAI-compatible model (lib/openaiChatModel.mjs through
+// OPENAI_BASE_URL), with zut's hooks and MCP server written by the project's own `zut-host hook install --agent qwen
+// --scope user --with-mcp` (~/.qwen/settings.json), the examples' guard and the test guard installed globally. zut's
+// hook runs on the Node that runs the tests. Qwen Code's usage statistics are turned off in its settings; anything
+// else trying to leave is refused by the proxy trap and fails the run.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { agentBin, agentNode, runAgent } from './lib/agents.mjs';
+import { chatToolResults, startChatModel } from './lib/openaiChatModel.mjs';
+import { sandboxEach } from './lib/sandbox.mjs';
+import { contractFixture } from './lib/fixtures.mjs';
+import { PROMPT, logHookCommand, readHookLog } from './lib/scenario.mjs';
+
+/** `zut-host hook install --agent qwen --scope user --with-mcp`, then usage statistics off. @param {import('./lib/sandbox.mjs').Sandbox} sb */
+function install(sb) {
+  const out = sb.cli(['hook', 'install', '--agent', 'qwen', '--scope', 'user', '--with-mcp']);
+  assert.match(out, /hooks\.PreToolUse/);
+  const file = path.join(sb.home, '.qwen', 'settings.json');
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.match(settings.hooks.PreToolUse[0].hooks[0].command, /hook --agent qwen PreToolUse \|\| \{/);
+  assert.ok(settings.mcpServers.zut, 'no zut MCP server');
+  fs.writeFileSync(file, JSON.stringify({ ...settings, privacy: { usageStatisticsEnabled: false } }, null, 2));
+}
+
+/**
+ * Qwen Code, once. @param {import('./lib/sandbox.mjs').Sandbox} sb @param {import('./lib/openaiChatModel.mjs').Step[]} script
+ * @param {Record<string, string>} [extraEnv]
+ */
+async function runQwen(sb, script, extraEnv = {}) {
+  const model = await startChatModel(script);
+  try {
+    const env = {
+      PATH: process.env.PATH,
+      HOME: sb.home,
+      ...sb.zutEnv,
+      HTTPS_PROXY: model.url,
+      HTTP_PROXY: model.url,
+      NO_PROXY: '127.0.0.1,localhost',
+      OPENAI_BASE_URL: `${model.url}/v1`,
+      OPENAI_API_KEY: 'sk-scripted',
+      OPENAI_MODEL: 'scripted',
+      QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
+      ...extraEnv,
+    };
+    const node = /** @type {string} */ (agentNode('qwen'));
+    const cli = fs.realpathSync(agentBin('qwen'));
+    const run = await runAgent(node, [cli, '-p', PROMPT, '--yolo', '--auth-type', 'openai', '--output-format', 'json'], { cwd: sb.ws, env });
+    const said = `exit ${run.code}\nstderr: ${run.stderr.slice(-1500)}\nstdout: ${run.stdout.slice(-1500)}`;
+    assert.ok(!run.timedOut, `qwen did not finish:\n${said}`);
+    assert.equal(run.code, 0, said);
+    assert.deepEqual(model.escapes, [], 'something tried to leave the machine through the proxy');
+    return { run, main: model.main(), said };
+  } finally {
+    await model.close();
+  }
+}
+
+const shell = (/** @type {string} */ command) => ({ tool: 'run_shell_command', input: { command } });
+
+describe('Qwen Code: zut hooks installed by hook install --agent qwen', function () {
+  const box = sandboxEach('qwen');
+
+  it('run_shell_command `rm -rf <victim>` is denied by the examples\' guard: the directory stays, the model reads the reason', async function () {
+    const sb = box();
+    sb.addExample('guard');
+    install(sb);
+    const victim = path.join(sb.ws, 'victim');
+    fs.mkdirSync(victim);
+    const r = await runQwen(sb, [shell(`rm -rf ${victim}`), { text: 'done' }]);
+    assert.ok(fs.existsSync(victim), `the directory was removed\n${r.said}`);
+    const back = chatToolResults(r.main[1]?.body);
+    assert.ok(back.some((t) => /blocked by [a-z-]+: .*rm -rf/.test(t)), `tool results: ${back.join(' | ')}`);
+    // The examples' guard blocked it first (the chain stops there): the test guard saw no result of it.
+    assert.ok(!sb.guardSaw().some((l) => l.kind === 'event' && l.event === 'tool_result'), 'a tool result was reported');
+  });
+
+  it('a harmless command runs and its output reaches the model; Qwen Code\'s payloads match the recorded fixtures', async function () {
+    const sb = box();
+    install(sb);
+    // A logging entry of the user's beside ours (the installer kept the file's other entries).
+    const log = path.join(sb.root, 'hooks.log');
+    const file = path.join(sb.home, '.qwen', 'settings.json');
+    const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    for (const ev of ['PreToolUse', 'PostToolUse']) settings.hooks[ev].push({ matcher: '*', hooks: [{ type: 'command', command: logHookCommand(log, ev) }] });
+    fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+    const r = await runQwen(sb, [shell('echo zut-was-here'), { text: 'done' }]);
+    const back = chatToolResults(r.main[1]?.body);
+    assert.ok(back.some((t) => t.includes('zut-was-here')), `tool results: ${back.join(' | ')}`);
+    assert.ok(sb.guardSaw().some((l) => l.kind === 'event' && l.event === 'tool_result' && l.tool_name === 'bash'), 'no tool_result event for the guard');
+    const saw = readHookLog(log);
+    assert.deepEqual(saw.map((c) => [c.event, c.payload.tool_name]), [['PreToolUse', 'run_shell_command'], ['PostToolUse', 'run_shell_command']]);
+    for (const c of saw) contractFixture('qwen', c.event, c.payload, sb.root);
+  });
+
+  it('mcp__zut__guard_status runs through zut\'s MCP server (settings.json mcpServers.zut), judged once', async function () {
+    const sb = box();
+    install(sb);
+    const r = await runQwen(sb, [{ tool: 'mcp__zut__guard_status', input: {} }, { text: 'done' }]);
+    // Qwen Code defers MCP tools behind its tool_search (their schemas are not in the first request); a call by name runs.
+    assert.ok(r.main[0].body.tools.some((t) => t.function?.name === 'tool_search'));
+    const back = chatToolResults(r.main[1]?.body);
+    assert.ok(back.some((t) => t.includes('up')), `tool results: ${back.join(' | ')}`);
+    assert.deepEqual(sb.guardSaw().filter((l) => l.kind === 'intercept' && l.event === 'tool_call').map((l) => l.tool_name), ['guard_status']);
+  });
+});
+
+describe('Qwen Code: zut fails closed', function () {
+  const box = sandboxEach('qwen-fail');
+
+  /** `rm -r` (the test guard lets it run: the control) under a failure; returns what the model got back. @param {import('./lib/sandbox.mjs').Sandbox} sb @param {Record<string, string>} env */
+  async function rmUnder(sb, env) {
+    install(sb);
+    const victim = path.join(sb.ws, 'victim');
+    fs.mkdirSync(victim);
+    const r = await runQwen(sb, [shell(`rm -r ${victim}`), { text: 'done' }], env);
+    assert.ok(fs.existsSync(victim), `the command ran\n${r.said}`);
+    return chatToolResults(r.main[1]?.body).join(' | ');
+  }
+
+  it('zut\'s hook process dies at start (the test Node exits 1 before a word): exit 2, denied', async function () {
+    const sb = box();
+    // Only the Node that runs zut's hook (this one) dies; Qwen Code's own Node does not.
+    const crash = path.join(sb.root, 'crash.cjs');
+    fs.writeFileSync(crash, `if (process.version === ${JSON.stringify(process.version)}) process.exit(1);\n`);
+    const back = await rmUnder(sb, { NODE_OPTIONS: `--require ${crash}` });
+    assert.match(back, /blocked by zut: zut-host hook failed \(exit 1\)/);
+  });
+
+  it('a guard that never answers: denied within the hook budget', async function () {
+    const sb = box();
+    writeGuard(sb, 'hung', '');
+    const back = await rmUnder(sb, {});
+    assert.match(back, /blocked by/);
+  });
+
+  it('a guard answering garbage: denied', async function () {
+    const sb = box();
+    writeGuard(sb, 'garbage', `process.stdout.write('{"type":"event_intercept_response","id":' + JSON.stringify(msg.id) + ',"block":"yes please"\\n');`);
+    const back = await rmUnder(sb, {});
+    assert.match(back, /blocked by/);
+  });
+
+  it('control: the test guard alone lets `rm -r` run', async function () {
+    const sb = box();
+    install(sb);
+    const victim = path.join(sb.ws, 'victim');
+    fs.mkdirSync(victim);
+    await runQwen(sb, [shell(`rm -r ${victim}`), { text: 'done' }]);
+    assert.ok(!fs.existsSync(victim), 'rm -r was blocked');
+  });
+});
+
+/** A global extension that intercepts tool_call and answers with `onIntercept` (JS using `msg`; '' = never). @param {import('./lib/sandbox.mjs').Sandbox} sb @param {string} name @param {string} onIntercept */
+function writeGuard(sb, name, onIntercept) {
+  const dir = path.join(sb.zutHome, 'extensions', name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'g.mjs'),
+    `import { createInterface } from 'node:readline';
+const out = (f) => process.stdout.write(JSON.stringify(f) + '\\n');
+out({ type: 'hello', protocol_version: 2, name: ${JSON.stringify(name)}, version: '1.0.0', capabilities: [] });
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const msg = JSON.parse(line);
+  if (msg.type === 'hello_ack') { out({ type: 'subscribe', events: ['tool_call'], intercept: ['tool_call'] }); out({ type: 'ready' }); }
+  if (msg.type === 'event_intercept') { ${onIntercept} }
+  if (msg.type === 'shutdown') process.exit(0);
+});
+`,
+  );
+  fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name, exec: process.execPath, args: [path.join(dir, 'g.mjs')] }));
+}
