@@ -107,6 +107,16 @@ describe('Cline CLI: zut hooks installed by hook install --agent cline', functio
     assert.ok(sb.guardSaw().some((l) => l.kind === 'event' && l.event === 'tool_result' && l.tool_name === 'bash'), 'no tool_result event for the guard');
   });
 
+  it('a guard\'s rewrite is overrideInput: `touch ZUT_REWRITE` runs as `touch rewritten`; the model gets the note (contextModification)', async function () {
+    const sb = box();
+    install(sb);
+    const r = await runCline(sb, [commands([`touch ${path.join(sb.ws, 'ZUT_REWRITE')}`]), { text: 'done' }]);
+    assert.ok(fs.existsSync(path.join(sb.ws, 'rewritten')), `the rewritten command did not run\n${r.said.slice(-1500)}`);
+    assert.ok(!fs.existsSync(path.join(sb.ws, 'ZUT_REWRITE')), 'the original command ran');
+    const note = `zut: the input of this run_commands call was rewritten by the guard ${GUARD_NAME} before it ran`;
+    assert.ok(JSON.stringify(r.main[1]?.body.messages ?? []).includes(note), 'the model did not get the rewrite note');
+  });
+
   it('zut__guard_status runs through zut\'s MCP server (cline_mcp_settings.json), judged once on the MCP path', async function () {
     const sb = box();
     install(sb);

@@ -20,7 +20,7 @@ function install(sb) {
   assert.match(out, /hooks\.PreToolUse/);
   const file = path.join(sb.home, '.qwen', 'settings.json');
   const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-  assert.match(settings.hooks.PreToolUse[0].hooks[0].command, /hook --agent qwen PreToolUse \|\| \{/);
+  assert.match(settings.hooks.PreToolUse[0].hooks[0].command, /hook --agent qwen PreToolUse <&3/);
   assert.ok(settings.mcpServers.zut, 'no zut MCP server');
   fs.writeFileSync(file, JSON.stringify({ ...settings, privacy: { usageStatisticsEnabled: false } }, null, 2));
 }
@@ -126,7 +126,17 @@ describe('Qwen Code: zut fails closed', function () {
     const crash = path.join(sb.root, 'crash.cjs');
     fs.writeFileSync(crash, `if (process.version === ${JSON.stringify(process.version)}) process.exit(1);\n`);
     const back = await rmUnder(sb, { NODE_OPTIONS: `--require ${crash}` });
-    assert.match(back, /blocked by zut: zut-host hook failed \(exit 1\)/);
+    assert.match(back, /blocked by zut: zut-host hook failed or did not answer within 30 s \(exit 1\)/);
+  });
+
+  it('zut\'s hook process hangs: the command line\'s watchdog kills it at 30 s, denied (Qwen Code\'s own 60 s timeout would let it run)', async function () {
+    this.timeout(150_000);
+    const sb = box();
+    const hang = path.join(sb.root, 'hang.cjs');
+    // Only zut's PreToolUse hook hangs (its other events are plain commands Qwen Code waits 60 s for each, and zut's MCP server must start).
+    fs.writeFileSync(hang, `if (process.version === ${JSON.stringify(process.version)} && process.argv.includes('PreToolUse')) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);\n`);
+    const back = await rmUnder(sb, { NODE_OPTIONS: `--require ${hang}` });
+    assert.match(back, /blocked by zut: zut-host hook failed or did not answer within 30 s \(exit 137\)/);
   });
 
   it('a guard that never answers: denied within the hook budget', async function () {

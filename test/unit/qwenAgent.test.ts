@@ -76,7 +76,7 @@ describe('Qwen Code: set-up row', () => {
     await QWEN_ROW.installHooks(inst, 'workspace');
     const j = JSON.parse(fs.readFileSync(file, 'utf8'));
     expect(j.hooks.PreToolUse).toHaveLength(2);
-    expect(j.hooks.PreToolUse[1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: qwenCommand(inst, 'PreToolUse'), timeout: 30 }] });
+    expect(j.hooks.PreToolUse[1]).toEqual({ matcher: '*', hooks: [{ type: 'command', command: qwenCommand(inst, 'PreToolUse'), timeout: 60 }] });
     expect(Object.keys(j.hooks)).toEqual(['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop']);
     const c = await QWEN_ROW.check(inst, 'workspace');
     expect(c).toMatchObject({ hooksInstalled: true, hooksRun: true, problems: [] });
@@ -84,13 +84,17 @@ describe('Qwen Code: set-up row', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(before);
   });
 
-  it("the PreToolUse command turns our crash into exit 2 (Qwen Code's deny) with the reason on stderr; other events stay plain", () => {
+  it("the PreToolUse command turns our crash, a kill or garbage into exit 2 (Qwen Code's deny), reason on stderr; ours passes through", () => {
     const launcher = path.join(root, 'launcher');
-    fs.writeFileSync(launcher, '#!/bin/sh\nexit "${CRASH:-0}"\n', { mode: 0o755 });
+    fs.writeFileSync(launcher, '#!/bin/sh\nread -r line\neval "$BODY"\n', { mode: 0o755 });
     const cmd = qwenCommand({ ...inst, launcher }, 'PreToolUse');
-    const crash = spawnSync('sh', ['-c', cmd], { env: { ...process.env, CRASH: '1' }, encoding: 'utf8' });
-    expect([crash.status, crash.stderr]).toEqual([2, 'blocked by zut: zut-host hook failed (exit 1)\n']);
-    expect(spawnSync('sh', ['-c', cmd], { encoding: 'utf8' }).status).toBe(0);
+    const run = (body: string) => spawnSync('sh', ['-c', cmd], { input: '{"tool_name":"x"}\n', env: { ...process.env, BODY: body }, encoding: 'utf8', timeout: 10_000 });
+    const crash = run('exit 1');
+    expect([crash.status, crash.stderr]).toEqual([2, 'blocked by zut: zut-host hook failed or did not answer within 30 s (exit 1)\n']);
+    expect(run('kill -9 $$').status).toBe(2);
+    expect(run('echo oops')).toMatchObject({ status: 2, stderr: 'blocked by zut: zut-host hook answered something that is not JSON\n' });
+    expect(run('')).toMatchObject({ status: 0, stdout: '' });
+    expect(run('printf \'{"seen":"%s %s"}\' "$4" "$line"')).toMatchObject({ status: 0, stdout: '{"seen":"PreToolUse {"tool_name":"x"}"}\n' });
     expect(qwenCommand({ ...inst, launcher }, 'PostToolUse')).not.toMatch(/exit 2/);
   });
 

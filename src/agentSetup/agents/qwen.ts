@@ -5,8 +5,8 @@
  * `mcpServers.zut` ({command, args}). A workspace's hooks and MCP servers run only in a trusted folder when folder
  * trust is on (`security.folderTrust.enabled` in the user settings; `~/.qwen/trustedFolders.json`); `disableAllHooks:
  * true` turns every hook off: check says so. Qwen Code lets a call run when its hook fails (any exit but 0 and 2, a
- * timeout); exit 2 denies with stderr as the reason — so the PreToolUse command line ends in `|| { …; exit 2; }`, a
- * crash of ours becomes a denial. Windows (PowerShell command lines) is refused: zut writes POSIX shell lines here.
+ * timeout); exit 2 denies with stderr as the reason — so the PreToolUse command line runs ours under a watchdog and
+ * turns a crash, a hang or garbage into exit 2 (qwenCommand). Windows (PowerShell command lines) is refused: zut writes POSIX shell lines here.
  * Files through the careful writer (hookInstall.ts applyInstall, host/disk/userFile.ts). VS Code-free.
  */
 import { existsSync } from 'node:fs';
@@ -29,11 +29,27 @@ export function qwenSettingsFile(inst: Pick<Installation, 'home' | 'workspace'>,
   return scope === 'user' ? path.join(inst.home, '.qwen', 'settings.json') : path.join(inst.workspace, '.qwen', 'settings.json');
 }
 
-/** The command line of `event`: PreToolUse maps any failure of ours (exit other than 0, a kill) to exit 2, Qwen Code's deny. */
+/**
+ * Qwen Code's own deadline for our entries: past our watchdog (HOOK_TIMEOUT_SECONDS), so the watchdog's deny comes
+ * first — Qwen Code lets the call run when a hook times out.
+ */
+export const QWEN_ENTRY_TIMEOUT_SECONDS = HOOK_TIMEOUT_SECONDS * 2;
+
+/**
+ * The command line of `event` (Qwen Code runs it through the shell). PreToolUse runs our command in the background
+ * with the payload on fd 3 (an asynchronous command's stdin would be /dev/null), a watchdog kills it after
+ * HOOK_TIMEOUT_SECONDS, and anything but exit 0 with a JSON object or nothing becomes exit 2 with the reason on
+ * stderr, Qwen Code's deny: our crash, a hung or killed hook process, garbage.
+ */
 export function qwenCommand(inst: Installation, event: string): string {
   const command = hookCommand(inst, 'qwen', event, 'sh');
   if (event !== 'PreToolUse') return command;
-  return `${command} || { s=$?; echo "blocked by zut: zut-host hook failed (exit $s)" >&2; exit 2; }`;
+  const deny = (why: string) => `echo "blocked by zut: ${why}" >&2; exit 2`;
+  return [
+    `exec 3<&0; out=$(${command} <&3 3<&- & p=$!; (sleep ${HOOK_TIMEOUT_SECONDS}; kill -9 $p) >/dev/null 2>&1 & d=$!; wait $p; s=$?; kill $d 2>/dev/null; exit $s); s=$?`,
+    `if [ $s -ne 0 ]; then ${deny(`zut-host hook failed or did not answer within ${HOOK_TIMEOUT_SECONDS} s (exit $s)`)}; fi`,
+    `case "$out" in '') ;; '{'*) printf '%s\n' "$out";; *) ${deny('zut-host hook answered something that is not JSON')};; esac`,
+  ].join('; ');
 }
 
 export function planQwen(inst: Installation, scope: HookScope): InstallPlan {
@@ -41,7 +57,7 @@ export function planQwen(inst: Installation, scope: HookScope): InstallPlan {
   const also: Record<string, string[]> = {};
   for (const event of QWEN_EVENTS) {
     const command = qwenCommand(inst, event);
-    entries[event] = { ...(TOOL_EVENTS.has(event) && { matcher: '*' }), hooks: [{ type: 'command', command, timeout: HOOK_TIMEOUT_SECONDS }] };
+    entries[event] = { ...(TOOL_EVENTS.has(event) && { matcher: '*' }), hooks: [{ type: 'command', command, timeout: QWEN_ENTRY_TIMEOUT_SECONDS }] };
     also[event] = [hookCommand(inst, 'qwen', event, 'sh')].filter((c) => c !== command);
   }
   return { file: qwenSettingsFile(inst, scope), entries, top: {}, also, ...(scope === 'workspace' && { workspace: inst.workspace }) };
