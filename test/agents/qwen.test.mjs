@@ -95,6 +95,23 @@ describe('Qwen Code: zut hooks installed by hook install --agent qwen', function
     for (const c of saw) contractFixture('qwen', c.event, c.payload, sb.root);
   });
 
+  it('a guard\'s rewrite is denied (Qwen Code\'s PreToolUse takes no changed input), naming the input to retry with', async function () {
+    const sb = box();
+    install(sb);
+    const r = await runQwen(sb, [shell(`touch ${path.join(sb.ws, 'ZUT_REWRITE')}`), { text: 'done' }]);
+    assert.ok(!fs.existsSync(path.join(sb.ws, 'ZUT_REWRITE')) && !fs.existsSync(path.join(sb.ws, 'rewritten')), 'a command ran');
+    const back = chatToolResults(r.main[1]?.body).join(' | ');
+    assert.match(back, /would change this run_shell_command call's input, and Qwen Code cannot take a changed input/);
+    assert.ok(back.includes(`touch ${path.join(sb.ws, 'rewritten')}`), back);
+  });
+
+  it('context: the guard\'s turn_start context reaches the model through UserPromptSubmit additionalContext', async function () {
+    const sb = box();
+    install(sb);
+    const r = await runQwen(sb, [{ text: 'done' }]);
+    assert.ok(JSON.stringify(r.main[0].body.messages).includes('guard context'), 'no guard context in the request');
+  });
+
   it('mcp__zut__guard_status runs through zut\'s MCP server (settings.json mcpServers.zut), judged once', async function () {
     const sb = box();
     install(sb);
