@@ -23,9 +23,15 @@ import { projectPins, type Pin } from '../host/extensions/pins';
 import { isWorkspaceTrusted } from './trust';
 import { SETUP_ROWS, setupRowOf, type AgentSetupRow, type SetupStep } from '../agentSetup/agents';
 import { agentOnMachine } from '../agentSetup/agents/found';
+import { agentChecks } from '../agentSetup/agents/checks';
 
 /** For "zut: Doctor" (management.ts): Claude Code's mcp_tool hooks left without zut's MCP server. */
 export { claudeMcpHookGaps } from '../agentSetup/claudeMcp';
+
+/** For "zut: Doctor": every set-up row's check for `workspace` (agents found or set up; hooks they will not run). */
+export async function otherAgentChecks(context: vscode.ExtensionContext, workspace: string): Promise<{ lines: string[]; problems: string[] }> {
+  return agentChecks({ node: process.execPath, cli: context.asAbsolutePath('dist/cli.js'), home: os.homedir(), workspace, platform: process.platform });
+}
 
 /** `zut.copyMcpConfig`'s argument; with `allowProject`, nothing about it is asked (the project's are pinned). */
 export interface CopyArgs {
