@@ -36,6 +36,7 @@ export const LIGHT_HOOK_FILES = [
   'src/hooks/client.ts',
   'src/hooks/dialects/claude.ts',
   'src/hooks/dialects/copilotCli.ts',
+  'src/hooks/dialects/gemini.ts',
   'src/hooks/dialects/index.ts',
   'src/hooks/dialects/types.ts',
   'src/hooks/dialects/vscodeAgent.ts',

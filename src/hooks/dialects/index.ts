@@ -5,6 +5,7 @@
 import { CANONICAL_EVENTS, type HookAgent, type HookEvent } from '../names';
 import { CLAUDE } from './claude';
 import { COPILOT_CLI } from './copilotCli';
+import { GEMINI } from './gemini';
 import type { HookDialect } from './types';
 import { VSCODE } from './vscodeAgent';
 
@@ -14,6 +15,7 @@ const DIALECTS: Readonly<Record<HookAgent, HookDialect>> = {
   vscode: VSCODE,
   'copilot-cli': COPILOT_CLI,
   claude: CLAUDE,
+  gemini: GEMINI,
 };
 
 /** The dialect of `agent`. */
