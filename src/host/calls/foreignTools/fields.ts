@@ -7,7 +7,7 @@
 import { isObject } from '../../../protocol/json';
 
 /** Who owns the foreign tools of a row: VS Code's agent, Copilot CLI, Claude Code. */
-export type ForeignSource = 'vscode' | 'copilot-cli' | 'claude';
+export type ForeignSource = 'vscode' | 'copilot-cli' | 'claude' | 'gemini';
 
 /** A JSON object (tool input). */
 export type JsonObject = Record<string, unknown>;

@@ -15,6 +15,7 @@
  */
 import { CLAUDE_ROWS } from './claude';
 import { COPILOT_CLI_ROWS } from './copilotCli';
+import { GEMINI_ROWS } from './gemini';
 import { isObject, type CustomRow, type EffectRow, type ForeignSource, type GuardView, type JsonObject, type MappedBack, type ToolEffect, type ToolMapping, ZUT_TOOL_EFFECTS } from './fields';
 import { mappedViews } from './mapping';
 
@@ -27,7 +28,7 @@ export type { CustomRow, EffectRow, ForeignSource, GuardView, JsonObject, Mapped
 export type ForeignRow = ToolMapping | CustomRow | EffectRow;
 
 /** The table. */
-export const FOREIGN_ROWS: readonly ForeignRow[] = [...VSCODE_ROWS, ...COPILOT_CLI_ROWS, ...CLAUDE_ROWS];
+export const FOREIGN_ROWS: readonly ForeignRow[] = [...VSCODE_ROWS, ...COPILOT_CLI_ROWS, ...CLAUDE_ROWS, ...GEMINI_ROWS];
 
 const rows = new Map<string, ForeignRow>(FOREIGN_ROWS.map((r) => [`${r.source}\0${r.foreign}`, r]));
 
