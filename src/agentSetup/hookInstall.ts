@@ -40,6 +40,7 @@ const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
   vscode: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'],
   'copilot-cli': ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'permissionRequest', 'notification'],
   claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStop'],
+  gemini: [], // set up through its row (agents/gemini.ts)
 };
 
 /** Claude Code's events about one tool call: their entries match every tool (`matcher: "*"`). */
