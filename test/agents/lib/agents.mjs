@@ -52,6 +52,7 @@ const installedVersion = (pkg) => {
 export const AGENT_PACKAGES = [
   { spec: CLAUDE_CODE, bin: 'claude' },
   { spec: COPILOT_CLI, bin: 'copilot' },
+  { spec: '@google/gemini-cli@0.61.0', bin: 'gemini' },
 ];
 
 const nameOf = (spec) => spec.slice(0, spec.lastIndexOf('@'));
