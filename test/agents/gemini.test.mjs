@@ -7,9 +7,10 @@
 // CLI's own rules let every call run, so only the hook stands in the way. Each scenario asserts on what happened:
 // files on disk, what the model received next, the guard's log.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { GUARD_NAME, sandboxEach } from './lib/sandbox.mjs';
+import { CLI, GUARD_NAME, sandboxEach } from './lib/sandbox.mjs';
 import { contractFixture } from './lib/fixtures.mjs';
 import { afterFunctionCall, installGemini, prepareGeminiHome, runGemini } from './lib/geminiRun.mjs';
 import { addBadGuard, killHookPreload } from './lib/geminiFaults.mjs';
@@ -111,8 +112,12 @@ describe('Gemini CLI: zut\'s own MCP tool', function () {
 describe('Gemini CLI: fails closed', function () {
   const box = sandboxEach('gemini');
 
-  /** Runs `rm -rf <victim>` under zut's hooks with `env`; asserts the victim stays and returns what the model read. */
+  /**
+   * Runs `rm -rf <victim>` under zut's hooks with `env` and WITHOUT the test guard (which would deny it by itself);
+   * asserts the victim stays and returns what the model read.
+   */
   async function stillDenied(sb, env) {
+    fs.rmSync(path.join(sb.zutHome, 'extensions', GUARD_NAME), { recursive: true });
     prepareGeminiHome(sb);
     installGemini(sb);
     const victim = path.join(sb.ws, 'victim');
@@ -131,12 +136,19 @@ describe('Gemini CLI: fails closed', function () {
     assert.match(text, /zut-host hook ended without answering: the tool call is denied \(fail closed\), exit 137/);
   });
 
+  /** What the model reads per fault (observed). */
+  const WHY = {
+    crash: /^Tool execution blocked: blocked by zut: guard bad-guard could not judge this call \(extension bad-guard exited: exit status 3/,
+    hang: /^Tool execution blocked: blocked by zut: zut-host hook: zut did not answer within \d+ s$/,
+    // The host drops a line that is not JSON and an answer of the wrong shape: the guard has not answered.
+    garbage: /^Tool execution blocked: blocked by zut: zut-host hook: zut did not answer within \d+ s$/,
+  };
   for (const mode of ['crash', 'hang', 'garbage']) {
     it(`a guard that ${mode === 'crash' ? 'dies' : mode === 'hang' ? 'never answers' : 'answers garbage'} while judging: denied`, async function () {
       const sb = box();
       addBadGuard(sb);
       const text = await stillDenied(sb, { BAD_GUARD_MODE: mode, ZUT_HOOK_BUDGET_SECONDS: '4' });
-      assert.match(text, /blocked by (zut|bad-guard)/);
+      assert.match(text, WHY[mode]);
     });
   }
 });
@@ -168,10 +180,37 @@ describe('Gemini CLI: payloads and the trust gate', function () {
     const out = installGemini(sb);
     assert.match(out, /Gemini CLI will not run it yet:/);
     assert.ok(out.includes(`${JSON.stringify(sb.ws)}: "TRUST_FOLDER"`), out);
+    const doctor = spawnSync(process.execPath, [CLI, 'doctor'], { cwd: sb.ws, env: { PATH: process.env.PATH, HOME: sb.home, ...sb.zutEnv }, encoding: 'utf8', timeout: 60_000 });
+    assert.equal(doctor.status, 1, doctor.stdout + doctor.stderr);
+    assert.match(doctor.stdout, /Gemini CLI: hooks \(user\) NOT RUN, MCP server \(user\)/);
+    assert.ok(doctor.stdout.includes(`Gemini CLI (user): Gemini CLI runs no hooks in a folder it does not trust, and ${sb.ws} is not trusted`), doctor.stdout);
     const victim = path.join(sb.ws, 'victim');
     fs.mkdirSync(victim);
     const r = await runGemini(sb, [shell(`rm -rf ${victim}`), { text: 'done' }], { expectExit: 55 });
     assert.ok(fs.existsSync(victim));
     assert.deepEqual(r.main, []);
+  });
+});
+
+describe('Gemini CLI: a zut extension\'s skill', function () {
+  const box = sandboxEach('gemini');
+
+  it('offers mcp_zut_skill and the SessionStart list (<hook_context>) up front, and the SKILL.md only when the model calls the tool', async function () {
+    const sb = box();
+    sb.addExample('weather');
+    const skillFile = path.join(sb.addExample('briefing'), 'skills', 'weather-briefing', 'SKILL.md');
+    prepareGeminiHome(sb);
+    installGemini(sb);
+    const r = await runGemini(sb, [{ tool: 'mcp_zut_skill', input: { name: 'weather-briefing' } }, { text: 'Here is your briefing.' }]);
+    const first = r.main[0].body;
+    const tool = first.tools.flatMap((t) => t.functionDeclarations ?? []).find((f) => f.name === 'mcp_zut_skill');
+    assert.ok(tool, `the first request offers no mcp_zut_skill${evidence(sb, r)}`);
+    assert.match(tool.description, /weather-briefing \(from briefing\)/);
+    // Observed: Gemini CLI puts SessionStart's additionalContext before the prompt as <hook_context>…</hook_context>.
+    const context = JSON.stringify(first.contents);
+    assert.ok(context.includes('<hook_context>') && context.includes('weather-briefing (from briefing)') && context.includes(JSON.stringify(skillFile).slice(1, -1)), `no SessionStart context listing the skill: ${context.slice(0, 2000)}`);
+    assert.ok(!context.includes('never guess the weather'), 'the SKILL.md\'s body was sent up front');
+    const back = afterFunctionCall(r.main);
+    assert.ok(back.text.includes('never guess the weather'), `the result lacks the SKILL.md: ${back.text.slice(0, 800)}`);
   });
 });
