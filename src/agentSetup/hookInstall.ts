@@ -41,6 +41,8 @@ const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
   'copilot-cli': ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'permissionRequest', 'notification'],
   claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStop'],
   gemini: [], // set up through its row (agents/gemini.ts)
+  opencode: [], // set up through its row (agents/opencode.ts)
+  cursor: [], // set up through its row (agents/cursor.ts)
 };
 
 /** Claude Code's events about one tool call: their entries match every tool (`matcher: "*"`). */

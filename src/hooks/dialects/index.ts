@@ -5,7 +5,9 @@
 import { CANONICAL_EVENTS, type HookAgent, type HookEvent } from '../names';
 import { CLAUDE } from './claude';
 import { COPILOT_CLI } from './copilotCli';
+import { CURSOR } from './cursor';
 import { GEMINI } from './gemini';
+import { OPENCODE } from './opencode';
 import type { HookDialect } from './types';
 import { VSCODE } from './vscodeAgent';
 
@@ -16,6 +18,8 @@ const DIALECTS: Readonly<Record<HookAgent, HookDialect>> = {
   'copilot-cli': COPILOT_CLI,
   claude: CLAUDE,
   gemini: GEMINI,
+  opencode: OPENCODE,
+  cursor: CURSOR,
 };
 
 /** The dialect of `agent`. */
