@@ -53,6 +53,7 @@ export const AGENT_PACKAGES = [
   { spec: CLAUDE_CODE, bin: 'claude' },
   { spec: COPILOT_CLI, bin: 'copilot' },
   { spec: '@google/gemini-cli@0.61.0', bin: 'gemini' },
+  { spec: 'opencode-ai@1.18.33', bin: 'opencode' },
 ];
 
 const nameOf = (spec) => spec.slice(0, spec.lastIndexOf('@'));
