@@ -8,6 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GUARD_NAME, sandboxEach } from './lib/sandbox.mjs';
 import { runOpencode, toolAnswer } from './lib/opencode.mjs';
+import { contractFixture } from './lib/fixtures.mjs';
+import { readHookLog } from './lib/scenario.mjs';
+
+const LOG_HOOK = path.join(path.dirname(new URL(import.meta.url).pathname), 'lib', 'logHook.mjs');
 
 /** @param {import('./lib/sandbox.mjs').Sandbox} sb */
 function install(sb) {
@@ -72,6 +76,23 @@ describe('opencode: zut plugin', function () {
     assert.ok(system.includes('weather-briefing (from briefing)'), `the system prompt does not list the skill:\n${system.slice(0, 2000)}\n${r.said}`);
     assert.ok(!system.includes('never guess the weather'), "the SKILL.md's body was sent up front");
     assert.match(toolAnswer(r.main), /never guess the weather/);
+  });
+
+  it('what the plugin sends, captured (fixtures/opencode: PreToolUse, PostToolUse, SessionStart)', async function () {
+    const sb = box();
+    const log = path.join(sb.root, 'plugin.log');
+    // The plugin's command as a recorder: `sh -c … x hook --agent opencode EVENT` logs stdin under EVENT ($4), answers nothing.
+    sabotage(install(sb), ['/bin/sh', '-c', `exec "${process.execPath}" "${LOG_HOOK}" "${log}" "$4"`, 'x']);
+    const ran = path.join(sb.ws, 'ran');
+    await runOpencode(sb, [bash(`touch ${ran}`), { text: 'done' }]);
+    assert.ok(fs.existsSync(ran), 'the command did not run with no answer (no opinion)');
+    const calls = readHookLog(log);
+    for (const event of ['PreToolUse', 'PostToolUse', 'SessionStart']) {
+      const call = calls.find((c) => c.event === event);
+      assert.ok(call, `no ${event} call: ${calls.map((c) => c.event).join(', ')}`);
+      contractFixture('opencode', event, call.payload, sb.root);
+    }
+    assert.equal(calls.filter((c) => c.event === 'SessionStart').length, 1, 'SessionStart asked more than once for one session');
   });
 
   const FAILURES = [

@@ -26,15 +26,15 @@ export const OPENCODE_PLUGIN_MARK = '// zut-vscode: opencode plugin (zut-host ho
  */
 export const PLUGIN_TIMEOUT_MS = HOOK_TIMEOUT_SECONDS * 1000;
 
-/** The plugin file running `command` (argv: the launcher, or Node and dist/hook.js). */
-export function opencodePluginText(command: readonly string[]): string {
+/** The plugin file running `command` (argv: the launcher, or Node and dist/hook.js); `timeoutMs` for tests. */
+export function opencodePluginText(command: readonly string[], timeoutMs = PLUGIN_TIMEOUT_MS): string {
   return `${OPENCODE_PLUGIN_MARK}
 // Written by zut-vscode; reinstall to update it, \`zut-host hook uninstall --agent opencode\` to remove it.
 // Every tool call is judged by zut's guards before opencode runs it; if zut cannot answer, the call is blocked.
 import { spawn } from "node:child_process";
 
 const COMMAND = ${JSON.stringify(command)};
-const TIMEOUT_MS = ${PLUGIN_TIMEOUT_MS};
+const TIMEOUT_MS = ${timeoutMs};
 const MAX_OUTPUT = ${HOOK_INPUT_MAX_BYTES};
 
 /** zut's answer to one event: an object, or undefined for none; rejects with why when there is no answer. */
