@@ -78,7 +78,19 @@ describe('opencode: zut plugin', function () {
     assert.match(toolAnswer(r.main), /never guess the weather/);
   });
 
-  it('what the plugin sends, captured (fixtures/opencode: PreToolUse, PostToolUse, SessionStart)', async function () {
+  it("a prompt: the examples' guard's turn context joins the system prompt; a prompt the guard blocks is not sent", async function () {
+    const sb = box();
+    install(sb);
+    sb.addExample('guard');
+    const r = await runOpencode(sb, [{ text: 'done' }]);
+    const system = JSON.stringify(r.main[0].body.messages.filter((m) => m.role === 'system'));
+    assert.ok(system.includes('Project policy (from guard): never run destructive shell commands'), `no turn context in the system prompt:\n${system.slice(0, 1500)}\n${r.said}`);
+    const blocked = await runOpencode(sb, [{ text: 'done' }], { prompt: 'please do the forbidden thing', allowFailure: true });
+    assert.deepEqual(blocked.main, [], 'the blocked prompt reached the model');
+    assert.match(blocked.run.stderr + blocked.run.stdout, /blocked by hook-guard/);
+  });
+
+  it('what the plugin sends, captured (fixtures/opencode: UserPromptSubmit, PreToolUse, PostToolUse, SessionStart)', async function () {
     const sb = box();
     const log = path.join(sb.root, 'plugin.log');
     // The plugin's command as a recorder: `sh -c … x hook --agent opencode EVENT` logs stdin under EVENT ($4), answers nothing.
@@ -87,7 +99,7 @@ describe('opencode: zut plugin', function () {
     await runOpencode(sb, [bash(`touch ${ran}`), { text: 'done' }]);
     assert.ok(fs.existsSync(ran), 'the command did not run with no answer (no opinion)');
     const calls = readHookLog(log);
-    for (const event of ['PreToolUse', 'PostToolUse', 'SessionStart']) {
+    for (const event of ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'SessionStart']) {
       const call = calls.find((c) => c.event === event);
       assert.ok(call, `no ${event} call: ${calls.map((c) => c.event).join(', ')}`);
       contractFixture('opencode', event, call.payload, sb.root);

@@ -40,6 +40,10 @@ describe('opencode: the plugin payloads (recorded)', () => {
     expect(i).toMatchObject({ toolName: 'bash', toolInput: { command: 'touch /tmp/zut-agents-sandbox/ws/ran' }, toolResponse: '(no output)' });
   });
 
+  it('chat.message reads as UserPromptSubmit with the prompt', () => {
+    expect(read('UserPromptSubmit')).toMatchObject({ sessionId: expect.stringMatching(/^ses_/), prompt: '"Do what the test says."' });
+  });
+
   it('the system transform reads as SessionStart of the session', () => {
     expect(read('SessionStart')).toMatchObject({ sessionId: expect.stringMatching(/^ses_/), cwd: '/tmp/zut-agents-sandbox/ws', toolName: undefined });
     expect(hookEventOf('PreToolUse', 'opencode')).toBe('PreToolUse');
@@ -171,6 +175,20 @@ describe('opencode: the plugin, driven as opencode drives it', () => {
     await fs.writeFile(file, opencodePluginText(['/nonexistent/zut-hook']));
     const mod = (await import(pathToFileURL(file).href)) as { ZutGuard: (i: { directory: string }) => Promise<Record<string, (i: unknown, o: unknown) => Promise<void>>> };
     await expect((await mod.ZutGuard({ directory: dir }))['tool.execute.before']!(before().input, before().output)).rejects.toThrow(/blocked by zut: cannot run \/nonexistent\/zut-hook/);
+  });
+
+  it("a prompt: a block throws (opencode does not send it); its context joins that session's system prompt; a failure lets it through", async () => {
+    const msg = (text: string) => ({ message: {}, parts: [{ type: 'text', text }, { type: 'text', text: 'synthetic', synthetic: true }] });
+    const log = path.join(dir, 'prompt.json');
+    const h = await hooksFor(`[ "$4" = UserPromptSubmit ] || exit 0; cat > '${log}'; grep -q forbidden '${log}' && echo '{"action":"block","reason":"blocked by g: no"}' || echo '{"action":"context","text":"TURN"}'`);
+    await expect(h['chat.message']!({ sessionID: 's' }, msg('the forbidden thing'))).rejects.toThrow('blocked by g: no');
+    await h['chat.message']!({ sessionID: 's' }, msg('fine'));
+    expect(JSON.parse(await fs.readFile(log, 'utf8'))).toMatchObject({ event: 'chat.message', input: { sessionID: 's' }, prompt: 'fine' });
+    const out = { system: ['base'] };
+    await h['experimental.chat.system.transform']!({ sessionID: 's' }, out);
+    expect(out.system).toEqual(['base', 'TURN']);
+    const broken = await hooksFor('exit 1');
+    await expect(broken['chat.message']!({ sessionID: 's' }, msg('x'))).resolves.toBeUndefined();
   });
 
   it('SessionStart context is asked once per session and pushed to the system prompt; its failure adds nothing', async () => {

@@ -11,7 +11,8 @@
  * past PLUGIN_TIMEOUT_MS or answers anything but the dialect's JSON throws — opencode then does not run the tool and
  * the model reads why. A rewrite replaces the arguments in place (opencode runs the object it passed the hook, not
  * `output.args`), and `tool.execute.after` tells the model its result is the rewritten call's. SessionStart's
- * context is asked once per session at its first system prompt. The text is generated, not bundled, so the file is
+ * context is asked once per session at its first system prompt; each prompt is UserPromptSubmit (`chat.message`: a
+ * block throws, opencode then does not send it; its context joins the system prompt of that turn's requests). The text is generated, not bundled, so the file is
  * whole by itself; `check` compares it with the current text (another version's is reported stale). VS Code-free.
  */
 import { HOOK_INPUT_MAX_BYTES, HOOK_TIMEOUT_SECONDS } from '../../protocol/limits';
@@ -79,6 +80,7 @@ function ask(event, payload) {
 export const ZutGuard = async ({ directory }) => {
   const contexts = new Map();
   const rewritten = new Map();
+  const turns = new Map();
   return {
     "tool.execute.before": async (input, output) => {
       let answer;
@@ -105,12 +107,27 @@ export const ZutGuard = async ({ directory }) => {
       }
       await ask("PostToolUse", { event: "tool.execute.after", input, output, directory }).catch(() => undefined);
     },
+    "chat.message": async (input, output) => {
+      const id = input && input.sessionID;
+      const prompt = (output.parts || []).filter((p) => p && p.type === "text" && !p.synthetic).map((p) => p.text).join("\\n");
+      let answer;
+      try {
+        answer = await ask("UserPromptSubmit", { event: "chat.message", input: { sessionID: id, messageID: input.messageID, agent: input.agent }, prompt, directory });
+      } catch {
+        turns.delete(id);
+        return; // a prompt is no acting tool: zut's failure lets it through, as for every agent
+      }
+      if (answer && answer.action === "block") throw new Error(String(answer.reason));
+      turns.set(id, answer && answer.action === "context" && typeof answer.text === "string" ? answer.text : "");
+    },
     "experimental.chat.system.transform": async (input, output) => {
       const id = input && input.sessionID;
       if (typeof id !== "string") return;
       if (!contexts.has(id)) contexts.set(id, ask("SessionStart", { event: "experimental.chat.system.transform", input: { sessionID: id }, directory }).then((a) => (a && a.action === "context" && typeof a.text === "string" ? a.text : ""), () => ""));
       const text = await contexts.get(id);
       if (text) output.system.push(text);
+      const turn = turns.get(id);
+      if (turn) output.system.push(turn);
     },
   };
 };

@@ -4,7 +4,7 @@
  * opencode's `plugins/` folder) runs `zut-host hook --agent opencode EVENT` for each call and sends what opencode
  * gave it, as it came: `{event, input, output?, directory}` — `event` the plugin hook (`tool.execute.before` →
  * PreToolUse, `tool.execute.after` → PostToolUse, `experimental.chat.system.transform` → SessionStart, once per
- * session), `input`/`output` opencode's two hook objects (`{tool, sessionID, callID[, args]}`, `{args}` before or
+ * session), `chat.message` → UserPromptSubmit (with `prompt`, the text parts), `input`/`output` opencode's two hook objects (`{tool, sessionID, callID[, args]}`, `{args}` before or
  * `{title, output, metadata}` after), `directory` the plugin's project folder. The answer is one JSON line the plugin
  * reads: `{action: "deny", reason}` (it throws: opencode blocks the call and the model reads the reason),
  * `{action: "rewrite", args, note}` (it replaces the arguments in place: opencode then runs the tool, its own
@@ -31,6 +31,7 @@ export const OPENCODE: HookDialect = {
       ...(typeof input.callID === 'string' && { tool_use_id: input.callID }),
       ...(input.tool !== undefined && { tool_input: after ? input.args : output.args }),
       ...(after && { tool_response: typeof output.output === 'string' ? output.output : raw.output }),
+      ...(typeof raw.prompt === 'string' && { prompt: raw.prompt }),
     };
   },
   deny: (_call, reason) => json({ action: 'deny', reason }),
