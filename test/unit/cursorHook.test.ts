@@ -122,6 +122,14 @@ describe('Cursor: set-up row', () => {
     expect((await CURSOR_ROW.check(inst, 'user')).problems).toEqual([]);
   });
 
+  it('files an install made are deleted by uninstall when nothing else is in them', async () => {
+    await CURSOR_ROW.installHooks(inst, 'user');
+    await CURSOR_ROW.installMcp(inst, 'user');
+    await CURSOR_ROW.uninstallHooks(inst, 'user');
+    await CURSOR_ROW.uninstallMcp(inst, 'user');
+    expect(await fs.readdir(path.join(inst.home, '.cursor'))).toEqual([]);
+  });
+
   it('mcp.json: mcpServers.zut written beside the others and removed exactly', async () => {
     const file = cursorMcpFile(inst, 'user');
     await fs.mkdir(path.dirname(file), { recursive: true });

@@ -260,6 +260,15 @@ describe('opencode: set-up row', () => {
     expect((await OPENCODE_ROW.check(inst, 'user')).problems[0]).toMatch(/which is gone: every tool call is blocked/);
   });
 
+  it('an opencode.json an install made is deleted by uninstall when nothing else is in it', async () => {
+    await OPENCODE_ROW.installHooks(inst, 'workspace');
+    await OPENCODE_ROW.installMcp(inst, 'workspace');
+    await OPENCODE_ROW.uninstallHooks(inst, 'workspace');
+    await OPENCODE_ROW.uninstallMcp(inst, 'workspace');
+    expect(await fs.readdir(inst.workspace)).toEqual(['.opencode']);
+    expect(await fs.readdir(path.join(inst.workspace, '.opencode', 'plugins'))).toEqual([]);
+  });
+
   it('an opencode.json with comments is left as it is, named', async () => {
     await fs.writeFile(path.join(inst.workspace, 'opencode.json'), '{ // mine\n}\n');
     await expect(OPENCODE_ROW.installMcp(inst, 'workspace')).rejects.toThrow(/opencode\.json is not strict JSON/);

@@ -9,8 +9,9 @@
  * Cursor documents no trust gate for hooks files, so installed counts as run. VS Code-free.
  */
 import { existsSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import * as path from 'node:path';
-import { userFile } from '../../host/disk/userFile';
+import { userFile, type UserFile } from '../../host/disk/userFile';
 import { appendItem, memberOf, parseJsonText, removeItem, removeMember } from '../../host/disk/jsonText';
 import { MCP_SERVER_NAME } from '../../hooks/names';
 import { isObject } from '../../protocol/json';
@@ -48,6 +49,12 @@ async function readJson(file: string, o: { within?: string }) {
   }
   if (!isObject(json)) throw new Error(`${file} is not a JSON object: left as it is`);
   return { f, json };
+}
+
+/** Writes what is left, or deletes the file when that is only what an install writes into a new file (nothing of the user's). */
+export async function writeOrRemove(f: UserFile, text: string, skeleton: unknown): Promise<void> {
+  if (!f.linked && isDeepStrictEqual(JSON.parse(text), skeleton)) await f.remove();
+  else await f.write(text);
 }
 
 async function installHooks(inst: Installation, scope: HookScope): Promise<SetupStep[]> {
@@ -97,7 +104,7 @@ async function uninstallHooks(inst: Installation, scope: HookScope): Promise<Set
     if (left && left.items.length === 0) text = removeMember(text, memberOf(parseJsonText(text), 'hooks')!, event);
   }
   if (changes.length === 0) return [];
-  await f.write(text);
+  await writeOrRemove(f, text, { version: 1, hooks: {} });
   return [{ file, changes }];
 }
 
@@ -122,7 +129,7 @@ async function uninstallMcp(inst: Installation, scope: HookScope): Promise<Setup
   if (!existsSync(file)) return [];
   const { f, json } = await readJson(file, within(inst, scope));
   if (!isObject(json.mcpServers) || !isObject(json.mcpServers[MCP_SERVER_NAME]) || f.text === undefined) return [];
-  await f.write(removeMember(f.text, memberOf(parseJsonText(f.text), 'mcpServers')!, MCP_SERVER_NAME));
+  await writeOrRemove(f, removeMember(f.text, memberOf(parseJsonText(f.text), 'mcpServers')!, MCP_SERVER_NAME), { mcpServers: {} });
   return [{ file, changes: [`mcpServers.${MCP_SERVER_NAME} removed`] }];
 }
 

@@ -15,6 +15,7 @@ import { MCP_SERVER_NAME } from '../../hooks/names';
 import { isObject } from '../../protocol/json';
 import { claudeMcpServer, setMember } from '../claudeMcp';
 import { hookEntry, type HookScope, type Installation } from '../hookInstall';
+import { writeOrRemove } from './cursor';
 import { OPENCODE_PLUGIN_MARK, opencodePluginText } from './opencodePlugin';
 import type { AgentSetupRow, SetupCheck, SetupStep } from './types';
 
@@ -86,7 +87,7 @@ async function uninstallMcp(inst: Installation, scope: HookScope): Promise<Setup
   if (!isObject(json.mcp) || !isObject(json.mcp[MCP_SERVER_NAME]) || f.text === undefined) return [];
   const mcp = memberOf(parseJsonText(f.text), 'mcp');
   if (!mcp) return [];
-  await f.write(removeMember(f.text, mcp, MCP_SERVER_NAME));
+  await writeOrRemove(f, removeMember(f.text, mcp, MCP_SERVER_NAME), { $schema: 'https://opencode.ai/config.json', mcp: {} });
   return [{ file, changes: [`mcp.${MCP_SERVER_NAME} removed`] }];
 }
 
