@@ -58,7 +58,7 @@ export async function findClaudeMcp(inst: Where, scope: HookScope): Promise<stri
 }
 
 /** Sets `key` of the object at `at` (a path of keys from the root, made when absent) to `value`, as text. */
-function setMember(text: string, at: readonly string[], key: string, value: unknown): string {
+export function setMember(text: string, at: readonly string[], key: string, value: unknown): string {
   let node = parseJsonText(text);
   for (const [i, k] of at.entries()) {
     const next = memberOf(node, k);

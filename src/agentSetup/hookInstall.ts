@@ -40,6 +40,9 @@ const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
   vscode: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStop'],
   'copilot-cli': ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'permissionRequest', 'notification'],
   claude: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PermissionRequest', 'PermissionDenied', 'Stop', 'SubagentStop'],
+  gemini: [], // set up through its row (agents/gemini.ts)
+  opencode: [], // set up through its row (agents/opencode.ts)
+  cursor: [], // set up through its row (agents/cursor.ts)
   cline: [], // set up through its row (agents/cline.ts)
   qwen: [], // set up through its row (agents/qwen.ts)
 };

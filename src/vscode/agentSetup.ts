@@ -20,7 +20,7 @@ export function registerAgentSetup(context: vscode.ExtensionContext, log: (line:
       (e: unknown) => void vscode.window.showErrorMessage(`The zut-host launcher could not be written: ${errorText(e)}`),
     );
   context.subscriptions.push(
-    vscode.commands.registerCommand('zut.copyMcpConfig', withLauncher<Commands.CopyArgs>((c, l, a) => c.copyMcpConfig(l, a))),
+    vscode.commands.registerCommand('zut.copyMcpConfig', withLauncher<Commands.CopyArgs>((c, l, a) => c.copyMcpConfig(context, l, a))),
     vscode.commands.registerCommand('zut.guardAgentTools', withLauncher<Commands.GuardArgs>((c, l, a) => c.guardAgentTools(context, l, a))),
   );
 }

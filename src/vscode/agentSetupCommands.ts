@@ -5,7 +5,8 @@
  * `<launcher> mcp --cwd <folder>`, global extensions only unless the project's are chosen, then pinned to their
  * content: src/agentSetup/mcpConfig.ts, src/host/extensions/pins.ts) and "Zut: Guard Agent Tools…" (a readable summary,
  * the exact entries on request, then merges or removes the hook entries running `<launcher> hook …` for VS Code's
- * agent, Copilot CLI or Claude Code, src/agentSetup/hookInstall.ts). Each command takes an argument object for tests and
+ * agent, Copilot CLI or Claude Code, src/agentSetup/hookInstall.ts; every other agent through its set-up row,
+ * src/agentSetup/agents, those found on this machine offered first). Each command takes an argument object for tests and
  * keybindings (every field optional; a missing one is asked).
  */
 import { existsSync } from 'node:fs';
@@ -20,13 +21,22 @@ import { allowProjectNote, mcpClients, mcpConfigFile, mcpSnippet, type McpClient
 import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
 import { projectPins, type Pin } from '../host/extensions/pins';
 import { isWorkspaceTrusted } from './trust';
+import { SETUP_ROWS, setupRowOf, type AgentSetupRow, type SetupStep } from '../agentSetup/agents';
+import { agentOnMachine } from '../agentSetup/agents/found';
+import { agentChecks } from '../agentSetup/agents/checks';
 
 /** For "zut: Doctor" (management.ts): Claude Code's mcp_tool hooks left without zut's MCP server. */
 export { claudeMcpHookGaps } from '../agentSetup/claudeMcp';
 
+/** For "zut: Doctor": every set-up row's check for `workspace` (agents found or set up; hooks they will not run). */
+export async function otherAgentChecks(context: vscode.ExtensionContext, workspace: string): Promise<{ lines: string[]; problems: string[] }> {
+  return agentChecks({ node: process.execPath, cli: context.asAbsolutePath('dist/cli.js'), home: os.homedir(), workspace, platform: process.platform });
+}
+
 /** `zut.copyMcpConfig`'s argument; with `allowProject`, nothing about it is asked (the project's are pinned). */
 export interface CopyArgs {
-  client?: McpClient;
+  /** A snippet's client, or an agent set up through a row (agentSetup/agents): its configuration is written. */
+  client?: McpClient | HookAgent;
   folder?: string;
   allowProject?: boolean;
 }
@@ -41,11 +51,23 @@ export interface GuardArgs {
   kind?: HookKind;
 }
 
-const AGENTS: { agent: HookAgent; label: string; detail: string }[] = [
-  { agent: 'vscode', label: "VS Code's agent", detail: 'Copilot Agent mode: ~/.copilot/hooks/zut.json or .github/hooks/zut.json' },
-  { agent: 'copilot-cli', label: 'Copilot CLI', detail: 'the same files, "version": 1, camelCase events' },
-  { agent: 'claude', label: 'Claude Code', detail: '~/.claude/settings.json or .claude/settings.local.json' },
+const AGENTS: { agent: HookAgent; label: string; detail: string; found: (home: string) => boolean }[] = [
+  { agent: 'vscode', label: "VS Code's agent", detail: 'Copilot Agent mode: ~/.copilot/hooks/zut.json or .github/hooks/zut.json', found: () => true },
+  { agent: 'copilot-cli', label: 'Copilot CLI', detail: 'the same files, "version": 1, camelCase events', found: (home) => agentOnMachine('copilot', ['.copilot'], home) },
+  { agent: 'claude', label: 'Claude Code', detail: '~/.claude/settings.json or .claude/settings.local.json', found: (home) => agentOnMachine('claude', ['.claude'], home) },
 ];
+
+/**
+ * Every agent zut can set up, those found on this machine first (VS Code's agent, Copilot CLI and Claude Code, then
+ * the set-up rows of agentSetup/agents), each saying whether it was found.
+ */
+function agentItems(inst: Installation): { agent: HookAgent; label: string; detail: string }[] {
+  const all = [
+    ...AGENTS.map((a) => ({ agent: a.agent, label: a.label, detail: a.detail, found: a.found(inst.home) })),
+    ...SETUP_ROWS.map((r) => ({ agent: r.agent, label: r.label, detail: `hooks: ${r.scopes.join(' or ')} scope`, found: r.found(inst) })),
+  ];
+  return [...all.filter((a) => a.found), ...all.filter((a) => !a.found)].map(({ agent, label, detail, found }) => ({ agent, label, detail: found ? detail : `not found on this machine · ${detail}` }));
+}
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -90,16 +112,31 @@ const TITLE_COPY = 'Copy MCP Client Configuration';
  * says plainly the client will run the repository's code on every start without asking (not asked when `args` says
  * `allowProject`). Offers to open the client's configuration file where we know it.
  */
-export async function copyMcpConfig(launcher: string, args: CopyArgs): Promise<{ client: McpClient; text: string } | undefined> {
+export async function copyMcpConfig(context: vscode.ExtensionContext, launcher: string, args: CopyArgs): Promise<{ client: McpClient | HookAgent; text: string } | undefined> {
   const folder = await pickFolder(args.folder, 'The workspace folder the MCP server serves');
   if (!folder) return undefined;
   const base = { launcher, folder, allowProject: false };
-  let client = args.client;
-  if (!client) {
-    const items = mcpClients().map((c) => ({ client: c, label: mcpSnippet(c, base).label, detail: mcpSnippet(c, base).detail }));
-    client = (await vscode.window.showQuickPick(items, { title: TITLE_COPY, placeHolder: 'Which MCP client?', ignoreFocusOut: true }))?.client;
-    if (!client) return undefined;
+  const inst = { node: process.execPath, cli: context.asAbsolutePath('dist/cli.js'), launcher, home: os.homedir(), workspace: folder, platform: process.platform };
+  let picked: McpClient | HookAgent | undefined = args.client;
+  if (!picked) {
+    // The agents found on this machine (their configuration written), the snippets, the agents not found, VS Code last.
+    const rowItem = (r: AgentSetupRow, found: boolean) => ({ client: r.agent as McpClient | HookAgent, label: r.label, detail: `${found ? '' : 'not found on this machine · '}writes zut's server into its MCP configuration` });
+    const snippet = (c: McpClient) => ({ client: c as McpClient | HookAgent, label: mcpSnippet(c, base).label, detail: mcpSnippet(c, base).detail });
+    const found = SETUP_ROWS.filter((r) => r.found(inst));
+    // A client with a row of its own is written through it, not offered as a snippet too.
+    const snippets = mcpClients().filter((c) => !SETUP_ROWS.some((r) => r.agent === c));
+    const items = [
+      ...found.map((r) => rowItem(r, true)),
+      ...snippets.filter((c) => c !== 'vscode').map(snippet),
+      ...SETUP_ROWS.filter((r) => !found.includes(r)).map((r) => rowItem(r, false)),
+      ...snippets.filter((c) => c === 'vscode').map(snippet),
+    ];
+    picked = (await vscode.window.showQuickPick(items, { title: TITLE_COPY, placeHolder: 'Which MCP client?', ignoreFocusOut: true }))?.client;
+    if (!picked) return undefined;
   }
+  const row = setupRowOf(picked as HookAgent);
+  if (row) return mcpThroughRow(row, inst);
+  const client = picked as McpClient;
   const label = mcpSnippet(client, base).label;
   let allowProject = args.allowProject;
   if (allowProject === undefined) {
@@ -151,14 +188,16 @@ async function askGuard(title: string, plan: InstallPlan, verb: 'install' | 'uni
 }
 
 export async function guardAgentTools(context: vscode.ExtensionContext, launcher: string, args: GuardArgs): Promise<{ file: string; action: 'install' | 'remove'; entries: number } | undefined> {
-  const agent = args.agent ?? (await vscode.window.showQuickPick(AGENTS, { title: 'Guard Agent Tools', placeHolder: 'Whose tool calls should your zut guards see?', ignoreFocusOut: true }))?.agent;
+  const base = { node: process.execPath, cli: context.asAbsolutePath('dist/cli.js'), launcher, home: os.homedir(), workspace: args.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir(), platform: process.platform };
+  const agent = args.agent ?? (await vscode.window.showQuickPick(agentItems(base), { title: 'Guard Agent Tools', placeHolder: 'Whose tool calls should your zut guards see?', ignoreFocusOut: true }))?.agent;
   if (!agent) return undefined;
+  const row = setupRowOf(agent);
   const trusted = isWorkspaceTrusted();
   const hasFolder = (vscode.workspace.workspaceFolders ?? []).some((f) => f.uri.scheme === 'file');
   let scope = args.scope;
   if (!scope) {
     const items: { scope: HookScope; label: string; detail: string }[] = [{ scope: 'user', label: 'User', detail: 'every folder this agent works in, on this machine' }];
-    if (hasFolder && trusted) items.push({ scope: 'workspace', label: 'Workspace', detail: 'this folder only (a file in the repository: keep it out of commits unless your team wants it)' });
+    if (hasFolder && trusted && (!row || row.scopes.includes('workspace'))) items.push({ scope: 'workspace', label: 'Workspace', detail: 'this folder only (a file in the repository: keep it out of commits unless your team wants it)' });
     const placeHolder = hasFolder && !trusted ? 'Where? (Workspace needs a trusted workspace)' : 'Where?';
     scope = (await vscode.window.showQuickPick(items, { title: 'Guard Agent Tools', placeHolder, ignoreFocusOut: true }))?.scope;
     if (!scope) return undefined;
@@ -166,7 +205,8 @@ export async function guardAgentTools(context: vscode.ExtensionContext, launcher
   if (scope === 'workspace' && !trusted) throw new Error('Guard Agent Tools: the workspace scope needs a trusted workspace (Manage Workspace Trust).');
   const folder = scope === 'workspace' ? await pickFolder(args.folder, 'The folder whose hook file to write') : (args.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir());
   if (!folder) return undefined;
-  const inst = { node: process.execPath, cli: context.asAbsolutePath('dist/cli.js'), launcher, home: os.homedir(), workspace: folder, platform: process.platform };
+  const inst = { ...base, workspace: folder };
+  if (row) return guardThroughRow(row, inst, scope, args.action);
   // With `action` nothing is asked: mcp_tool hooks only where zut's MCP server is configured already.
   const unasked = async (): Promise<HookKind> => ((await findClaudeMcp(inst, scope)) ? 'mcp' : 'command');
   const kind = agent === 'claude' ? (args.kind ?? (args.action ? await unasked() : await pickClaudeKind(inst, scope))) : 'command';
@@ -213,4 +253,54 @@ async function pickClaudeKind(inst: Installation, scope: HookScope): Promise<Hoo
     { hooks: 'command', label: 'A command per tool call', detail: 'works without zut\'s MCP server; starts a process for each call' },
   ];
   return (await vscode.window.showQuickPick(items, { title: 'Guard Agent Tools', placeHolder: 'How should Claude Code reach zut?', ignoreFocusOut: true }))?.hooks;
+}
+
+const stepsText = (steps: readonly SetupStep[]) => steps.map((s) => [s.file, ...s.changes.map((c) => `  ${c}`)].join('\n')).join('\n');
+
+/**
+ * An agent set up through a row (agentSetup/agents): a modal saying what is there now and whether the agent will run
+ * it, then its hooks written or removed; what the agent still needs before it runs them (a trust it asks for) is said
+ * after, never left silent.
+ */
+async function guardThroughRow(row: AgentSetupRow, inst: Installation, scope: HookScope, given: 'install' | 'remove' | undefined): Promise<{ file: string; action: 'install' | 'remove'; entries: number } | undefined> {
+  let action = given;
+  if (!action) {
+    const now = await row.check(inst, scope);
+    const detail = [`${row.label}'s hooks (${scope}) run zut-host hook for each tool call; other entries stay as they are.`, ...now.problems].join('\n\n');
+    const picked = now.hooksInstalled
+      ? await vscode.window.showInformationMessage(`${row.label}: zut hooks are installed (${scope}).`, { modal: true, detail }, 'Remove', 'Write Again')
+      : await vscode.window.showInformationMessage(`Let your zut guards and event subscribers see ${row.label}'s tool calls?`, { modal: true, detail }, 'Write');
+    if (!picked) return undefined;
+    action = picked === 'Remove' ? 'remove' : 'install';
+  }
+  const steps = action === 'remove' ? await row.uninstallHooks(inst, scope) : await row.installHooks(inst, scope);
+  const file = steps[0]?.file ?? '';
+  if (action === 'remove') {
+    void vscode.window.showInformationMessage(steps.length ? `${row.label}'s tool calls no longer go through your zut guards (${file}).` : `No zut hook of ${row.label} was there.`);
+    return { file, action, entries: steps.reduce((n, s) => n + s.changes.length, 0) };
+  }
+  const after = await row.check(inst, scope);
+  const text = `${row.label}'s tool calls now go through your zut guards:\n${stepsText(steps)}`;
+  if (after.problems.length > 0) void vscode.window.showWarningMessage(`${row.label} will not run zut's hooks yet: ${after.problems.join(' ')}`, { modal: true, detail: text });
+  else void vscode.window.showInformationMessage(`${row.label}'s tool calls now go through your zut guards (${file}). Run "Zut: Guard Agent Tools…" again to remove them.`);
+  return { file, action, entries: steps.reduce((n, s) => n + s.changes.length, 0) };
+}
+
+/**
+ * zut's MCP server written into an agent's own configuration (a row's `installMcp`): user scope (global extensions
+ * only, every folder), or this folder's (`--cwd`), after a modal naming the file.
+ */
+async function mcpThroughRow(row: AgentSetupRow, inst: Installation): Promise<{ client: HookAgent; text: string } | undefined> {
+  const trusted = isWorkspaceTrusted();
+  const items = row.scopes
+    .filter((s) => s === 'user' || trusted)
+    .map((scope) => ({ scope, label: scope === 'user' ? 'User' : 'Workspace', detail: scope === 'user' ? `${row.label} in every folder` : `${row.label} in ${path.basename(inst.workspace)} only` }));
+  const scope = items.length === 1 ? items[0]!.scope : (await vscode.window.showQuickPick(items, { title: TITLE_COPY, placeHolder: `Where should ${row.label} find zut's MCP server?`, ignoreFocusOut: true }))?.scope;
+  if (!scope) return undefined;
+  const ok = await vscode.window.showInformationMessage(`Write zut's MCP server into ${row.label}'s configuration (${scope})?`, { modal: true, detail: "Only your global extensions start (the folder's own are never started). Other entries stay as they are." }, 'Write');
+  if (!ok) return undefined;
+  const steps = await row.installMcp(inst, scope);
+  const text = stepsText(steps);
+  void vscode.window.showInformationMessage(`${row.label} now starts zut's MCP server: ${steps.map((s) => s.file).join(', ')}.`);
+  return { client: row.agent, text };
 }

@@ -47,7 +47,11 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
     const errors = control.lastReport()?.errors ?? [];
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     const gaps = [...new Set((await Promise.all(folders.map((workspace) => agentSetup().claudeMcpHookGaps({ home: os.homedir(), workspace })))).flat())];
-    const report = { ...buildDoctorReport(infos, errors), hooks: agentHooksStatus(), ...(gaps.length > 0 && { hookProblems: gaps }) };
+    // Every other agent: what is installed for each folder, and hooks it will not run (a guard silently skipped).
+    const others = await Promise.all((folders.length ? folders : [os.homedir()]).map((w) => agentSetup().otherAgentChecks(context, w)));
+    const problems = [...new Set([...gaps, ...others.flatMap((o) => o.problems)])];
+    const lines = [...new Set(others.flatMap((o) => o.lines))];
+    const report = { ...buildDoctorReport(infos, errors), hooks: [...lines, ...agentHooksStatus()], ...(problems.length > 0 && { hookProblems: problems }) };
     const content = doctorMarkdown(report, extensionsSummary(infos, errors.length));
     const docs = zutDocuments();
     // Rendered (Markdown preview): every extension value in it is a code span or block (doctor.ts).

@@ -5,7 +5,7 @@
  */
 import type { HookScope, Installation } from '../hookInstall';
 import { SETUP_ROWS } from './index';
-import type { SetupCheck } from './types';
+import type { AgentSetupRow, SetupCheck } from './types';
 
 export interface AgentChecks {
   /** One line per agent found or set up ("Codex CLI: hooks (user) ✓ trusted; MCP (user) ✓"). */
@@ -16,10 +16,10 @@ export interface AgentChecks {
 
 const SCOPES: readonly HookScope[] = ['user', 'workspace'];
 
-export async function agentChecks(inst: Installation): Promise<AgentChecks> {
+export async function agentChecks(inst: Installation, rows: readonly AgentSetupRow[] = SETUP_ROWS): Promise<AgentChecks> {
   const lines: string[] = [];
   const problems: string[] = [];
-  for (const row of SETUP_ROWS) {
+  for (const row of rows) {
     const checks: [HookScope, SetupCheck][] = [];
     for (const scope of SCOPES.filter((s) => row.scopes.includes(s))) {
       const c = await row.check(inst, scope).catch((e: unknown): SetupCheck => ({ agent: row.agent, found: false, hooksInstalled: false, mcpInstalled: false, problems: [`cannot be checked: ${e instanceof Error ? e.message : String(e)}`] }));

@@ -6,6 +6,9 @@ import { CANONICAL_EVENTS, type HookAgent, type HookEvent } from '../names';
 import { CLAUDE } from './claude';
 import { CLINE } from './cline';
 import { COPILOT_CLI } from './copilotCli';
+import { CURSOR } from './cursor';
+import { GEMINI } from './gemini';
+import { OPENCODE } from './opencode';
 import { QWEN } from './qwen';
 import type { HookDialect } from './types';
 import { VSCODE } from './vscodeAgent';
@@ -16,6 +19,9 @@ const DIALECTS: Readonly<Record<HookAgent, HookDialect>> = {
   vscode: VSCODE,
   'copilot-cli': COPILOT_CLI,
   claude: CLAUDE,
+  gemini: GEMINI,
+  opencode: OPENCODE,
+  cursor: CURSOR,
   cline: CLINE,
   qwen: QWEN,
 };

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { notification, openWorkbench, paletteRow, retry, runWhenListed, screenshot, startServer, workspaceCopy } from './harness.mjs';
+import { notification, openWorkbench, paletteRow, pickRow, retry, runWhenListed, screenshot, startServer, workspaceCopy } from './harness.mjs';
 
 /** The labels of the open quick pick's rows, in order (each row's first label: not its detail). */
 function rowLabels(page) {
@@ -32,8 +32,8 @@ describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () 
   it('Guard Agent Tools shows the file and the entries, writes them on Write, and removes exactly them', async () => {
     const file = path.join(folder, '.github', 'hooks', 'zut.json');
     await runWhenListed(page, 'Zut: Guard Agent Tools…');
-    await paletteRow(page, "VS Code's agent").click();
-    await paletteRow(page, 'Workspace').click();
+    await pickRow(page, "VS Code's agent");
+    await pickRow(page, 'Workspace');
     const ask = page.locator('.monaco-dialog-box', { hasText: "Let your zut guards and event subscribers see VS Code's agent's tool calls?" });
     await ask.waitFor();
     const detail = await ask.textContent();
@@ -54,8 +54,8 @@ describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () 
     await page.keyboard.press('Escape');
 
     await runWhenListed(page, 'Zut: Guard Agent Tools…');
-    await paletteRow(page, "VS Code's agent").click();
-    await paletteRow(page, 'Workspace').click();
+    await pickRow(page, "VS Code's agent");
+    await pickRow(page, 'Workspace');
     const present = page.locator('.monaco-dialog-box', { hasText: `VS Code's agent: zut hooks are in ${file}.` });
     await present.waitFor();
     await screenshot(page, 'agent-setup-guard-remove');
@@ -68,7 +68,7 @@ describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () 
     await paletteRow(page, 'Cursor').waitFor();
     const clients = await rowLabels(page);
     assert.deepEqual(clients, ['Claude Desktop', 'Cursor', 'Command line', 'VS Code (mcp.json)']);
-    await paletteRow(page, 'Cursor').click();
+    await pickRow(page, 'Cursor');
     await paletteRow(page, 'Only your global extensions').waitFor();
     const choices = await rowLabels(page);
     assert.equal(choices[0], 'Only your global extensions', 'the safe choice first (Enter picks it)');
@@ -82,8 +82,8 @@ describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () 
 
     // The project's extensions: a modal says plainly what that means before anything is copied.
     await runWhenListed(page, 'Zut: Copy MCP Client Configuration…');
-    await paletteRow(page, 'Claude Desktop').click();
-    await paletteRow(page, "Also this folder's extensions, as they are now").click();
+    await pickRow(page, 'Claude Desktop');
+    await pickRow(page, "Also this folder's extensions, as they are now");
     const ask = page.locator('.monaco-dialog-box', { hasText: "Claude Desktop will run this repository's code on every start, without asking you." });
     await ask.waitFor();
     assert.match((await ask.textContent()) ?? '', /pinned to their content now/);
@@ -104,7 +104,7 @@ describe('agent setup in Restricted Mode', () => {
 
   it('Guard Agent Tools offers only the user scope and says why', async () => {
     await runWhenListed(page, 'Zut: Guard Agent Tools…');
-    await paletteRow(page, "VS Code's agent").click();
+    await pickRow(page, "VS Code's agent");
     await page.locator('.quick-input-widget .quick-input-box input[placeholder="Where? (Workspace needs a trusted workspace)"]').waitFor();
     await paletteRow(page, 'User').waitFor();
     assert.equal(await page.locator('.quick-input-widget .monaco-list-row').count(), 1, 'only User is offered');

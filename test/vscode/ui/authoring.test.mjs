@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openPalette, openWorkbench, paletteRow, replaceAndSave, retry, runCommand, screenshot, startServer, tempDir, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, paletteRow, pickRow, replaceAndSave, retry, runCommand, screenshot, startServer, tempDir, zutCommand } from './harness.mjs';
 
 /** The Widgets view's row (notes show `display` output) containing `text`. */
 async function note(page, text, timeout = 30_000) {
   await openPalette(page, '>View: Show Zut');
-  await paletteRow(page, 'View: Show Zut').click();
+  await pickRow(page, 'View: Show Zut');
   const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Widgets' }) });
   await pane.locator('.monaco-list-row', { hasText: text }).first().waitFor({ timeout });
 }
@@ -56,12 +56,12 @@ describe('authoring: New Extension, edit and save, Problems', () => {
     const started = Date.now();
     await runCommand(page, 'Zut: New Extension…');
     const input = page.locator('.quick-input-widget .quick-input-box input');
-    await paletteRow(page, 'TypeScript').click();
+    await pickRow(page, 'TypeScript');
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Zut: New Extension (2/3)' }).waitFor();
     await input.fill('hello-ui');
     await input.press('Enter');
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Zut: New Extension (3/3)' }).waitFor();
-    await paletteRow(page, `Project: ${path.basename(folder)}`).click();
+    await pickRow(page, `Project: ${path.basename(folder)}`);
     // Its main file opens in the editor.
     await page.locator('.tabs-container .tab', { hasText: 'main.ts' }).waitFor();
     // The command returns (and opens main.ts) once the new extension was started.

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPalette, openWorkbench, paletteRow, runCommand, screenshot, sendChat, startServer, useScriptedModel, workspaceCopy, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, pickRow, runCommand, screenshot, sendChat, startServer, useScriptedModel, workspaceCopy, zutCommand } from './harness.mjs';
 
 const SCRIPTED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'scripted-model');
 /**
@@ -117,7 +117,7 @@ describe('chat: @zut in the Chat view', () => {
     await zutCommand(page, 'status-set', 'tests success 42 passed');
     await zutCommand(page, 'widget', 'plan Plan|✓ read the spec|▸ write the extension|□ ship it');
     await openPalette(page, '>View: Show Zut');
-    await paletteRow(page, 'View: Show Zut').click();
+    await pickRow(page, 'View: Show Zut');
     const zut = page.locator('[id="workbench.view.extension.zut"]');
     await zut.locator('.monaco-list-row', { hasText: 'write the extension' }).first().waitFor();
     await selectScriptedModel();

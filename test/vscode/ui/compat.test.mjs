@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { REPO } from '../lib/context.mjs';
 import { assertWebviewAccessible } from './axe.mjs';
 import {
-  openPalette, openWorkbench, paletteRow, retry, runCommand, screenshot, sendChat, showZutView, startServer, statusBarItem, useScriptedModel,
+  openPalette, openWorkbench, pickRow, retry, runCommand, screenshot, sendChat, showZutView, startServer, statusBarItem, useScriptedModel,
   webview, workspaceCopy, zutCommand,
 } from './harness.mjs';
 
@@ -37,7 +37,7 @@ function extensionRow(page, name, description) {
 /** A row of the Widgets view (notes and widgets) containing `text`. */
 async function widgetsRow(page, text) {
   await openPalette(page, '>View: Show Zut');
-  await paletteRow(page, 'View: Show Zut').click();
+  await pickRow(page, 'View: Show Zut');
   return page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Widgets' }) }).locator('.monaco-list-row', { hasText: text }).first();
 }
 

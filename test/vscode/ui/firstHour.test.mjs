@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { EXAMPLE_WORKSPACE } from '../lib/context.mjs';
 import {
-  extensionRow, notification, openWorkbench, paletteRow, replaceAndSave, retry, rowState, runCommand, runWhenListed, screenshot, showZutView, startServer, webview,
+  extensionRow, notification, openWorkbench, paletteRow, pickRow, replaceAndSave, retry, rowState, runCommand, runWhenListed, screenshot, showZutView, startServer, webview,
   workbenchReady, workspaceCopy, zutCommand,
 } from './harness.mjs';
 
@@ -65,7 +65,7 @@ const dialog = (page, text) => page.locator('.monaco-dialog-box', { hasText: tex
 /** Opens the walkthrough "Get started with zut extensions" on its step `title`; returns the step. */
 async function walkthroughStep(page, title) {
   await runWhenListed(page, 'Welcome: Open Walkthrough...');
-  await paletteRow(page, 'Get started with zut extensions').click();
+  await pickRow(page, 'Get started with zut extensions');
   const step = page.locator('.gettingStartedContainer .getting-started-step', { hasText: title }).first();
   await step.waitFor();
   await step.locator('.step-title, h3').first().click();
@@ -110,7 +110,7 @@ describe('first hour: install, trust, consent once, use, create, set up agents',
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await page.locator(`.quick-input-widget .quick-input-box input[placeholder="No zut commands: this workspace is in Restricted Mode, and its ${EXAMPLES.length} project extensions start once you trust it"]`).waitFor();
     await screenshot(page, 'first-hour-02-restricted-run-command');
-    await paletteRow(page, 'Manage Workspace Trust…').click();
+    await pickRow(page, 'Manage Workspace Trust…');
     await input.waitFor({ state: 'hidden' });
     await page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first().click();
   });
@@ -139,7 +139,7 @@ describe('first hour: install, trust, consent once, use, create, set up agents',
     await page.waitForTimeout(1500);
     assert.ok(await input.isVisible(), 'the pick stays open when focus goes back to the Welcome page');
     await input.fill('/wordcount');
-    await paletteRow(page, '/wordcount').click();
+    await pickRow(page, '/wordcount');
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Zut: Run Command (2/2)' }).waitFor();
     await input.fill('one two three four five six');
     await input.press('Enter');
@@ -185,7 +185,7 @@ describe('first hour: install, trust, consent once, use, create, set up agents',
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Zut: New Extension (1/3)' }).waitFor();
     await page.waitForTimeout(1500);
     assert.ok(await input.isVisible(), 'the pick stays open when focus goes back to the Welcome page');
-    await paletteRow(page, 'TypeScript').click();
+    await pickRow(page, 'TypeScript');
     await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Zut: New Extension (2/3)' }).waitFor();
     await input.fill('hello-walk');
     await input.press('Enter');
@@ -214,8 +214,8 @@ describe('first hour: install, trust, consent once, use, create, set up agents',
 
   it('6. copies an MCP client configuration (Claude Desktop, global extensions only)', async () => {
     await runWhenListed(page, 'Zut: Copy MCP Client Configuration…');
-    await paletteRow(page, 'Claude Desktop').click();
-    await paletteRow(page, 'Only your global extensions').click();
+    await pickRow(page, 'Claude Desktop');
+    await pickRow(page, 'Only your global extensions');
     await notification(page, 'Copied the Claude Desktop configuration');
     await screenshot(page, 'first-hour-11-mcp-config');
     await page.keyboard.press('Escape');
@@ -224,10 +224,10 @@ describe('first hour: install, trust, consent once, use, create, set up agents',
   it('7. guards Claude Code in this workspace through zut\'s MCP server: the entries are shown, then written', async () => {
     const file = path.join(folder, '.claude', 'settings.local.json');
     await runWhenListed(page, 'Zut: Guard Agent Tools…');
-    await paletteRow(page, 'Claude Code').click();
-    await paletteRow(page, 'Workspace').click();
+    await pickRow(page, 'Claude Code');
+    await pickRow(page, 'Workspace');
     // How Claude Code reaches zut: its mcp_tool hooks through zut's MCP server (written to .mcp.json), or a command.
-    await paletteRow(page, "Through zut's MCP server (mcp_tool)").click();
+    await pickRow(page, "Through zut's MCP server (mcp_tool)");
     const ask = dialog(page, "Let your zut guards and event subscribers see Claude Code's tool calls?");
     await ask.waitFor();
     await screenshot(page, 'first-hour-12-guard-claude');

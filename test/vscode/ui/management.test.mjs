@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { extensionRow, extensionRows, notification, openPalette, openWorkbench, paletteRow, rowState, runCommand, screenshot, showZutView, startServer, tempDir, workspaceCopy } from './harness.mjs';
+import { extensionRow, extensionRows, notification, openPalette, openWorkbench, paletteRow, pickRow, rowState, runCommand, screenshot, showZutView, startServer, tempDir, workspaceCopy } from './harness.mjs';
 
 const EXAMPLES = ['guard', 'progress', 'shell', 'snippets', 'todo', 'weather'];
 
@@ -92,7 +92,7 @@ describe('management: Run Command and the Extensions view', () => {
 
   it('"Zut: Run Command…" lists the example commands; /wordcount shows its output', async () => {
     await openPalette(page, '>Zut: Run Command…');
-    await paletteRow(page, 'Zut: Run Command…').click();
+    await pickRow(page, 'Zut: Run Command…');
     // Sorted by name; the list is virtual, so only the first rows exist in the DOM.
     for (const c of ['/bell', '/clear-notes', '/explain', '/git-branch', '/guard', '/license']) await paletteRow(page, c).waitFor();
     await screenshot(page, 'management-run-command-pick');
@@ -114,10 +114,10 @@ describe('management: Run Command and the Extensions view', () => {
 
   it('an error response is shown as an error notification naming the extension and command', async () => {
     await openPalette(page, '>Zut: Run Command…');
-    await paletteRow(page, 'Zut: Run Command…').click();
+    await pickRow(page, 'Zut: Run Command…');
     const input = page.locator('.quick-input-widget .quick-input-box input');
     await input.fill('/license');
-    await paletteRow(page, '/license').click();
+    await pickRow(page, '/license');
     await page.locator('.quick-input-widget .quick-input-message', { hasText: 'Arguments for /license' }).waitFor();
     await input.fill('WTFPL-9');
     await input.press('Enter');
@@ -132,7 +132,7 @@ describe('management: Run Command and the Extensions view', () => {
     writeMinimalExtension(src, 'ui-installed', '0.3.0');
     await runCommand(page, 'Zut: Install Extension…');
     // From where: a folder (or a git URL).
-    await paletteRow(page, 'From a Folder…').click();
+    await pickRow(page, 'From a Folder…');
     // code-server's folder picker is VS Code's simple file dialog: a path box and the "Install" button.
     const input = page.locator('.quick-input-widget .quick-input-box input');
     // The dialog fills in its default folder asynchronously: wait for it, then replace it (and check it stuck).
@@ -145,7 +145,7 @@ describe('management: Run Command and the Extensions view', () => {
     await page.locator('.quick-input-widget .monaco-button', { hasText: /^Install$/ }).click();
     await paletteRow(page, 'Global').waitFor();
     await screenshot(page, 'management-install-destination');
-    await paletteRow(page, 'Global').click();
+    await pickRow(page, 'Global');
     // The plan (what it will run, its files) in a modal before anything is installed.
     const plan = page.locator('.monaco-dialog-box', { hasText: 'Install the zut extension "ui-installed"?' });
     await plan.waitFor();
@@ -168,7 +168,7 @@ describe('management: Run Command and the Extensions view', () => {
     fs.writeFileSync(path.join(dir, 'extension.json'), JSON.stringify({ name: 'broken', version: '0.0.1', exec: 'sh', args: ['-c', 'echo broken-on-stderr >&2; exit 3'] }));
     try {
       await openPalette(page, '>Notifications: Show Notifications');
-      await paletteRow(page, 'Notifications: Show Notifications').click();
+      await pickRow(page, 'Notifications: Show Notifications');
       const item = page.locator('.notifications-center .notification-list-item', { hasText: 'Zut extension "broken" failed to load' }).first();
       await item.waitFor({ timeout: 30_000 });
       await item.locator('.monaco-button', { hasText: 'Restart' }).waitFor();

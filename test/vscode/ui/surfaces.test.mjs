@@ -4,7 +4,7 @@
 // with widgets and notes, the bell alert while the window is away. Screenshots: <run dir>/screenshots/surfaces-*.png.
 import assert from 'node:assert/strict';
 import { assertWebviewAccessible } from './axe.mjs';
-import { openPalette, openWorkbench, paletteRow, retry, screenshot, startServer, statusBarItem, webview, workspaceCopy, zutCommand } from './harness.mjs';
+import { openPalette, openWorkbench, pickRow, retry, screenshot, startServer, statusBarItem, webview, workspaceCopy, zutCommand } from './harness.mjs';
 
 
 
@@ -79,7 +79,7 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     await list.evaluate(() => { /** @type {any} */ (window).zutMarker = 'old webview'; });
     const tab = page.locator('.tabs-container .tab', { hasText: 'Todos' });
     await openPalette(page, '>File: New Untitled Text File');
-    await paletteRow(page, 'File: New Untitled Text File').click();
+    await pickRow(page, 'File: New Untitled Text File');
     await page.locator('.tabs-container .tab', { hasText: 'Untitled-1' }).waitFor();
     await tab.click();
     await wv.locator('#lines .line.selected', { hasText: '✓ Try the todo panel keys' }).waitFor();
@@ -128,7 +128,7 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     await zutCommand(page, 'notify', 'warn careful [now](command:workbench.action.quit)');
     await zutCommand(page, 'notify', 'info second note');
     await openPalette(page, '>View: Show Zut');
-    await paletteRow(page, 'View: Show Zut').click();
+    await pickRow(page, 'View: Show Zut');
     const pane = page.locator('.pane', { has: page.locator('.pane-header', { hasText: 'Widgets' }) });
     const row = (text) => pane.locator('.monaco-list-row', { hasText: text });
     for (const text of ['progress', 'Plan', 'step $(zap) one', 'step <b>two</b>', 'Notes', 'second note']) {
@@ -145,7 +145,7 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     // The warning was also a notification (toasts hide after a while: look in the notification center), and the
     // markdown link in its text stayed text.
     await openPalette(page, '>Notifications: Show Notifications');
-    await paletteRow(page, 'Notifications: Show Notifications').click();
+    await pickRow(page, 'Notifications: Show Notifications');
     const note = page.locator('.notifications-center .notification-list-item', { hasText: '[progress] careful' });
     await note.waitFor();
     const progressNotes = page.locator('.notifications-center .notification-list-item', { hasText: '[progress]' });
@@ -177,7 +177,7 @@ describe('surfaces: panels, status bar, widgets and notes', () => {
     // The palette moves focus inside the page only: no window focus event, so VS Code still counts as away.
     await zutCommand(page, 'bell', 'while_away');
     await openPalette(page, '>Notifications: Show Notifications');
-    await paletteRow(page, 'Notifications: Show Notifications').click();
+    await pickRow(page, 'Notifications: Show Notifications');
     const away = page.locator('.notifications-center .notification-list-item', { hasText: 'Zut: extension “progress” needs your attention' });
     await away.first().waitFor();
     assert.equal(await away.count(), 1, 'one attention notification: the bell while focused showed none');

@@ -16,6 +16,9 @@
 import { CLAUDE_ROWS } from './claude';
 import { CLINE_ROWS } from './cline';
 import { COPILOT_CLI_ROWS } from './copilotCli';
+import { CURSOR_ROWS } from './cursor';
+import { GEMINI_ROWS } from './gemini';
+import { OPENCODE_ROWS } from './opencode';
 import { isObject, type CustomRow, type EffectRow, type ForeignSource, type GuardView, type JsonObject, type MappedBack, type ToolEffect, type ToolMapping, ZUT_TOOL_EFFECTS } from './fields';
 import { mappedViews } from './mapping';
 import { QWEN_ROWS } from './qwen';
@@ -29,7 +32,7 @@ export type { CustomRow, EffectRow, ForeignSource, GuardView, JsonObject, Mapped
 export type ForeignRow = ToolMapping | CustomRow | EffectRow;
 
 /** The table. */
-export const FOREIGN_ROWS: readonly ForeignRow[] = [...VSCODE_ROWS, ...COPILOT_CLI_ROWS, ...CLAUDE_ROWS, ...CLINE_ROWS, ...QWEN_ROWS];
+export const FOREIGN_ROWS: readonly ForeignRow[] = [...VSCODE_ROWS, ...COPILOT_CLI_ROWS, ...CLAUDE_ROWS, ...GEMINI_ROWS, ...OPENCODE_ROWS, ...CURSOR_ROWS, ...CLINE_ROWS, ...QWEN_ROWS];
 
 const rows = new Map<string, ForeignRow>(FOREIGN_ROWS.map((r) => [`${r.source}\0${r.foreign}`, r]));
 
@@ -55,7 +58,7 @@ const COPILOT_CLI_ALIASES: Readonly<Record<string, readonly string[]>> = {
  */
 function rowsOf(source: ForeignSource, name: string): ForeignRow[] {
   const own = rows.get(`${source}\0${name}`);
-  if (own || (source !== 'copilot-cli' && source !== 'vscode')) return own ? [own] : [];
+  if (own || (source !== 'copilot-cli' && source !== 'vscode')) return own ? [own] : []; // aliases: Copilot CLI's engine only
   const aliases = Object.prototype.hasOwnProperty.call(COPILOT_CLI_ALIASES, name) ? COPILOT_CLI_ALIASES[name] : [];
   return [...aliases.map((a) => rows.get(`copilot-cli\0${a}`)), rows.get(`claude\0${name}`)].filter((r): r is ForeignRow => r !== undefined);
 }
