@@ -4,6 +4,7 @@
  */
 import { CANONICAL_EVENTS, type HookAgent, type HookEvent } from '../names';
 import { CLAUDE } from './claude';
+import { CODEX } from './codex';
 import { COPILOT_CLI } from './copilotCli';
 import { CURSOR } from './cursor';
 import { GEMINI } from './gemini';
@@ -20,6 +21,7 @@ const DIALECTS: Readonly<Record<HookAgent, HookDialect>> = {
   gemini: GEMINI,
   opencode: OPENCODE,
   cursor: CURSOR,
+  codex: CODEX,
 };
 
 /** The dialect of `agent`. */
