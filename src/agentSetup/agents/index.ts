@@ -2,6 +2,7 @@
  * The agents set up through rows (types.ts): one file each, one line here. VS Code-free.
  */
 import type { HookAgent } from '../../hooks/names';
+import { CODEX_ROW } from './codex';
 import { CURSOR_ROW } from './cursor';
 import { GEMINI_ROW } from './gemini';
 import { OPENCODE_ROW } from './opencode';
@@ -9,7 +10,7 @@ import type { AgentSetupRow } from './types';
 
 export type { AgentSetupRow, SetupCheck, SetupStep } from './types';
 
-export const SETUP_ROWS: readonly AgentSetupRow[] = [GEMINI_ROW, OPENCODE_ROW, CURSOR_ROW];
+export const SETUP_ROWS: readonly AgentSetupRow[] = [GEMINI_ROW, OPENCODE_ROW, CURSOR_ROW, CODEX_ROW];
 
 /** The row of `agent`, if it is set up through one. */
 export function setupRowOf(agent: HookAgent): AgentSetupRow | undefined {
