@@ -54,6 +54,7 @@ export const AGENT_PACKAGES = [
   { spec: COPILOT_CLI, bin: 'copilot' },
   { spec: '@google/gemini-cli@0.61.0', bin: 'gemini' },
   { spec: 'opencode-ai@1.18.33', bin: 'opencode' },
+  { spec: '@openai/codex@0.169.0', bin: 'codex' },
 ];
 
 const nameOf = (spec) => spec.slice(0, spec.lastIndexOf('@'));
