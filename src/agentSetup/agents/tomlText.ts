@@ -197,6 +197,7 @@ export function removeTable(text: string, path: readonly string[]): string {
   if (!atEnd) while (end - 1 > t.header && (lines[end - 1].trim() === '' || lines[end - 1].trim().startsWith('#'))) end--;
   let start = t.header;
   if (start > 0 && lines[start - 1].trim() === '' && (atEnd || lines[end]?.trim() === '')) start--;
+  else if (start === 0 && !atEnd && lines[end]?.trim() === '') end++; // first in the file: no blank line left at its top
   lines.splice(start, end - start);
   const out = lines.join('\n');
   return out.trim() === '' ? '' : out;
@@ -224,7 +225,9 @@ export function definedElsewhere(text: string, path: readonly string[]): boolean
     if (inside[n] || /^\s*\[/.test(line)) return false;
     const k = parseKey(line);
     if (!k || !k.rest.startsWith('=')) return false;
-    const full = [...tableOf(n), ...k.path];
+    const table = tableOf(n);
+    if (table.length >= path.length && samePath(table.slice(0, path.length), path)) return false; // in our table (or under it)
+    const full = [...table, ...k.path];
     const overlap = Math.min(full.length, path.length);
     return samePath(full.slice(0, overlap), path.slice(0, overlap)) && (full.length >= path.length || /^=\s*\{/.test(k.rest));
   });
