@@ -126,7 +126,19 @@ describe('Codex CLI: PreToolUse', function () {
     const offered = r.main[0].body.tools.find((t) => t.type === 'namespace' && t.name === 'mcp__zut');
     assert.ok(offered?.tools.some((t) => t.name === 'guard_status'), `zut's MCP tools were not offered\n${r.said}`);
     const out = back(r);
-    assert.doesNotMatch(out, /blocked|unsupported call/, out);
+    assert.ok(out.includes('up') && !/blocked|unsupported call/.test(out), out);
+    // Judged once, on the MCP path (zut's name `guard_status`): the hook left `mcp__zut__guard_status` to it.
+    const judged = sb.guardSaw().filter((l) => l.kind === 'intercept' && l.event === 'tool_call');
+    assert.deepEqual(judged.map((l) => l.tool_name), ['guard_status']);
+  });
+
+  it('a prompt the guard blocks (UserPromptSubmit decision "block") never reaches the model', async function () {
+    const sb = box();
+    install(sb);
+    const r = await runCodex(sb, [{ text: 'should not be asked' }], { prompt: 'a forbidden prompt' });
+    assert.equal(r.main.length, 0, `the model was asked\n${r.said}`);
+    // `codex exec` prints only that the hook blocked it (the reason is the hook's, for an interactive session).
+    assert.match(r.run.stderr, /hook: UserPromptSubmit Blocked/);
   });
 });
 
