@@ -102,7 +102,7 @@ describe('Codex CLI: PreToolUse', function () {
     assert.ok(!fs.existsSync(path.join(sb.ws, 'ZUT_REWRITE')) && !fs.existsSync(path.join(sb.ws, 'rewritten')), r.said);
     assert.equal(
       back(r),
-      `Command blocked by PreToolUse hook: zut: the guard ${GUARD_NAME} rewrote this Bash call instead of running it; it did not run. To go on, issue the rewritten call yourself: touch rewritten. Command: touch ZUT_REWRITE`,
+      `Command blocked by PreToolUse hook: zut: the guard ${GUARD_NAME} rewrote this Bash call (not run); issue it as rewritten: touch rewritten. Command: touch ZUT_REWRITE`,
     );
   });
 

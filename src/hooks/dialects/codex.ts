@@ -17,19 +17,14 @@
 import { MCP_SERVER_NAME } from '../names';
 import { json, specific, type HookDialect, type HookRewrite } from './types';
 
-/** The rewritten input as the model should issue it: a shell command as it is, anything else as JSON. */
-function rewrittenText(r: HookRewrite): string {
-  const u = r.updated;
-  const command = typeof u === 'object' && u !== null && !Array.isArray(u) ? (u as Record<string, unknown>).command : undefined;
-  return r.toolName === 'Bash' && typeof command === 'string' ? command : JSON.stringify(u);
-}
-
-/** The deny a rewrite is answered with (exported for the tests). */
+/** The deny a rewrite is answered with: the rewritten input as the model should issue it (a command as it is, else JSON). */
 export function codexRewriteReason(r: HookRewrite): string {
-  return `zut: the guard ${r.by.join(', ')} rewrote this ${r.toolName} call instead of running it; it did not run. To go on, issue the rewritten call yourself: ${rewrittenText(r)}`;
+  const c = (r.updated as { command?: unknown } | null)?.command;
+  return `zut: the guard ${r.by.join(', ')} rewrote this ${r.toolName} call (not run); issue it as rewritten: ${r.toolName === 'Bash' && typeof c === 'string' ? c : JSON.stringify(r.updated)}`;
 }
 
-const denyAnswer = (reason: string) => specific('PreToolUse', { permissionDecision: 'deny', permissionDecisionReason: reason || 'blocked by zut' });
+/** Codex's deny (its reason must not be empty: zut's never are, "blocked by <who>: …"). */
+const denyAnswer = (reason: string) => specific('PreToolUse', { permissionDecision: 'deny', permissionDecisionReason: reason });
 
 export const CODEX: HookDialect = {
   agent: 'codex',
