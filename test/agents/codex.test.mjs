@@ -179,7 +179,8 @@ describe('Codex CLI: fails closed', function () {
       fs.writeFileSync(guard, "process.stdout.write(JSON.stringify({type:'hello',protocol_version:2,name:'hang',version:'1',capabilities:[]})+'\\n');process.stdin.on('data',d=>{if(String(d).includes('hello_ack'))process.stdout.write(JSON.stringify({type:'subscribe',events:[],intercept:['tool_call']})+'\\n'+JSON.stringify({type:'ready'})+'\\n')});setInterval(()=>{},1000);");
       sb.writeJson(path.join(sb.zutHome, 'extensions', 'hang', 'extension.json'), { name: 'hang', exec: process.execPath, args: [guard] });
     });
-    assert.match(out, /^Command blocked by PreToolUse hook: /);
+    // Observed: "… blocked by zut: zut-host hook: zut did not answer within 2 s. Command: rm -r …".
+    assert.match(out, /^Command blocked by PreToolUse hook: blocked by zut: zut-host hook: zut did not answer within \d+ s\. Command: rm -r /);
   });
 
   it('a guard that answers garbage: the call is denied', async function () {
@@ -189,7 +190,8 @@ describe('Codex CLI: fails closed', function () {
       fs.writeFileSync(guard, "process.stdout.write(JSON.stringify({type:'hello',protocol_version:2,name:'garbage',version:'1',capabilities:[]})+'\\n');process.stdin.on('data',d=>{const s=String(d);if(s.includes('hello_ack'))process.stdout.write(JSON.stringify({type:'subscribe',events:[],intercept:['tool_call']})+'\\n'+JSON.stringify({type:'ready'})+'\\n');else if(s.includes('event_intercept'))process.stdout.write('}}garbage{{\\n')});");
       sb.writeJson(path.join(sb.zutHome, 'extensions', 'garbage', 'extension.json'), { name: 'garbage', exec: process.execPath, args: [guard] });
     });
-    assert.match(out, /^Command blocked by PreToolUse hook: /);
+    // The guard's garbage is no answer: the door denies when the guard cannot be heard in time.
+    assert.match(out, /^Command blocked by PreToolUse hook: blocked by zut: guard garbage did not answer in time\. Command: rm -r /);
   });
 });
 
