@@ -218,3 +218,27 @@ describe('Codex CLI: hook payloads (fixtures)', function () {
     assert.deepEqual(pre.map((p) => [p.tool_name, p.tool_input]), [['Bash', { command: 'echo hi' }], ['apply_patch', { command: patch }]]);
   });
 });
+
+describe('Codex CLI: skills', function () {
+  const box = sandboxEach('codex');
+
+  it("offers zut's skill tool and SessionStart's list of skills up front, and the SKILL.md only when the model calls it", async function () {
+    const sb = box();
+    const config = install(sb);
+    sb.addExample('weather');
+    const skillFile = path.join(sb.addExample('briefing'), 'skills', 'weather-briefing', 'SKILL.md');
+    const body = ['# Weather briefing', 'never guess the weather'];
+    for (const b of body) assert.ok(fs.readFileSync(skillFile, 'utf8').includes(b));
+    fs.writeFileSync(config, fs.readFileSync(config, 'utf8').replace('"XDG_STATE_HOME"]', '"XDG_STATE_HOME", "GUARD_LOG"]'));
+    const r = await runCodex(sb, [{ tool: 'skill', namespace: 'mcp__zut', input: { name: 'weather-briefing' } }, { text: 'Here is your briefing.' }], { args: ['-c', 'model="gpt-5"'] });
+    const first = r.main[0].body;
+    const tool = first.tools.find((t) => t.type === 'namespace' && t.name === 'mcp__zut')?.tools.find((t) => t.name === 'skill');
+    assert.ok(tool?.description.includes('- weather-briefing (from briefing): '), `no skill tool listing the skill\n${r.said}`);
+    // zut's SessionStart hook lists the skill with its SKILL.md's path (additionalContext), not its body.
+    const upFront = JSON.stringify(first.input);
+    assert.ok(upFront.includes('weather-briefing (from briefing)') && upFront.includes(JSON.stringify(skillFile).slice(1, -1)), `no SessionStart context listing the skill: ${upFront.slice(0, 2000)}`);
+    for (const b of body) assert.ok(!upFront.includes(b), `"${b}" reached the model up front`);
+    const out = back(r);
+    for (const b of body) assert.ok(out.includes(b), `"${b}" is not in the tool's output: ${out.slice(0, 500)}`);
+  });
+});
