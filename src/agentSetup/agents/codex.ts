@@ -20,6 +20,7 @@ import { userFile } from '../../host/disk/userFile';
 import { MCP_SERVER_NAME } from '../../hooks/names';
 import { isObject } from '../../protocol/json';
 import { HOOK_TIMEOUT_SECONDS } from '../../protocol/limits';
+import { agentOnMachine } from './found';
 import { definedElsewhere, findTable, readString, removeTable, renameTable, setTable, tomlTables } from './tomlText';
 import { trustHash, trustKey, trustTable } from './codexTrust';
 import type { AgentSetupRow, SetupCheck, SetupStep } from './types';
@@ -198,7 +199,7 @@ async function uninstallMcp(inst: Installation, scope: HookScope): Promise<Setup
 }
 
 async function check(inst: Installation, scope: HookScope): Promise<SetupCheck> {
-  const found = existsSync(codexHome(inst));
+  const found = CODEX_ROW.found(inst);
   if (scope !== 'user') return { agent: 'codex', found, hooksInstalled: false, mcpInstalled: false, problems: [] };
   const plan = codexPlan(inst);
   const hooks = await readHooks(plan.file);
@@ -219,7 +220,7 @@ export const CODEX_ROW: AgentSetupRow = {
   agent: 'codex',
   label: 'Codex CLI',
   scopes: ['user'],
-  found: (inst) => existsSync(codexHome(inst)),
+  found: (inst) => existsSync(codexHome(inst)) || agentOnMachine('codex', [], inst.home, process.env, inst.platform),
   installHooks,
   uninstallHooks,
   installMcp,
