@@ -36,6 +36,7 @@ export const LIGHT_HOOK_FILES = [
   'src/hooks/client.ts',
   'src/hooks/dialects/claude.ts',
   'src/hooks/dialects/cline.ts',
+  'src/hooks/dialects/codex.ts',
   'src/hooks/dialects/copilotCli.ts',
   'src/hooks/dialects/cursor.ts',
   'src/hooks/dialects/gemini.ts',

@@ -43,6 +43,7 @@ const INSTALLED_EVENTS: Record<HookAgent, readonly string[]> = {
   gemini: [], // set up through its row (agents/gemini.ts)
   opencode: [], // set up through its row (agents/opencode.ts)
   cursor: [], // set up through its row (agents/cursor.ts)
+  codex: [], // set up by its row (agents/codex.ts)
   cline: [], // set up through its row (agents/cline.ts)
   qwen: [], // set up through its row (agents/qwen.ts)
 };

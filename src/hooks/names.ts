@@ -27,8 +27,8 @@ export const MCP_SERVER_NAME = 'zut';
 export const NO_WARM_FLAG = '--no-warm';
 
 /** Whose hook this is: decides the output format and the tool names (tools.ts). */
-export type HookAgent = 'vscode' | 'copilot-cli' | 'claude' | 'gemini' | 'opencode' | 'cursor' | 'cline' | 'qwen';
-export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'copilot-cli', 'claude', 'gemini', 'opencode', 'cursor', 'cline', 'qwen'];
+export type HookAgent = 'vscode' | 'copilot-cli' | 'claude' | 'gemini' | 'opencode' | 'cursor' | 'codex' | 'cline' | 'qwen';
+export const HOOK_AGENTS: readonly HookAgent[] = ['vscode', 'copilot-cli', 'claude', 'gemini', 'opencode', 'cursor', 'codex', 'cline', 'qwen'];
 
 /** The lifecycle points we answer, in their canonical (PascalCase) names. */
 export type HookEvent =

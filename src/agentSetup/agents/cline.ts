@@ -11,7 +11,6 @@
  * in `~/.cline/data/settings/cline_mcp_settings.json` `mcpServers.zut` (the only MCP file Cline CLI reads: user scope
  * only). Files through the careful writer (host/disk/userFile.ts, jsonText.ts). VS Code-free.
  */
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { appendMember, memberOf, parseJsonText, removeMember, replaceValue } from '../../host/disk/jsonText';
@@ -21,6 +20,7 @@ import { isObject } from '../../protocol/json';
 import { HOOK_TIMEOUT_SECONDS } from '../../protocol/limits';
 import { claudeMcpServer } from '../claudeMcp';
 import { hookCommand, type HookScope, type Installation } from '../hookInstall';
+import { agentOnMachine } from './found';
 import type { AgentSetupRow, SetupCheck, SetupStep } from './types';
 
 /** The events we install, as Cline names its hook files. PromptSubmit and TaskStart run detached (output unread). */
@@ -178,7 +178,7 @@ async function check(inst: Installation, scope: HookScope): Promise<SetupCheck> 
   }
   return {
     agent: 'cline',
-    found: existsSync(path.join(inst.home, '.cline')),
+    found: agentOnMachine('cline', ['.cline'], inst.home),
     hooksInstalled,
     mcpInstalled: isObject(mcp?.mcpServers) && isObject(mcp.mcpServers[MCP_SERVER_NAME]),
     ...(hooksInstalled && { hooksRun: problems.length === 0 }),
@@ -190,7 +190,7 @@ export const CLINE_ROW: AgentSetupRow = {
   agent: 'cline',
   label: 'Cline CLI',
   scopes: ['user', 'workspace'],
-  found: (inst) => existsSync(path.join(inst.home, '.cline')),
+  found: (inst) => agentOnMachine('cline', ['.cline'], inst.home),
   installHooks,
   uninstallHooks,
   installMcp,

@@ -3,6 +3,7 @@
  */
 import type { HookAgent } from '../../hooks/names';
 import { CLINE_ROW } from './cline';
+import { CODEX_ROW } from './codex';
 import { CURSOR_ROW } from './cursor';
 import { GEMINI_ROW } from './gemini';
 import { OPENCODE_ROW } from './opencode';
@@ -11,7 +12,7 @@ import type { AgentSetupRow } from './types';
 
 export type { AgentSetupRow, SetupCheck, SetupStep } from './types';
 
-export const SETUP_ROWS: readonly AgentSetupRow[] = [GEMINI_ROW, OPENCODE_ROW, CURSOR_ROW, CLINE_ROW, QWEN_ROW];
+export const SETUP_ROWS: readonly AgentSetupRow[] = [GEMINI_ROW, OPENCODE_ROW, CURSOR_ROW, CODEX_ROW, CLINE_ROW, QWEN_ROW];
 
 /** The row of `agent`, if it is set up through one. */
 export function setupRowOf(agent: HookAgent): AgentSetupRow | undefined {

@@ -9,7 +9,6 @@
  * turns a crash, a hang or garbage into exit 2 (qwenCommand). Windows (PowerShell command lines) is refused: zut writes POSIX shell lines here.
  * Files through the careful writer (hookInstall.ts applyInstall, host/disk/userFile.ts). VS Code-free.
  */
-import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { appendMember, memberOf, parseJsonText, removeMember, replaceValue } from '../../host/disk/jsonText';
@@ -19,6 +18,7 @@ import { isObject } from '../../protocol/json';
 import { HOOK_TIMEOUT_SECONDS } from '../../protocol/limits';
 import { claudeMcpServer } from '../claudeMcp';
 import { applyInstall, applyUninstall, hookCommand, installedCount, type HookScope, type Installation, type InstallPlan } from '../hookInstall';
+import { agentOnMachine } from './found';
 import type { AgentSetupRow, SetupCheck, SetupStep } from './types';
 
 /** The events we install (Qwen Code's names, Claude Code's). */
@@ -159,7 +159,7 @@ async function check(inst: Installation, scope: HookScope): Promise<SetupCheck> 
   const servers = own?.mcpServers;
   return {
     agent: 'qwen',
-    found: existsSync(path.join(inst.home, '.qwen')),
+    found: agentOnMachine('qwen', ['.qwen'], inst.home),
     hooksInstalled: count > 0,
     mcpInstalled: isObject(servers) && isObject(servers[MCP_SERVER_NAME]),
     ...(count > 0 && { hooksRun: problems.length === 0 }),
@@ -171,7 +171,7 @@ export const QWEN_ROW: AgentSetupRow = {
   agent: 'qwen',
   label: 'Qwen Code',
   scopes: ['user', 'workspace'],
-  found: (inst) => existsSync(path.join(inst.home, '.qwen')),
+  found: (inst) => agentOnMachine('qwen', ['.qwen'], inst.home),
   installHooks,
   uninstallHooks,
   installMcp,

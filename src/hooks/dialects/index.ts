@@ -5,6 +5,7 @@
 import { CANONICAL_EVENTS, type HookAgent, type HookEvent } from '../names';
 import { CLAUDE } from './claude';
 import { CLINE } from './cline';
+import { CODEX } from './codex';
 import { COPILOT_CLI } from './copilotCli';
 import { CURSOR } from './cursor';
 import { GEMINI } from './gemini';
@@ -22,6 +23,7 @@ const DIALECTS: Readonly<Record<HookAgent, HookDialect>> = {
   gemini: GEMINI,
   opencode: OPENCODE,
   cursor: CURSOR,
+  codex: CODEX,
   cline: CLINE,
   qwen: QWEN,
 };

@@ -54,6 +54,7 @@ export const AGENT_PACKAGES = [
   { spec: COPILOT_CLI, bin: 'copilot' },
   { spec: '@google/gemini-cli@0.61.0', bin: 'gemini' },
   { spec: 'opencode-ai@1.18.33', bin: 'opencode' },
+  { spec: '@openai/codex@0.169.0', bin: 'codex' },
   { spec: 'cline@3.0.65', bin: 'cline' },
   // Qwen Code needs Node >= 22 (`node`: the major it needs; scenarios run it with such a Node, lib/agents.mjs agentNode).
   { spec: '@qwen-code/qwen-code@0.24.4', bin: 'qwen', node: 22 },

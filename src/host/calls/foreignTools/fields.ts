@@ -6,8 +6,8 @@
  */
 import { isObject } from '../../../protocol/json';
 
-/** Who owns the foreign tools of a row: VS Code's agent, Copilot CLI, Claude Code, Gemini CLI, opencode, Cursor, Cline CLI, Qwen Code. */
-export type ForeignSource = 'vscode' | 'copilot-cli' | 'claude' | 'gemini' | 'opencode' | 'cursor' | 'cline' | 'qwen';
+/** Who owns the foreign tools of a row: VS Code's agent, Copilot CLI, Claude Code, Gemini CLI, opencode, Cursor, Codex CLI, Cline CLI, Qwen Code. */
+export type ForeignSource = 'vscode' | 'copilot-cli' | 'claude' | 'gemini' | 'opencode' | 'cursor' | 'codex' | 'cline' | 'qwen';
 
 /** A JSON object (tool input). */
 export type JsonObject = Record<string, unknown>;

@@ -15,6 +15,7 @@
  */
 import { CLAUDE_ROWS } from './claude';
 import { CLINE_ROWS } from './cline';
+import { CODEX_ROWS } from './codex';
 import { COPILOT_CLI_ROWS } from './copilotCli';
 import { CURSOR_ROWS } from './cursor';
 import { GEMINI_ROWS } from './gemini';
@@ -32,7 +33,7 @@ export type { CustomRow, EffectRow, ForeignSource, GuardView, JsonObject, Mapped
 export type ForeignRow = ToolMapping | CustomRow | EffectRow;
 
 /** The table. */
-export const FOREIGN_ROWS: readonly ForeignRow[] = [...VSCODE_ROWS, ...COPILOT_CLI_ROWS, ...CLAUDE_ROWS, ...GEMINI_ROWS, ...OPENCODE_ROWS, ...CURSOR_ROWS, ...CLINE_ROWS, ...QWEN_ROWS];
+export const FOREIGN_ROWS: readonly ForeignRow[] = [...VSCODE_ROWS, ...COPILOT_CLI_ROWS, ...CLAUDE_ROWS, ...GEMINI_ROWS, ...OPENCODE_ROWS, ...CURSOR_ROWS, ...CODEX_ROWS, ...CLINE_ROWS, ...QWEN_ROWS];
 
 const rows = new Map<string, ForeignRow>(FOREIGN_ROWS.map((r) => [`${r.source}\0${r.foreign}`, r]));
 
