@@ -20,7 +20,7 @@ import { HOOK_AGENTS, hookBudgetMs, isCamelEvent, PRESET_ASKED, PRESET_STDIN, ty
 import { dialectOf, hookEventOf } from './hooks/dialects';
 import { readStdin } from './hooks/stdin';
 import { isObject } from './protocol/json';
-import { HOOK_INPUT_MAX_BYTES } from './protocol/limits';
+import { HOOK_INPUT_MAX_BYTES, HOOK_STDIN_MS } from './protocol/limits';
 
 /** When this hook started: its budget (names.ts hookBudgetMs) runs from here. */
 const START = Date.now();
@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   quietBrokenPipes();
   const parsed = callOf(process.argv.slice(2));
   if (!parsed) return fallBack();
-  const raw = await readStdin(HOOK_INPUT_MAX_BYTES);
+  const raw = await readStdin(HOOK_INPUT_MAX_BYTES, START + HOOK_STDIN_MS);
   const folder = raw === null ? undefined : folderOf(raw, parsed.call, parsed.cwd);
   const answer = raw === null || folder === undefined ? undefined : await ask(folder, parsed.call, raw, parsed.warm, parsed.noWarm);
   if (!answer) {

@@ -17,7 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sanitizeText } from '../host/terminalText';
-import { HOOK_ANSWER_MARGIN_MS, HOOK_DOOR_MARGIN_MS, HOOK_INPUT_MAX_BYTES } from '../protocol/limits';
+import { HOOK_ANSWER_MARGIN_MS, HOOK_DOOR_MARGIN_MS, HOOK_INPUT_MAX_BYTES, HOOK_STDIN_MS } from '../protocol/limits';
 import { askRunningHost } from '../hooks/client';
 import { hookFailure as failure } from '../hooks/failure';
 import { readHookInput, type HookInput } from '../hooks/input';
@@ -56,7 +56,7 @@ async function answer_(p: Parsed, call: HookCall, afterAnswer: (f: () => void) =
   const deadline = Date.now() - process.uptime() * 1000 + budgetMs;
   // The light entry (src/hook.ts) that fell back to this bundle has read stdin already.
   const preset = presetStdin();
-  const raw = preset !== undefined ? preset : await readStdin(HOOK_INPUT_MAX_BYTES);
+  const raw = preset !== undefined ? preset : await readStdin(HOOK_INPUT_MAX_BYTES, deadline - budgetMs + HOOK_STDIN_MS);
   if (raw === null) return failure(call, `input over ${HOOK_INPUT_MAX_BYTES} bytes`);
   const input = readHookInput(raw, call);
   if (typeof input === 'string') return failure(call, input);

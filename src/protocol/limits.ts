@@ -377,6 +377,13 @@ export const HOOK_TIMEOUT_SECONDS = 30;
  * judge in time is denied.
  */
 export const HOOK_BUDGET_MS = 25_000;
+/**
+ * How long a hook waits for its input on stdin, from its start, when the agent neither closes stdin nor has written
+ * a whole JSON object (hooks/stdin.ts): an agent writes the input at once (Cline CLI's detached events write it and
+ * leave stdin open: the object is read as soon as it is whole). Ours: a fifth of HOOK_BUDGET_MS, so the rest is left
+ * to answer; past it the call fails the agent's way (a PreToolUse denies), never waits for the agent's timeout.
+ */
+export const HOOK_STDIN_MS = 5_000;
 /** A host answers this long before the hook's own deadline, so its answer (naming what was late) is the one read. Ours. */
 export const HOOK_ANSWER_MARGIN_MS = 1_000;
 /**

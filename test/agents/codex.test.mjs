@@ -176,7 +176,7 @@ describe('Codex CLI: fails closed', function () {
     const sb = box();
     const guard = path.join(sb.root, 'hang.mjs');
     const out = await victimSurvives(sb, { ZUT_HOOK_BUDGET_SECONDS: '3' }, () => {
-      fs.writeFileSync(guard, "process.stdout.write(JSON.stringify({type:'hello',protocol_version:2,name:'hang',version:'1',capabilities:[]})+'\\n');process.stdin.on('data',d=>{if(String(d).includes('hello_ack'))process.stdout.write(JSON.stringify({type:'subscribe',events:[],intercept:['tool_call']})+'\\n'+JSON.stringify({type:'ready'})+'\\n')});setInterval(()=>{},1000);");
+      fs.writeFileSync(guard, "process.stdout.write(JSON.stringify({type:'hello',protocol_version:2,name:'hang',version:'1',capabilities:[]})+'\\n');process.stdin.on('data',d=>{if(String(d).includes('hello_ack'))process.stdout.write(JSON.stringify({type:'subscribe',events:[],intercept:['tool_call']})+'\\n'+JSON.stringify({type:'ready'})+'\\n')});process.stdin.on('end',()=>process.exit(0));");
       sb.writeJson(path.join(sb.zutHome, 'extensions', 'hang', 'extension.json'), { name: 'hang', exec: process.execPath, args: [guard] });
     });
     // Observed: "… blocked by zut: zut-host hook: zut did not answer within 2 s. Command: rm -r …".

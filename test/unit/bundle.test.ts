@@ -43,7 +43,9 @@ describe('release bundle', () => {
 
   it('dist/hook.js (run by agents per tool call) stays light: no zod, no host, a few KB', () => {
     const js = fs.readFileSync(path.join(out, 'hook.js'), 'utf8');
-    expect(js.length).toBeLessThan(12_000);
+    // 12 KB with three agents; each agent's dialect (src/hooks/dialects, issue 39) adds 0.5–1 KB minified: room for
+    // the nine of today and a few more. Loading it is not what a hook's time goes to (bench agent-hook-*).
+    expect(js.length).toBeLessThan(24_000);
     expect(js).not.toContain('Invalid input');
     expect(js).not.toContain('hello_ack');
   });
