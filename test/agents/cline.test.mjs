@@ -16,6 +16,7 @@ import { contractFixture } from './lib/fixtures.mjs';
 import { chatToolResults, startChatModel } from './lib/openaiChatModel.mjs';
 import { GUARD_NAME, sandboxEach } from './lib/sandbox.mjs';
 import { PROMPT, logHookCommand, readHookLog } from './lib/scenario.mjs';
+import { BODY, CALL, HEAD, SKILL_LINE, addBriefing, chatToolTexts } from './lib/skills.mjs';
 
 /** The hosts Cline CLI itself calls (telemetry, its update check): refused by the trap, never reached. */
 const CLINE_OWN_HOSTS = /^(otel\.cline\.bot|data\.cline\.bot|api\.cline\.bot|registry\.npmjs\.org):443$/;
@@ -126,6 +127,25 @@ describe('Cline CLI: zut hooks installed by hook install --agent cline', functio
     assert.ok(back.some((t) => t.includes('up')), `tool results: ${back.join(' | ')}\n${r.said.slice(-1500)}`);
     const judged = sb.guardSaw().filter((l) => l.kind === 'intercept' && l.event === 'tool_call');
     assert.deepEqual(judged.map((l) => l.tool_name), ['guard_status'], 'judged exactly once');
+  });
+  it('skills: zut__skill is offered with the skill in its description, and the SKILL.md reaches the model only when it calls the tool', async function () {
+    const sb = box();
+    addBriefing(sb);
+    install(sb);
+    const r = await runCline(sb, [{ tool: 'zut__skill', input: CALL }, { text: 'Here is your briefing.' }]);
+    const tool = r.main[0].body.tools.find((t) => t.function?.name === 'zut__skill');
+    assert.ok(tool, `the model was not offered zut__skill: ${r.main[0].body.tools.map((t) => t.function?.name).join(', ')}`);
+    assert.ok(tool.function.description.includes(SKILL_LINE), `the skill is not in the tool's description:\n${tool.function.description}`);
+    // No list up front: Cline runs TaskStart (zut's SessionStart) detached and never reads its output.
+    const upFront = JSON.stringify(r.main[0].body.messages);
+    assert.ok(!upFront.includes('weather-briefing (from briefing)'), 'a skill list reached the model up front');
+    for (const line of BODY) assert.ok(!upFront.includes(line), `the SKILL.md's body was sent up front ("${line}")`);
+    // Cline hands the model the MCP result's JSON as the tool message's text.
+    const back = chatToolTexts(r.main[1]?.body);
+    assert.equal(back.length, 1, `tool results: ${JSON.stringify(back).slice(0, 1500)}\n${r.said.slice(-1500)}`);
+    assert.equal(back[0].isError, false, back[0].text);
+    assert.ok(back[0].text.startsWith(HEAD), `the tool result does not name the skill and its folder first:\n${back[0].text.slice(0, 800)}`);
+    for (const line of BODY) assert.ok(back[0].text.includes(line), `the tool result lacks the SKILL.md ("${line}"):\n${back[0].text.slice(0, 800)}`);
   });
 });
 

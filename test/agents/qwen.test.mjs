@@ -13,6 +13,7 @@ import { chatToolResults, startChatModel } from './lib/openaiChatModel.mjs';
 import { sandboxEach } from './lib/sandbox.mjs';
 import { contractFixture } from './lib/fixtures.mjs';
 import { PROMPT, logHookCommand, readHookLog } from './lib/scenario.mjs';
+import { BODY, CALL, HEAD, SKILL_LINE, addBriefing, chatToolTexts } from './lib/skills.mjs';
 
 /** `zut-host hook install --agent qwen --scope user --with-mcp`, then usage statistics off. @param {import('./lib/sandbox.mjs').Sandbox} sb */
 function install(sb) {
@@ -121,6 +122,25 @@ describe('Qwen Code: zut hooks installed by hook install --agent qwen', function
     const back = chatToolResults(r.main[1]?.body);
     assert.ok(back.some((t) => t.includes('up')), `tool results: ${back.join(' | ')}`);
     assert.deepEqual(sb.guardSaw().filter((l) => l.kind === 'intercept' && l.event === 'tool_call').map((l) => l.tool_name), ['guard_status']);
+  });
+  it('skills: SessionStart lists the skill up front, tool_search gives mcp__zut__skill with it in its description, and the SKILL.md reaches the model only when it calls the tool', async function () {
+    const sb = box();
+    const skillFile = addBriefing(sb);
+    install(sb);
+    // Qwen Code defers MCP tools: its startup reminder names them with their descriptions cut at ~160 characters (the
+    // skills' list is lost), and its tool_search gives the whole declaration. The model looks, then calls by name.
+    const search = { tool: 'tool_search', input: { query: 'select:mcp__zut__skill' } };
+    const r = await runQwen(sb, [search, { tool: 'mcp__zut__skill', input: CALL }, { text: 'Here is your briefing.' }]);
+    const upFront = JSON.stringify(r.main[0].body.messages);
+    // Observed: SessionStart's additionalContext is a <qwen:session-start-context> block in the first user message.
+    assert.ok(upFront.includes('weather-briefing (from briefing)') && upFront.includes(`(${skillFile})`), `the SessionStart context does not list the skill with ${skillFile}:\n${upFront.slice(0, 3000)}`);
+    assert.ok(r.main[0].body.tools.some((t) => t.function?.name === 'tool_search') && upFront.includes('\\"mcp__zut__skill\\"'), 'mcp__zut__skill is not among the deferred tools');
+    const declared = chatToolTexts(r.main[1]?.body).map((t) => t.text).join('\n');
+    assert.ok(declared.includes('mcp__zut__skill') && declared.includes(SKILL_LINE), `tool_search did not give mcp__zut__skill with the skill in its description:\n${declared.slice(0, 2000)}`);
+    for (const line of BODY) assert.ok(!JSON.stringify(r.main[1].body.messages).includes(line), `the SKILL.md's body reached the model before the call ("${line}")`);
+    const back = chatToolTexts(r.main[2]?.body).at(-1)?.text ?? '';
+    assert.ok(back.startsWith(HEAD), `the tool result does not name the skill and its folder first:\n${back.slice(0, 800)}\n${r.said}`);
+    for (const line of BODY) assert.ok(back.includes(line), `the tool result lacks the SKILL.md ("${line}"):\n${back.slice(0, 800)}`);
   });
 });
 

@@ -4,34 +4,15 @@
 // SessionStart among them) over the example `briefing` extension (its skill weather-briefing) beside `weather`, as
 // global zut extensions. Each agent must offer its model the skill up front (the `skill` tool's description; Claude's
 // SessionStart context with the SKILL.md's path) but not the SKILL.md itself, which must reach the model only when the
-// model calls the tool (the tool_result of its next request).
+// model calls the tool (the tool_result of its next request). Cline CLI's and Qwen Code's skills scenarios are in
+// cline.test.mjs and qwen.test.mjs (they need those files' runs); the skill's expected text is in lib/skills.mjs.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { requestText } from './lib/model.mjs';
 import { sandboxEach } from './lib/sandbox.mjs';
+import { BODY, CALL, HEAD, SKILL_LINE, addBriefing } from './lib/skills.mjs';
 import { afterToolCall, runClaude, runCopilot } from './lib/scenario.mjs';
-
-/** The skill's line in the `skill` tool's description (src/host/chat/skills.ts). */
-const SKILL_LINE = "- weather-briefing (from briefing): Write a short travel weather briefing for one or more cities with the weather extension's tools.";
-/**
- * Lines of the SKILL.md's body (not its front matter): none may reach the model before it calls the tool, and each must
- * be in the tool_result after (so the "not up front" checks look for text the agents do carry).
- */
-const BODY = ['# Weather briefing', 'never guess the weather'];
-/** What the tool_result starts with: the skill, its extension and its folder, before the SKILL.md. */
-const HEAD = 'Skill "weather-briefing" of the zut extension briefing. Paths in it are relative to ';
-const CALL = { name: 'weather-briefing' };
-
-/**
- * The example extensions in the sandbox's $ZUT_HOME; returns the SKILL.md's path there.
- * @param {import('./lib/sandbox.mjs').Sandbox} sb
- */
-function addBriefing(sb) {
-  sb.addExample('weather');
-  const dir = sb.addExample('briefing');
-  return path.join(dir, 'skills', 'weather-briefing', 'SKILL.md');
-}
 
 /** The tool `name` the request offers the model. */
 const offered = (body, name) => (Array.isArray(body?.tools) ? body.tools.find((t) => t.name === name) : undefined);
