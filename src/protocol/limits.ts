@@ -384,6 +384,11 @@ export const HOOK_BUDGET_MS = 25_000;
  * to answer; past it the call fails the agent's way (a PreToolUse denies), never waits for the agent's timeout.
  */
 export const HOOK_STDIN_MS = 5_000;
+/**
+ * Codex CLI's own default hook timeout (seconds), which the trusted hash it keeps for a hook counts when the entry
+ * names none (Codex 0.169.0: `codex app-server` hooks/list; agentSetup/agents/codexTrust.ts). Codex's, not ours.
+ */
+export const CODEX_DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
 /** A host answers this long before the hook's own deadline, so its answer (naming what was late) is the one read. Ours. */
 export const HOOK_ANSWER_MARGIN_MS = 1_000;
 /**

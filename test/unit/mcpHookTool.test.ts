@@ -96,7 +96,7 @@ describe('the MCP hook tool', () => {
     const r = readMcpHookArguments({ agent: 'claude', event: 'PostToolUse', tool_name: 'Bash', tool_input: '{"command":"ls"}', tool_response: 'plain text', tool_use_id: '' });
     if (typeof r === 'string') throw new Error(r);
     expect(JSON.parse(r.raw)).toEqual({ tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: 'plain text' });
-    expect(readMcpHookArguments({ agent: 'gemini', event: 'PreToolUse' })).toMatch(/unknown hook/);
+    expect(readMcpHookArguments({ agent: 'nobody', event: 'PreToolUse' })).toMatch(/unknown hook/);
     const pre = { agent: 'claude', event: 'PreToolUse', camel: false } as const;
     expect(JSON.parse(mcpHookResult(pre, { stdout: '', stderr: 'no\n', exitCode: 2 }).text)).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'no' } });
     expect(mcpHookResult({ ...pre, event: 'UserPromptSubmit' }, { stdout: '', stderr: 'stop', exitCode: 2 })).toEqual({ text: '{"decision":"block","reason":"stop"}', isError: false });

@@ -10,9 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isObject } from '../../protocol/json';
-
-/** Codex's default hook timeout (seconds), which its hash counts when an entry names none. */
-export const CODEX_DEFAULT_HOOK_TIMEOUT_SECONDS = 600;
+import { CODEX_DEFAULT_HOOK_TIMEOUT_SECONDS } from '../../protocol/limits';
 
 /** `PreToolUse` → `pre_tool_use`. */
 export const snakeEvent = (event: string): string => event.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase();

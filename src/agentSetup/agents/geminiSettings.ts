@@ -30,7 +30,7 @@ export const GEMINI_HOOK_NAME = 'zut';
 /** Gemini CLI's hook `timeout` is in milliseconds: ours, HOOK_TIMEOUT_SECONDS, as such. */
 export const GEMINI_HOOK_TIMEOUT_MS = HOOK_TIMEOUT_SECONDS * 1000;
 /** The exit code Gemini CLI reads as a deny when stdout holds no JSON (its hookRunner: other than 0 and 1). */
-const GEMINI_DENY_EXIT = 2;
+const geminiDenyExit = 2;
 
 type Json = Record<string, unknown>;
 
@@ -45,8 +45,8 @@ const shellOf = (inst: Installation): HookShell => (inst.platform === 'win32' ? 
 /** BeforeTool's command: any exit but 0 becomes a deny (exit 2, the reason on stderr). */
 export function failClosed(command: string, shell: HookShell): string {
   const why = 'zut-host hook ended without answering: the tool call is denied (fail closed)';
-  if (shell === 'powershell') return `${command}; if ($LASTEXITCODE -ne 0) { [Console]::Error.WriteLine('${why}'); exit ${GEMINI_DENY_EXIT} }`;
-  return `${command} || { s=$?; echo "${why}, exit $s" >&2; exit ${GEMINI_DENY_EXIT}; }`;
+  if (shell === 'powershell') return `${command}; if ($LASTEXITCODE -ne 0) { [Console]::Error.WriteLine('${why}'); exit ${geminiDenyExit} }`;
+  return `${command} || { s=$?; echo "${why}, exit $s" >&2; exit ${geminiDenyExit}; }`;
 }
 
 /** The command of `event` running `script` (the launcher when `inst` has one). */
