@@ -22,6 +22,8 @@ import { BODY, CALL, HEAD, SKILL_LINE, addBriefing, chatToolTexts } from './lib/
 const CLINE_OWN_HOSTS = /^(otel\.cline\.bot|data\.cline\.bot|api\.cline\.bot|registry\.npmjs\.org):443$/;
 /** The watchdog of the PreToolUse script we install (HOOK_TIMEOUT_SECONDS) plus Cline's run: the hung case's deadline. */
 const HUNG_RUN_MS = 80_000;
+/** How long a run waits for Cline's detached hook processes to end: their scripts' watchdog (HOOK_TIMEOUT_SECONDS) and a margin. */
+const HOOK_SCRIPT_END_MS = 35_000;
 
 /** The Cline binary (node_modules/.bin/cline links to @cline/cli-<platform>-<arch>/bin/cline, a compiled Bun program). */
 const clineBinary = () => fs.realpathSync(agentBin('cline'));
@@ -65,6 +67,25 @@ async function runCline(sb, script, o = {}) {
     return { run, main: model.main(), escapes: model.escapes, said: run.stdout + run.stderr };
   } finally {
     await model.close();
+    endHubDaemons(sb.ws);
+    // Cline's detached events (TaskStart, UserPromptSubmit) may still be answering, and may start a warm hook host
+    // after the sandbox's `hook host stop`: let them end first (their scripts' watchdog bounds them).
+    for (const end = Date.now() + HOOK_SCRIPT_END_MS; hookProcessesOf(sb.root).length > 0 && Date.now() < end; ) await new Promise((done) => setTimeout(done, 200));
+  }
+}
+
+/**
+ * Ends the hub daemon Cline starts for a folder (`cline --cline-hub-daemon --cwd <ws>`): it leaves the run's process
+ * group, so the run's end does not reach it (Linux /proc).
+ */
+function endHubDaemons(ws) {
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (argv.includes('--cline-hub-daemon') && argv[argv.indexOf('--cwd') + 1] === ws) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      /* gone, or not ours */
+    }
   }
 }
 
@@ -149,6 +170,19 @@ describe('Cline CLI: zut hooks installed by hook install --agent cline', functio
   });
 });
 
+/** Our hook processes (dist/hook.js or cli.js `hook`) still running with `root` in their environment (Linux /proc). */
+function hookProcessesOf(root) {
+  return fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((pid) => {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      const line = cmd.replaceAll('\0', ' ');
+      return / hook /.test(line) && !/ hook host /.test(line) && fs.readFileSync(`/proc/${pid}/environ`, 'utf8').includes(root);
+    } catch {
+      return false; // gone, or not ours to read
+    }
+  });
+}
+
 describe('Cline CLI: zut fails closed', function () {
   const box = sandboxEach('cline-fail');
 
@@ -181,6 +215,9 @@ describe('Cline CLI: zut fails closed', function () {
     const r = await rmUnder(sb, { NODE_OPTIONS: `--require ${hang}` }, HUNG_RUN_MS);
     assert.match(r.said, /"finishReason":"aborted"/);
     assert.ok(Date.now() - started >= 30_000, 'cancelled before the watchdog: not the hang that stopped it');
+    // Cline runs TaskStart detached and never ends it: its hung hook process is ended by its script's watchdog too.
+    await new Promise((done) => setTimeout(done, 2_000));
+    assert.deepEqual(hookProcessesOf(sb.root), [], 'a hook process of this run outlived it');
   });
 
   it('a guard answering garbage: denied', async function () {

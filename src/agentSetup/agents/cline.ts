@@ -42,14 +42,26 @@ export function clineMcpFile(inst: Pick<Installation, 'home'>): string {
 const sq = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
 /**
- * The script of one event. PreToolUse: our command runs in the background with the payload on fd 3 (an asynchronous
+ * The script of one event, our command under a watchdog that kills it after HOOK_TIMEOUT_SECONDS. PreToolUse: it runs in the background with the payload on fd 3 (an asynchronous
  * command's stdin would be /dev/null), a watchdog kills it after HOOK_TIMEOUT_SECONDS, and anything but exit 0 with
  * a JSON object or nothing on stdout becomes `{"cancel": true, …}` — Cline itself would let the call run.
  */
 export function clineHookScript(inst: Installation, event: string): string {
   const command = hookCommand(inst, 'cline', event, 'sh');
   const head = ['#!/bin/sh', CLINE_MARKER, `# Cline runs this for ${event}; it runs zut's hook command (zut-vscode).`];
-  if (event !== 'PreToolUse') return [...head, `exec ${command}`, ''].join('\n');
+  // Every event under the same watchdog: Cline runs some of them detached and never ends them (a hook process that
+  // hung would live on); only PreToolUse turns a failure into a cancel.
+  const watched = [
+    'exec 3<&0',
+    `${command} <&3 3<&- &`,
+    'pid=$!',
+    `( sleep ${HOOK_TIMEOUT_SECONDS}; kill -9 "$pid" ) >/dev/null 2>&1 &`,
+    'dog=$!',
+    'wait "$pid"; status=$?',
+    'kill "$dog" 2>/dev/null',
+    'exit "$status"',
+  ];
+  if (event !== 'PreToolUse') return [...head, ...watched, ''].join('\n');
   const cancel = (why: string) => `printf '%s\\n' ${sq(JSON.stringify({ cancel: true, errorMessage: `blocked by zut: ${why}` }))}`;
   return [
     ...head,

@@ -90,6 +90,9 @@ export function sandbox(name) {
     /** Stops the warm hook hosts the hooks started here, then removes the sandbox (or keeps it when `keep` or ZUT_AGENTS_KEEP=1). */
     dispose(keep = false) {
       spawnSync(process.execPath, [CLI, 'hook', 'host', 'stop'], { cwd: ws, env: { PATH: process.env.PATH, HOME: home, ...zutEnv }, timeout: CLI_MS });
+      // A warm host still starting (its rendezvous not written yet: a hook an agent ran detached, late) is not found by
+      // `stop`: ended by SIGTERM, which it answers with its orderly shutdown (its extensions reaped).
+      endLateHosts(root);
       if (keep || process.env.ZUT_AGENTS_KEEP === '1') console.log(`      (kept ${root})`);
       else fs.rmSync(root, { recursive: true, force: true });
     },
@@ -111,4 +114,17 @@ export function sandboxEach(name) {
     current.dispose(this.currentTest?.state === 'failed');
   });
   return () => current;
+}
+
+/** SIGTERMs the warm hook hosts (`… hook host …`) started with `root` in their environment that are still running (Linux /proc). */
+function endLateHosts(root) {
+  if (process.platform !== 'linux') return;
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      const line = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (/ hook host( |$)/.test(line) && fs.readFileSync(`/proc/${pid}/environ`, 'utf8').includes(root)) process.kill(Number(pid), 'SIGTERM');
+    } catch {
+      /* gone, or not ours */
+    }
+  }
 }
