@@ -1,6 +1,6 @@
 // @ts-check
 // A scripted model on 127.0.0.1 speaking OpenAI's Chat Completions API, for the real agents that take an
-// OpenAI-compatible base URL (Cline CLI, Qwen Code): `POST …/chat/completions` (SSE `chat.completion.chunk`s ending
+// OpenAI-compatible base URL (Cline CLI, Qwen Code, opencode): `POST …/chat/completions` (SSE `chat.completion.chunk`s ending
 // in `data: [DONE]` when `stream` is true; one `chat.completion` otherwise) and `GET …/models`. Each request of the
 // agent's main loop (one that offers tools) takes the script's next step: a tool call or a text; any other request
 // (a title, a summary) gets a short text. Every request body is recorded. Like model.mjs it also stands in as the

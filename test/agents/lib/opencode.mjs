@@ -1,7 +1,7 @@
 // @ts-check
 // opencode (opencode-ai 1.18.33, its Linux binary from the package's optional dependency, which npm put in place
 // as bin/opencode.exe: `opencode --version` runs without the postinstall) run once in a sandbox: `opencode run
-// PROMPT` against the scripted Chat Completions model (chatModel.mjs) as an "OpenAI-compatible" provider written
+// PROMPT` against the scripted Chat Completions model (openaiChatModel.mjs) as an "OpenAI-compatible" provider written
 // into the workspace's opencode.json, with a fresh HOME and the model server as its HTTP(S) proxy. opencode installs
 // `@opencode-ai/plugin` into each configuration folder it reads (`~/.config/opencode`, the project's `.opencode`) in
 // the background, from npm — that would leave the machine (and waits 16 s for the refusal): each folder is marked as
@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { agentBin, runAgent } from './agents.mjs';
-import { startChatModel } from './chatModel.mjs';
+import { startChatModel } from './openaiChatModel.mjs';
 
 /** The prompt every run gives (the scripted model ignores it). */
 const PROMPT = 'Do what the test says.';

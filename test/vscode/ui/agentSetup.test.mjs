@@ -72,7 +72,7 @@ describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () 
     const snippets = clients.filter((c) => ['Claude Desktop', 'Command line', 'VS Code (mcp.json)'].includes(c));
     assert.deepEqual(snippets, ['Claude Desktop', 'Command line', 'VS Code (mcp.json)'], clients.join(', '));
     assert.equal(clients.at(-1), 'VS Code (mcp.json)');
-    for (const agent of ['Codex CLI', 'Gemini CLI', 'opencode', 'Cursor', 'Cline', 'Qwen Code']) assert.equal(clients.filter((c) => c === agent).length, 1, `${agent} offered once: ${clients.join(', ')}`);
+    for (const agent of ['Codex CLI', 'Gemini CLI', 'opencode', 'Cursor', 'Cline CLI', 'Qwen Code']) assert.equal(clients.filter((c) => c === agent).length, 1, `${agent} offered once: ${clients.join(', ')}`);
     await pickRow(page, 'Claude Desktop');
     await paletteRow(page, 'Only your global extensions').waitFor();
     const choices = await rowLabels(page);
