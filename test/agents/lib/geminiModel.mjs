@@ -9,7 +9,7 @@
 // absolute-URL request (something trying to leave the machine) is refused and recorded. Bounded: at most
 // MAX_REQUESTS requests, and it closes itself after its lifetime (the limits of model.mjs).
 import http from 'node:http';
-import { MAX_REQUESTS, SERVER_LIFETIME_MS } from './model.mjs';
+import { MAX_REQUESTS, serveTrapped } from './model.mjs';
 
 /** The longest a step may hold its answer back. */
 const MAX_DELAY_MS = 10_000;
@@ -114,33 +114,7 @@ export async function startGeminiModel(script) {
       else answer();
     });
   });
-  server.on('connect', (req, socket) => {
-    escapes.push({ method: 'CONNECT', url: req.url ?? '', host: req.headers.host });
-    socket.on('error', () => undefined);
-    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-  });
-  server.on('clientError', (_e, socket) => socket.destroy());
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(undefined));
-  });
-  const lifetime = setTimeout(() => server.close(), SERVER_LIFETIME_MS);
-  lifetime.unref();
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    escapes,
-    /** The main-loop requests, in order. */
-    main: () => requests.filter((r) => r.main),
-    close: () =>
-      new Promise((resolve) => {
-        clearTimeout(lifetime);
-        server.closeAllConnections();
-        server.close(() => resolve(undefined));
-      }),
-  };
+  return serveTrapped(server, requests, escapes);
 }
 
 /** The functionResponse parts of a request's last user turn. */

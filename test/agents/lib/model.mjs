@@ -136,8 +136,32 @@ export async function startModel(script) {
       else answer();
     });
   });
+  return serveTrapped(server, requests, escapes);
+}
+
+/** Everything a request carries as text (its messages and system prompt), for `includes` checks. */
+export function requestText(body) {
+  return JSON.stringify({ system: body?.system, messages: body?.messages });
+}
+
+/** The tool_result blocks of a request's last user message. */
+export function toolResults(body) {
+  const messages = Array.isArray(body?.messages) ? body.messages : [];
+  const last = messages.filter((m) => m.role === 'user').at(-1);
+  return Array.isArray(last?.content) ? last.content.filter((b) => b.type === 'tool_result') : [];
+}
+
+/**
+ * Serves `server` on 127.0.0.1 as a scripted model and the agents' proxy trap: a CONNECT (something trying to leave
+ * the machine) is refused and recorded in `escapes`; the server closes itself after SERVER_LIFETIME_MS. Shared by
+ * every API dialect's model (this file, responsesModel.mjs, geminiModel.mjs, openaiChatModel.mjs).
+ * @template {{ main: boolean }} R
+ * @template {{ method: string, url: string, host?: string }} E
+ * @param {http.Server} server @param {R[]} requests @param {E[]} escapes
+ */
+export async function serveTrapped(server, requests, escapes) {
   server.on('connect', (req, socket) => {
-    escapes.push({ method: 'CONNECT', url: req.url ?? '', host: req.headers.host });
+    escapes.push(/** @type {E} */ ({ method: 'CONNECT', url: req.url ?? '', host: req.headers.host }));
     socket.on('error', () => undefined); // the agent may reset it first
     socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
   });
@@ -163,16 +187,4 @@ export async function startModel(script) {
         server.close(() => resolve(undefined));
       }),
   };
-}
-
-/** Everything a request carries as text (its messages and system prompt), for `includes` checks. */
-export function requestText(body) {
-  return JSON.stringify({ system: body?.system, messages: body?.messages });
-}
-
-/** The tool_result blocks of a request's last user message. */
-export function toolResults(body) {
-  const messages = Array.isArray(body?.messages) ? body.messages : [];
-  const last = messages.filter((m) => m.role === 'user').at(-1);
-  return Array.isArray(last?.content) ? last.content.filter((b) => b.type === 'tool_result') : [];
 }

@@ -7,7 +7,7 @@
 // agents' HTTP(S) proxy: a CONNECT or an absolute-URL request (something trying to leave the machine) is refused
 // and recorded. Bounded: at most MAX_REQUESTS requests, and it closes itself after its lifetime.
 import http from 'node:http';
-import { MAX_REQUESTS, SERVER_LIFETIME_MS } from './model.mjs';
+import { MAX_REQUESTS, serveTrapped } from './model.mjs';
 
 /** The largest request body read (agents send their whole system prompt and tool list). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -98,32 +98,7 @@ export async function startChatModel(/** @type {Step[]} */ script) {
       setTimeout(() => answer(res, body, message(s)), delay);
     });
   });
-  server.on('connect', (req, socket) => {
-    escapes.push({ method: 'CONNECT', url: req.url ?? '', host: req.headers.host });
-    socket.on('error', () => undefined);
-    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-  });
-  server.on('clientError', (_e, socket) => socket.destroy());
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(undefined));
-  });
-  const lifetime = setTimeout(() => server.close(), SERVER_LIFETIME_MS);
-  lifetime.unref();
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    escapes,
-    main: () => requests.filter((r) => r.main),
-    close: () =>
-      new Promise((resolve) => {
-        clearTimeout(lifetime);
-        server.closeAllConnections();
-        server.close(() => resolve(undefined));
-      }),
-  };
+  return serveTrapped(server, requests, escapes);
 }
 
 /** The tool results the agent sent back in a request (`role: "tool"` messages' text), in order. */

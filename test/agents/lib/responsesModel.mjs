@@ -6,7 +6,7 @@
 // it stands in as the agent's HTTP(S) proxy: a CONNECT or an absolute-URL request (something trying to leave the
 // machine) is refused and recorded. Bounded: at most MAX_REQUESTS requests, closed after its lifetime.
 import http from 'node:http';
-import { MAX_REQUESTS, SERVER_LIFETIME_MS } from './model.mjs';
+import { MAX_REQUESTS, serveTrapped } from './model.mjs';
 
 /** The largest request body read (Codex sends its instructions and tool list: ~60 KB). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -100,32 +100,7 @@ export async function startResponsesModel(script) {
       sse(res, typeof body?.model === 'string' ? body.model : 'gpt-5', itemOf(step));
     });
   });
-  server.on('connect', (req, socket) => {
-    escapes.push({ method: 'CONNECT', url: req.url ?? '', host: req.headers.host });
-    socket.on('error', () => undefined);
-    socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-  });
-  server.on('clientError', (_e, socket) => socket.destroy());
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(undefined));
-  });
-  const lifetime = setTimeout(() => server.close(), SERVER_LIFETIME_MS);
-  lifetime.unref();
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    escapes,
-    main: () => requests.filter((r) => r.main),
-    close: () =>
-      new Promise((resolve) => {
-        clearTimeout(lifetime);
-        server.closeAllConnections();
-        server.close(() => resolve(undefined));
-      }),
-  };
+  return serveTrapped(server, requests, escapes);
 }
 
 /**
