@@ -44,6 +44,10 @@ export async function packCli({ outDir = ROOT } = {}) {
       version: root.version,
       description: 'Run zut, zot and e extensions headless: doctor, call commands and tools, manage them, serve them over MCP.',
       license: root.license,
+      // The repository, issue tracker and home page are the extension's (package.json holds them once).
+      homepage: root.homepage,
+      repository: root.repository,
+      bugs: root.bugs,
       bin: { 'zut-host': 'dist/cli.js' },
       files: ['dist'],
       engines: { node: '>=20' },

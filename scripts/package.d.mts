@@ -10,3 +10,11 @@ export const REQUIRED_FILES: string[];
 export function checkPackageFiles(o?: { production?: boolean; files?: string[]; bundle?: string }): { files: string[]; bytes: number };
 export function buildExtension(o?: { production?: boolean }): void;
 export function packageVsix(o?: { out?: string; production?: boolean }): string;
+/** The options `vsce package` gets (none that silences a check). */
+export const VSCE_PACKAGE_ARGS: string[];
+/** `vsce package` in `dir` into `out`: everything it printed; throws with it when vsce fails. */
+export function runVscePackage(dir: string, out: string): string;
+/** `runVscePackage`, and throws when vsce warned; vsce's output. */
+export function vscePackageClean(dir: string, out: string): string;
+/** The warning lines in vsce's output (its " WARNING " lines, or GitHub Actions' "::warning::"). */
+export function vsceWarnings(output: string): string[];

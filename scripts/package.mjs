@@ -2,9 +2,12 @@
 // Builds the extension and packages it as a .vsix with @vscode/vsce.
 // CLI: `node scripts/package.mjs [--dev] [-o out.vsix]` → zut-vscode-<version>.vsix in the repo root by default
 // (`--dev` keeps the non-minified build with source maps). Install with `code --install-extension <file>`.
-// API: `buildExtension()`, `packageVsix({ out, production })`, `checkPackageFiles({ production })`.
-// A release package is refused when dist/extension.js is over BUNDLE_LIMIT_BYTES or a source map would ship.
-import { execFileSync } from 'node:child_process';
+// API: `buildExtension()`, `packageVsix({ out, production })`, `checkPackageFiles({ production })`,
+// `vscePackageClean(dir, out)` (vsce package, refused on a warning) and `vsceWarnings(output)`.
+// A release package is refused when dist/extension.js is over BUNDLE_LIMIT_BYTES or a source map would ship, when
+// vsce warns about anything (a warning's question is answered "y" when stdout is not a terminal, so it would pass
+// silently), and when the Open VSX check (scripts/openvsx-check.mjs) finds what ovsx or its registry would refuse.
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,14 +81,45 @@ export function packageVsix({ out, production = true } = {}) {
   const vsix = path.resolve(out ?? path.join(ROOT, `${name}-${version}.vsix`));
   buildExtension({ production });
   checkPackageFiles({ production });
-  fs.mkdirSync(path.dirname(vsix), { recursive: true });
-  try {
-    execFileSync(process.execPath, [VSCE, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', vsix],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
-  } catch (e) {
-    throw new Error(`vsce package failed:\n${e.stdout ?? ''}${e.stderr ?? ''}`);
-  }
+  vscePackageClean(ROOT, vsix);
+  const check = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'openvsx-check.mjs'), vsix], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`${check.stderr || check.stdout || `the Open VSX check failed (exit ${check.status ?? check.signal})`}`);
   return vsix;
+}
+
+/**
+ * The options `vsce package` gets: none that silences a check (no --allow-missing-repository, --skip-license or
+ * --no-rewrite-relative-links: README's relative links and images become the repository's URLs, as the Marketplace
+ * and Open VSX show them). `--no-gitHubIssueLinking`: a `#N` in our text is not an issue of the GitHub repository.
+ */
+export const VSCE_PACKAGE_ARGS = ['package', '--no-dependencies', '--no-gitHubIssueLinking'];
+
+/**
+ * Runs `vsce package` in `dir` into `out`; returns everything it printed (stdout and stderr, colours off), or throws
+ * with it when vsce fails. GITHUB_ACTIONS is cleared so that vsce prints its warnings as on a terminal.
+ */
+export function runVscePackage(dir, out) {
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const env = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', GITHUB_ACTIONS: '' };
+  const r = spawnSync(process.execPath, [VSCE, ...VSCE_PACKAGE_ARGS, '-o', out], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+  if (r.status !== 0) throw new Error(`vsce package failed (exit ${r.status ?? r.signal}):\n${output}`);
+  return output;
+}
+
+/** `runVscePackage(dir, out)`, and throws when vsce warned; returns vsce's output. */
+export function vscePackageClean(dir, out) {
+  const output = runVscePackage(dir, out);
+  const warnings = vsceWarnings(output);
+  if (warnings.length > 0) throw new Error(`vsce warned (a package has no warning):\n${warnings.join('\n')}\n\n${output}`);
+  return output;
+}
+
+/** The warnings in vsce's output: its " WARNING " lines (util.log.warn), or "::warning::" in GitHub Actions' form. */
+export function vsceWarnings(output) {
+  // eslint-disable-next-line no-control-regex -- colour codes, should a terminal's survive NO_COLOR
+  const plain = output.replace(/\x1b\[[0-9;]*m/g, '');
+  return plain.split('\n').filter((l) => /(^|\s)WARNING\s|::warning::/.test(l));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
