@@ -23,7 +23,8 @@ const ROOT = path.resolve(__dirname, '../..');
 
 export default async function setup(project: TestProject): Promise<() => void> {
   const provision = await import('../../scripts/provision.mjs');
-  await provision.ensureDebianPackages(provision.UNIT_TEST_PACKAGES);
+  // Debian packages are Linux's; the macOS and Windows runners of .github/workflows/ci.yml come with Go.
+  if (process.platform === 'linux') await provision.ensureDebianPackages(provision.UNIT_TEST_PACKAGES);
   const esbuild = await import('esbuild');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-built-'));
   const bundle = (entry: string, outfile: string) =>
