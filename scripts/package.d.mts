@@ -14,7 +14,7 @@ export function packageVsix(o?: { out?: string; production?: boolean }): string;
 export const VSCE_PACKAGE_ARGS: string[];
 /** `vsce package` in `dir` into `out`: everything it printed; throws with it when vsce fails. */
 export function runVscePackage(dir: string, out: string): string;
-/** `runVscePackage`, and throws when vsce warned; vsce's output. */
+/** `runVscePackage`, and throws when vsce warned (the .vsix removed); vsce's output. */
 export function vscePackageClean(dir: string, out: string): string;
 /** The warning lines in vsce's output (its " WARNING " lines, or GitHub Actions' "::warning::"). */
 export function vsceWarnings(output: string): string[];

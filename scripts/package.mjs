@@ -83,6 +83,7 @@ export function packageVsix({ out, production = true } = {}) {
   checkPackageFiles({ production });
   vscePackageClean(ROOT, vsix);
   const check = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'openvsx-check.mjs'), vsix], { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  if (check.status !== 0) fs.rmSync(vsix, { force: true });
   if (check.status !== 0) throw new Error(`${check.stderr || check.stdout || `the Open VSX check failed (exit ${check.status ?? check.signal})`}`);
   return vsix;
 }
@@ -107,10 +108,11 @@ export function runVscePackage(dir, out) {
   return output;
 }
 
-/** `runVscePackage(dir, out)`, and throws when vsce warned; returns vsce's output. */
+/** `runVscePackage(dir, out)`, and throws when vsce warned (the .vsix removed); returns vsce's output. */
 export function vscePackageClean(dir, out) {
   const output = runVscePackage(dir, out);
   const warnings = vsceWarnings(output);
+  if (warnings.length > 0) fs.rmSync(out, { force: true }); // a refused package is not left to be installed
   if (warnings.length > 0) throw new Error(`vsce warned (a package has no warning):\n${warnings.join('\n')}\n\n${output}`);
   return output;
 }
@@ -127,6 +129,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
   try {
     const vsix = packageVsix({ out: values.out, production: !values.dev });
     console.log(vsix);
+    console.log('checked: vsce printed no warning, and the Open VSX check found nothing it would refuse');
     const rel = path.relative(process.cwd(), vsix);
     console.log(`install it with: code --install-extension ${rel.startsWith('..') ? vsix : rel}`);
   } catch (e) {

@@ -76,6 +76,7 @@ describe('the Marketplace and Open VSX package', () => {
     // … but said why it should not have.
     expect(pkg.vsceWarnings(output)).toEqual([expect.stringContaining("A 'repository' field is missing")]);
     expect(() => pkg.vscePackageClean(dir, path.join(dir, 'quiet2.vsix'))).toThrow(/vsce warned/);
+    expect(fs.existsSync(path.join(dir, 'quiet2.vsix'))).toBe(false);
     // In GitHub Actions' form too.
     expect(pkg.vsceWarnings('::warning::A field is missing\n INFO fine\n')).toEqual(['::warning::A field is missing']);
   }, 60_000);
