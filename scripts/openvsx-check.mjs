@@ -8,7 +8,7 @@
 // repository and bugs, the allowed `markdown`/`qna`/`galleryBanner` values, a license, an icon format other than
 // SVG, and vsixmanifest's Identity equal to package.json's (publisher, name, version).
 // CLI: `node scripts/openvsx-check.mjs <file.vsix>` → prints the problems and exits 1, or prints "ok".
-// API: `openVsxProblems(vsix)` resolves with the list of problems (empty: accepted).
+// API: `openVsxProblems(vsix)` resolves with the list of problems (empty: accepted); `vsixText(vsix, file)`.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +85,14 @@ export function manifestProblems(m) {
   field('galleryBanner.color', text(m.galleryBanner?.color), GALLERY_COLOR_SIZE);
   if (typeof m.icon === 'string' && /\.svg$/i.test(m.icon)) out.push('This extension cannot be accepted as it uses an unsupported icon format.');
   return out;
+}
+
+/** The text of `file` (its path in the zip, e.g. `extension/readme.md`) in the .vsix at `vsix`. */
+export async function vsixText(vsix, file) {
+  const files = await readZip(vsix, (n) => n === file.toLowerCase());
+  const b = files.get(file.toLowerCase());
+  if (!b) throw new Error(`${vsix} has no ${file}`);
+  return b.toString('utf8');
 }
 
 /** The problems ovsx and the registry would report for the .vsix at `vsix` (empty: accepted). */
