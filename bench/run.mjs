@@ -1,4 +1,4 @@
-// `npm run bench [-- --json] [-- --only roundtrip,throughput] [-- --quick]`: bundles bench/main.ts with esbuild
+// `npm run bench [-- --json [FILE]] [-- --only roundtrip,throughput] [-- --quick]`: bundles bench/main.ts with esbuild
 // into a temp file (Node 20 cannot run TypeScript), builds the release bundle next to it (the bundle figure), then
 // runs it with --expose-gc (the memory figure needs it).
 import * as esbuild from 'esbuild';
@@ -31,7 +31,7 @@ try {
   const r = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', outfile, ...process.argv.slice(2)], {
     stdio: 'inherit',
     cwd: root,
-    env: { ...process.env, ZUT_REPO_ROOT: root, ZUT_BENCH_RELAY: relay, ZUT_BENCH_BUNDLE_DIR: bundleDir },
+    env: { ...process.env, ZUT_REPO_ROOT: root, ZUT_CALLER_CWD: process.env.INIT_CWD ?? process.cwd(), ZUT_BENCH_RELAY: relay, ZUT_BENCH_BUNDLE_DIR: bundleDir },
   });
   process.exitCode = r.status ?? 1;
 } finally {

@@ -104,6 +104,49 @@ export interface BenchRow {
   load?: [number, number];
 }
 
+/** A row as `--json FILE` writes it: what a script needs to judge a run or compare two, without parsing the table. */
+export interface JsonRow {
+  id: string;
+  figure: string;
+  unit: string;
+  /** Our median, and its p25–p75. */
+  ours: number;
+  oursSpread: [number, number];
+  /** The floor (the baseline measured in the same run) and its name; null where a row has none. */
+  floor: number | null;
+  floorName: string | null;
+  /** The compared figure (usually the median of per-trial ratios) and its p25–p75; null where a row has none. */
+  ratio: number | null;
+  spread: [number, number] | null;
+  /** The 1-minute load average at the row's start and end. */
+  load: [number, number] | null;
+  goal: string;
+  pass: boolean;
+}
+
+export function jsonRow(r: BenchRow): JsonRow {
+  return {
+    id: r.id,
+    figure: r.figure,
+    unit: r.unit,
+    ours: r.ours.median,
+    oursSpread: [r.ours.p25, r.ours.p75],
+    floor: r.baseline?.median ?? null,
+    floorName: r.baselineName ?? null,
+    ratio: r.ratio?.median ?? null,
+    spread: r.ratio ? [r.ratio.p25, r.ratio.p75] : null,
+    load: r.load ?? null,
+    goal: r.goal,
+    pass: r.pass,
+  };
+}
+
+/** The `--json FILE` document of a run (JSON has no NaN or Infinity: such a number is written as null). */
+export function jsonReport(bench: string, env: string, rows: BenchRow[], failures: string[]): string {
+  const finite = (_k: string, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v);
+  return JSON.stringify({ bench, date: new Date().toISOString(), env, rows: rows.map(jsonRow), failures }, finite, 2) + '\n';
+}
+
 /** The 1-minute load average now (os.loadavg; 0 where the platform has none). */
 export function loadNow(): number {
   return os.loadavg()[0] ?? 0;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:ui [-- --quick] [-- --only panel,storm,save,chat,window] [-- --keep]`: latency as a person feels
+// `npm run bench:ui [-- --quick] [-- --only panel,storm,save,chat,window] [-- --keep] [-- --json FILE]`: latency as a person feels
 // it, measured in a real VS Code (code-server 4.139.1 + Playwright + Debian chromium, as test/vscode/run.mjs runs
 // it), printed as `npm run bench`'s table (bench/stats.ts): median [p25–p75], the floor VS Code itself allows
 // measured in the same run (interleaved in blocks), goal, PASS/MISS, and the machine's load while the row ran. A
@@ -24,7 +24,7 @@ import { measureKeystrokes, measureStorm, openFloor, openPanel, hops } from './p
 import { measureChat, measureSave } from './inhost.mjs';
 import { bareWindowTrial, hostRss, zutWindowTrial } from './window.mjs';
 
-const { values: opts } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, keep: { type: 'boolean', default: false } } });
+const { values: opts } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, keep: { type: 'boolean', default: false }, json: { type: 'string' } } });
 if (opts.keep) process.env.ZUT_VSCODE_KEEP = '1';
 const only = opts.only ? new Set(opts.only.split(',')) : undefined;
 const want = (name) => !only || only.has(name);
@@ -350,4 +350,10 @@ console.log(table(rows));
 for (const f of failures) console.log(`\nFAILED ${f}`);
 fs.writeFileSync(path.join(runDir, 'bench-ui.json'), JSON.stringify({ date: new Date().toISOString(), env, rows, raw, failures }, null, 2));
 console.log(`\nraw samples: ${path.relative(process.cwd(), path.join(runDir, 'bench-ui.json'))}`);
+// `--json FILE`: the rows as data (bench/stats.ts jsonRow), for a script to judge or compare runs.
+if (opts.json) {
+  const file = path.resolve(process.env.INIT_CWD ?? process.cwd(), opts.json); // npm run's caller's folder
+  fs.writeFileSync(file, S.jsonReport('bench:ui', env, rows, failures));
+  console.log(`wrote ${file}`);
+}
 process.exit(failures.length ? 1 : 0);
