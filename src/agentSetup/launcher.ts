@@ -146,7 +146,7 @@ export function windowsLauncher(t: LauncherTarget): string {
 }
 
 /**
- * What the launcher at `file` holds, when it is a regular file of mode 0755 (not a link: opened without following one,
+ * What the launcher at `file` holds, when it is a regular file of mode `mode` (not a link: opened without following one,
  * checked by fstat of what was opened) of `size` bytes; else undefined (it is to be replaced).
  */
 async function currentText(file: string, size: number, mode: number): Promise<string | undefined> {
