@@ -26,6 +26,9 @@ import { SETUP_ROWS, setupRowOf, type AgentSetupRow, type SetupStep } from '../a
 import { agentOnMachine } from '../agentSetup/agents/found';
 import { agentChecks } from '../agentSetup/agents/checks';
 
+/** "Zut: Where zut Reaches" and the doctor's "Where zut reaches" lines (reach.ts), in this bundle too. */
+export { reachDoctorLines, showReach, type ReachArgs } from './reach';
+
 /** For "zut: Doctor" (management.ts): Claude Code's mcp_tool hooks left without zut's MCP server. */
 export { claudeMcpHookGaps } from '../agentSetup/claudeMcp';
 
