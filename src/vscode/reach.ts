@@ -108,7 +108,7 @@ export async function showReach(context: vscode.ExtensionContext, args: ReachArg
   if (args.show === false) return { rows };
   const picked = await vscode.window.showQuickPick(reachItems(rows), {
     title: 'Where zut Reaches',
-    placeHolder: "zut's tools, skills, guards and events per VS Code harness and terminal agent; pick a gap to fix it",
+    placeHolder: 'Pick a gap to run its fix',
     matchOnDescription: true,
     matchOnDetail: true,
   });
