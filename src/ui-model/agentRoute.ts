@@ -32,7 +32,11 @@ export interface HarnessSettings {
   pluginsEnabled: boolean;
 }
 
-/** The VS Code setting keys behind `HarnessSettings`, with their defaults in 1.139. */
+/**
+ * The VS Code setting keys behind `HarnessSettings`, and the value taken when VS Code has no such setting (a version
+ * before it): VS Code's own default wins wherever the setting exists — in 1.139.1 `chat.agentHost.claudeAgent.enabled`
+ * defaults to true, and Codex's to true on builds other than stable, so `auto` takes the plugin there.
+ */
 export const HARNESS_SETTING_KEYS: { [K in keyof HarnessSettings]: { key: string; default: boolean } } = {
   defaultToCopilotHarness: { key: 'chat.defaultToCopilotHarness', default: false },
   preferCopilotHarness: { key: 'chat.editor.preferCopilotHarness', default: false },

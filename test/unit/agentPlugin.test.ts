@@ -30,7 +30,7 @@ const LOCAL: HarnessSettings = readHarnessSettings(() => undefined);
 const SCRIPT = path.resolve(__dirname, '../../agent-plugin/bin/zut-mcp');
 
 describe('the route of zut tools to VS Code agent', () => {
-  it('VS Code 1.139 defaults, and a non-boolean value, read as their defaults', () => {
+  it('settings VS Code does not have, and a non-boolean value, read as the fallbacks', () => {
     expect(LOCAL).toEqual({ defaultToCopilotHarness: false, preferCopilotHarness: false, localAgentEnabled: true, claudeAgentEnabled: false, codexAgentEnabled: false, pluginsEnabled: true });
     expect(readHarnessSettings((k) => (k === 'chat.plugins.enabled' ? 'no' : undefined)).pluginsEnabled).toBe(true);
   });
