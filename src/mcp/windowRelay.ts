@@ -9,6 +9,7 @@
 import * as net from 'node:net';
 import { RELAY_HANDSHAKE_MAX_BYTES, RELAY_HANDSHAKE_MS } from '../protocol/limits';
 import { encodeMessage } from './lines';
+import { readRelayReply } from './relayReply';
 import { runMcpStdio, type McpStdioOptions } from './stdio';
 import { findMcpWindow } from './windowRendezvous';
 
@@ -28,24 +29,16 @@ export function connectRelay(address: string, token: string): Promise<{ socket: 
     socket.on('close', () => fail(new Error("the window's relay closed the connection")));
     const onData = (chunk: Buffer) => {
       head = Buffer.concat([head, chunk]);
-      const nl = head.indexOf(10);
-      if (nl < 0) {
-        if (head.length > RELAY_HANDSHAKE_MAX_BYTES) fail(new Error("the window's relay answered something else"));
-        return;
-      }
-      let reply: unknown;
-      try {
-        reply = JSON.parse(head.subarray(0, nl).toString('utf8'));
-      } catch {
-        reply = undefined;
-      }
-      if ((reply as { zut_relay?: unknown } | undefined)?.zut_relay !== 'ok') return fail(new Error("the window's relay refused the token"));
+      const r = readRelayReply(head, RELAY_HANDSHAKE_MAX_BYTES);
+      if (r.state === 'more') return;
+      if (r.state === 'too-long') return fail(new Error("the window's relay answered something else"));
+      if (r.state === 'refused') return fail(new Error("the window's relay refused the token"));
       clearTimeout(timer);
       socket.off('data', onData);
       socket.removeAllListeners('close');
       socket.removeAllListeners('error');
       socket.on('error', () => socket.destroy());
-      resolve({ socket, rest: head.subarray(nl + 1) });
+      resolve({ socket, rest: r.rest });
     };
     socket.on('data', onData);
   });
