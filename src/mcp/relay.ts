@@ -2,10 +2,12 @@
  * `dist/mcp-relay.js`: the MCP stdio server VS Code starts for agent mode (through our server definition). It
  * owns nothing: it connects to the running extension host's relay socket (`ZUT_MCP_SOCKET`), presents the token
  * of this start (`ZUT_MCP_TOKEN`), then copies stdin → socket and socket → stdout. It never spawns an extension
- * (each runs once, in the extension host). Node built-ins only: this file is bundled on its own.
+ * (each runs once, in the extension host). Node built-ins, the reply's reader (relayReply.ts) and one limit only: bundled on its own.
  * Exit codes: 0 stdin or the socket closed; 1 no socket/token, connection failed or refused.
  */
 import * as net from 'node:net';
+import { RELAY_HANDSHAKE_MAX_BYTES } from '../protocol/limits';
+import { readRelayReply } from './relayReply';
 
 const socketPath = process.env.ZUT_MCP_SOCKET;
 const token = process.env.ZUT_MCP_TOKEN;
@@ -25,21 +27,13 @@ function main(): void {
   socket.on('close', () => (open ? process.exit(0) : fail('the extension host closed the connection (token refused?)')));
   const onHead = (chunk: Buffer) => {
     head = Buffer.concat([head, chunk]);
-    const nl = head.indexOf(10);
-    if (nl < 0) {
-      if (head.length > 1024) fail('unexpected reply from the extension host');
-      return;
-    }
-    let reply: unknown;
-    try {
-      reply = JSON.parse(head.subarray(0, nl).toString('utf8'));
-    } catch {
-      reply = undefined;
-    }
-    if ((reply as { zut_relay?: unknown } | undefined)?.zut_relay !== 'ok') return fail('the extension host refused the token');
+    const r = readRelayReply(head, RELAY_HANDSHAKE_MAX_BYTES);
+    if (r.state === 'more') return;
+    if (r.state === 'too-long') return fail('unexpected reply from the extension host');
+    if (r.state === 'refused') return fail('the extension host refused the token');
     open = true;
     socket.off('data', onHead);
-    const rest = head.subarray(nl + 1);
+    const rest = r.rest;
     if (rest.length) process.stdout.write(rest);
     socket.pipe(process.stdout);
     process.stdin.pipe(socket);

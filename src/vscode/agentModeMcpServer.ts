@@ -23,6 +23,8 @@ import type { ZutSettings } from '../ui-model/settings';
 import { zutSettings } from './settingsRead';
 import { lazyBundle } from './lazyBundle';
 import { MCP_SERVER_NAME } from '../hooks/names';
+import { currentRoute, registerAgentRoute } from './agentRoute';
+import { PluginRelay } from './pluginRelay';
 
 /** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 const MCP_PROVIDER_ID = 'zut.agentTools';
@@ -39,7 +41,7 @@ const filter: CatalogFilter = { origin: 'agent', exclude: () => settings().agent
  * (agent tools off, excluded, deferred and not activated).
  */
 export function agentToolName(host: Pick<HostCatalog, 'tools'>, tool: ToolInfo): string | undefined {
-  if (!settings().agentToolsEnabled || !offeredThroughMcp(tool, filter)) return undefined;
+  if (currentRoute() !== 'provider' || !offeredThroughMcp(tool, filter)) return undefined;
   if (!host.tools().some((t) => t.name === tool.name && t.ext === tool.ext)) return undefined;
   return buildCatalog(host.tools(), filter).names.toModel(tool.name);
 }
@@ -52,17 +54,20 @@ export function registerAgentModeMcpServer(
   log?: (line: string) => void,
 ): void {
   const changed = new vscode.EventEmitter<void>();
+  const onRoute = registerAgentRoute(context, log);
   let server: Promise<Relay.RelayServer> | undefined;
   /** The relay server once listening (its relays, running or starting, decide whether a change keeps the version). */
   let relay: Relay.RelayServer | undefined;
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   // The skills are part of it: the `skill` tool's description lists them (prompts and resources follow the same list).
-  const signature = () => (settings().agentToolsEnabled ? buildCatalog(host.tools(), filter, activeSkills(host)).signature : OFF);
+  const offered = () => currentRoute() === 'provider';
+  const signature = () => (offered() ? buildCatalog(host.tools(), filter, activeSkills(host)).signature : OFF);
   const published = new DefinitionVersion(signature());
   const check = () => {
     const step = published.update(signature(), relay?.liveCount ?? 0);
     if (step.fireChanged) changed.fire();
-    if (step.refreshLive) relay?.refresh();
+    // The plugin's servers are relays too; the provider's version stays OFF on that route, so they are told here.
+    if (step.refreshLive || currentRoute() === 'plugin') relay?.refresh();
   };
   const listen = () =>
     // The relay server (src/mcp/relayServer.ts with the MCP handler, built apart as dist/relay-server.js) is loaded when
@@ -86,10 +91,18 @@ export function registerAgentModeMcpServer(
       return s;
     }));
 
+  /**
+   * On the plugin's route, this window's relay is published (with its standing token) for the plugin's servers to
+   * find (`zut-host mcp --window`, src/mcp/windowRelay.ts): they are served by this host, as the provider's are.
+   */
+  const plugin = new PluginRelay(listen, log);
+  // After activate() returns, like the launcher: loading the relay bundle is not activation's work.
+  setImmediate(() => plugin.follow(currentRoute()));
+
   const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
-      if (!settings().agentToolsEnabled) return [];
+      if (!offered()) return [];
       const script = context.asAbsolutePath('dist/mcp-relay.js');
       // ELECTRON_RUN_AS_NODE: in desktop VS Code `process.execPath` is Electron; in code-server it is Node already.
       const def = new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, process.execPath, [script], { ELECTRON_RUN_AS_NODE: '1' }, published.current);
@@ -111,6 +124,14 @@ export function registerAgentModeMcpServer(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('zut.agentTools')) check();
     }),
+    // The plugin took over or gave back: the list itself changes (a server, or none), live relay or not.
+    onRoute((route) => {
+      check();
+      changed.fire();
+      plugin.follow(route);
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => plugin.follow(currentRoute())),
+    plugin,
     { dispose: () => void server?.then((s) => s.dispose()) },
   );
 }

@@ -1,6 +1,7 @@
 /**
  * The stable launcher and the two commands that use it ("Zut: Copy MCP Client Configuration…", "Zut: Guard Agent
- * Tools…"): registered here, implemented in dist/agent-setup.js (agentSetupCommands.ts), loaded at run time so they
+ * Tools…"), and "Zut: Where zut Reaches" (reach.ts: which harness and agent zut's tools, skills and guards reach, with
+ * the fix of each gap): registered here, implemented in dist/agent-setup.js (agentSetupCommands.ts), loaded at run time so they
  * stay out of dist/extension.js's size limit. The launcher is written or updated after activate() returns, like the
  * host's start: never on activation's path.
  */
@@ -22,5 +23,6 @@ export function registerAgentSetup(context: vscode.ExtensionContext, log: (line:
   context.subscriptions.push(
     vscode.commands.registerCommand('zut.copyMcpConfig', withLauncher<Commands.CopyArgs>((c, l, a) => c.copyMcpConfig(context, l, a))),
     vscode.commands.registerCommand('zut.guardAgentTools', withLauncher<Commands.GuardArgs>((c, l, a) => c.guardAgentTools(context, l, a))),
+    vscode.commands.registerCommand('zut.showReach', (args?: Commands.ReachArgs) => load().runCommand(() => load().showReach(context, args ?? {}))),
   );
 }

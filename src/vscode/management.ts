@@ -51,7 +51,9 @@ export function registerManagement(context: vscode.ExtensionContext, host: HostL
     const others = await Promise.all((folders.length ? folders : [os.homedir()]).map((w) => agentSetup().otherAgentChecks(context, w)));
     const problems = [...new Set([...gaps, ...others.flatMap((o) => o.problems)])];
     const lines = [...new Set(others.flatMap((o) => o.lines))];
-    const report = { ...buildDoctorReport(infos, errors), hooks: [...lines, ...agentHooksStatus()], ...(problems.length > 0 && { hookProblems: problems }) };
+    // Where zut's tools, skills, guards and events reach (per VS Code harness and terminal agent), for the first folder.
+    const reach = await agentSetup().reachDoctorLines(context, folders[0]).catch((e: unknown) => [`cannot be told: ${err(e)}`]);
+    const report = { ...buildDoctorReport(infos, errors), hooks: [...lines, ...agentHooksStatus()], ...(problems.length > 0 && { hookProblems: problems }), reach };
     const content = doctorMarkdown(report, extensionsSummary(infos, errors.length));
     const docs = zutDocuments();
     // Rendered (Markdown preview): every extension value in it is a code span or block (doctor.ts).

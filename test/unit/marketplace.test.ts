@@ -47,10 +47,10 @@ describe('marketplace face', () => {
     expect(readme).toContain('](CONTRIBUTING.md)');
   });
 
-  it('has the "Get started" walkthrough with five steps whose media exist and ship', () => {
+  it('has the "Get started" walkthrough with six steps whose media exist and ship', () => {
     const [w] = pkg.contributes.walkthroughs;
     expect(w.title).toBe('Get started with zut extensions');
-    expect(w.steps.map((s) => s.id)).toEqual(['openExample', 'runCommand', 'chat', 'agentSkills', 'writeOwn']);
+    expect(w.steps.map((s) => s.id)).toEqual(['openExample', 'runCommand', 'chat', 'agentSkills', 'whereZutReaches', 'writeOwn']);
     for (const s of w.steps) {
       const media = s.media.markdown ?? s.media.image ?? '';
       expect(fs.existsSync(path.join(ROOT, media)), media).toBe(true);

@@ -247,7 +247,7 @@ describe('e tools over MCP', () => {
 });
 
 describe('bundles', () => {
-  it('the MCP SDK (a dev dependency) is in no bundle; the relay bundles nothing but itself', async () => {
+  it('the MCP SDK (a dev dependency) is in no bundle; the relay bundles nothing but itself, its reply reader and the limits', async () => {
     const root = path.resolve(__dirname, '../..');
     const inputs = async (entry: string) => {
       const r = await esbuild.build({ entryPoints: [path.join(root, entry)], bundle: true, platform: 'node', format: 'cjs', external: ['vscode'], write: false, metafile: true, logLevel: 'silent' });
@@ -256,6 +256,6 @@ describe('bundles', () => {
     for (const entry of ['src/extension.ts', 'src/cli.ts']) {
       expect((await inputs(entry)).filter((i) => i.includes('@modelcontextprotocol'))).toEqual([]);
     }
-    expect(await inputs('src/mcp/relay.ts')).toEqual(['src/mcp/relay.ts']);
+    expect((await inputs('src/mcp/relay.ts')).sort()).toEqual(['src/mcp/relay.ts', 'src/mcp/relayReply.ts', 'src/protocol/limits.ts'].sort());
   });
 });

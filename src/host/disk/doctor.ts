@@ -50,6 +50,8 @@ export interface DoctorReport {
   hooks?: string[];
   /** Agents' hooks that cannot work as installed (Claude Code's mcp_tool hooks with no zut server: every call blocked). */
   hookProblems?: string[];
+  /** Where zut's tools, skills, guards and events reach, per VS Code harness and terminal agent (a window's doctor only). */
+  reach?: string[];
 }
 
 /**
@@ -165,6 +167,7 @@ export function doctorText(report: DoctorReport): string {
   }
   if (report.hooks?.length) out.push('', 'agent hooks:', ...report.hooks.map((h) => `  ${block(h, '    ')}`));
   if (report.hookProblems?.length) out.push('', 'agent hooks that cannot work:', ...report.hookProblems.map((h) => `  ${block(h, '    ')}`));
+  if (report.reach?.length) out.push('', 'where zut reaches:', ...report.reach.map((h) => `  ${block(h, '    ')}`));
   return sanitizeText(out.join('\n')) + '\n';
 }
 
@@ -221,6 +224,7 @@ export function doctorMarkdown(report: DoctorReport, summary?: string): string {
   }
   if (report.hooks?.length) out.push('## Agent hooks', '', ...report.hooks.map((h) => `- ${mdCode(h)}`), '');
   if (report.hookProblems?.length) out.push('## Agent hooks that cannot work', '', ...report.hookProblems.map((h) => mdCodeBlock(h)), '');
+  if (report.reach?.length) out.push('## Where zut reaches', '', ...report.reach.map((h) => `- ${mdCode(h)}`), '');
   return out.join('\n');
 }
 

@@ -120,13 +120,13 @@ describe('outputs: no zut extensions', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('"Get Started" in the Widgets welcome opens the walkthrough with its five steps', async () => {
+  it('"Get Started" in the Widgets welcome opens the walkthrough with its six steps', async () => {
     await runWhenListed(page, 'View: Show Zut');
     const zut = page.locator('[id="workbench.view.extension.zut"]');
     await zut.locator('.welcome-view-content a, .welcome-view-content .monaco-button', { hasText: 'Get Started' }).first().click();
     const walkthrough = page.locator('.gettingStartedContainer');
     await walkthrough.locator('.getting-started-category .category-title, h2', { hasText: 'Get started with zut extensions' }).first().waitFor();
-    for (const step of ['Open a folder with zut extensions', 'Run a zut command', 'Chat with @zut', "Use an extension's skill in VS Code's agent", 'Write your own']) {
+    for (const step of ['Open a folder with zut extensions', 'Run a zut command', 'Chat with @zut', "Use an extension's skill in VS Code's agent", 'See where zut reaches', 'Write your own']) {
       await walkthrough.locator('.getting-started-step', { hasText: step }).first().waitFor();
     }
     await screenshot(page, 'outputs-walkthrough');
