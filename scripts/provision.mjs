@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Provisions the tools for running the extension inside a real VS Code: Node 24 (the binary shipped in the npm
-// package `node@24`) and code-server 4.139.1 (= VS Code 1.139.1), both from the npm registry, into a cache OUTSIDE
-// the clone (CI clones afresh each run). Default ~/.cache/zut-vscode-tools, override with ZUT_VSCODE_TOOLS.
+// Provisions the tools for running the extension inside a real VS Code: code-server (default 4.139.1 = VS Code
+// 1.139.1; another with ZUT_CODE_SERVER_VERSION or `provision({ codeServerVersion })`, each in its own folder
+// `code-server-<version>`) and the Node its package.json's `engines.node` asks for (Node 24 for 4.139.1, Node 22 for
+// 4.104.0: the binary shipped in the npm package `node@<major>`, in `node<major>`), both from the npm registry, into a
+// cache OUTSIDE the clone (CI clones afresh each run). Default ~/.cache/zut-vscode-tools, override with ZUT_VSCODE_TOOLS.
 //
 // Each tool is installed into `<name>.partial` and renamed into place only after its version check passed,
 // under a lock directory, so a half-installed cache is never mistaken for a good one.
@@ -12,16 +14,21 @@
 // the exact apt-get line is printed. Every npm runs with an environment free of the outer `npm run`'s variables
 // (scripts/npmEnv.mjs): a leaked `npm_config_user_agent` claiming Node 20 makes code-server's postinstall refuse Node 24.
 //
-// CLI: `node scripts/provision.mjs [--no-browser]` prints {tools, node, nodeBinDir, nodedir, codeServer, chromium} as JSON.
+// CLI: `node scripts/provision.mjs [--no-browser] [--code-server VERSION]` prints {tools, node, nodeBinDir, nodedir,
+// nodeMajor, codeServer, codeServerVersion, vscodeVersion, chromium} as JSON.
 // API: `import { provision } from './provision.mjs'` → the same object.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { cleanNpmEnv } from './npmEnv.mjs';
+import { ripgrepSeed } from './ripgrepSeed.mjs';
 
+/** The Node of the default code-server, and the one the unit tests call "the provisioned Node 24". */
 export const NODE_MAJOR = '24';
+/** The default code-server (VS Code 1.139.1); ZUT_CODE_SERVER_VERSION chooses another (e.g. 4.104.0: VS Code 1.104.0). */
 export const CODE_SERVER_VERSION = '4.139.1';
 /** Debian packages code-server's native modules build against. */
 export const BUILD_PACKAGES = ['libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'libx11-dev'];
@@ -40,6 +47,34 @@ const CODE_SERVER_ALLOW_SCRIPTS = {
   kerberos: true, 'native-watchdog': true, '@vscode/native-watchdog': true, '@vscode/sqlite3': true,
   '@vscode/windows-registry': true, 'native-keymap': true,
 };
+
+/** The code-server version asked for: `v`, else ZUT_CODE_SERVER_VERSION, else CODE_SERVER_VERSION (an exact x.y.z). */
+export function codeServerVersion(v = process.env.ZUT_CODE_SERVER_VERSION) {
+  const version = v || CODE_SERVER_VERSION;
+  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`code-server version must be x.y.z as on the npm registry (npm view code-server versions), not "${version}"`);
+  return version;
+}
+
+const readJson = (file) => { try { return JSON.parse(fs.readFileSync(file, 'utf8')); } catch { return undefined; } };
+const majorOf = (range) => /(\d+)/.exec(String(range ?? ''))?.[1];
+
+/**
+ * The Node major code-server `version` runs on (its postinstall refuses any other): `engines.node` of the installed
+ * package in `csDir`, else of the registry's (`npm view`, only when it is not installed yet).
+ */
+function nodeMajorFor(version, csDir) {
+  const installed = majorOf(readJson(path.join(csDir, 'node_modules', 'code-server', 'package.json'))?.engines?.node);
+  if (installed) return installed;
+  const r = spawnSync('npm', ['view', `code-server@${version}`, 'engines.node', '--json'], { encoding: 'utf8', env: npmInstallEnv(), timeout: 120_000 });
+  const major = r.status === 0 ? majorOf(r.stdout) : undefined;
+  if (!major) throw new Error(`npm view code-server@${version} engines.node failed (status ${r.status}): ${(r.stderr || r.stdout || '').trim().slice(-500)}`);
+  return major;
+}
+
+/** The VS Code version shipped in the code-server installed in `csDir` (lib/vscode/package.json). */
+function vscodeVersionIn(csDir) {
+  return readJson(path.join(csDir, 'node_modules', 'code-server', 'lib', 'vscode', 'package.json'))?.version;
+}
 
 const log = (msg) => process.stderr.write(`[provision] ${msg}\n`);
 
@@ -75,22 +110,22 @@ function versionOf(cmd, args, env) {
   return r.stdout.split('\n').map((l) => l.trim()).find((l) => /^v?\d+\.\d+\.\d+/.test(l)) ?? '';
 }
 
-function checkNode(dir) {
+function checkNode(dir, major) {
   const p = nodePaths(dir);
-  return p && versionOf(p.node, ['--version']).startsWith(`v${NODE_MAJOR}.`) ? p : undefined;
+  return p && versionOf(p.node, ['--version']).startsWith(`v${major}.`) ? p : undefined;
 }
 
-/** The provisioned Node's paths when it is already installed in the cache (installs nothing), else undefined. */
-export function installedNode() {
-  return checkNode(path.join(toolsDir(), `node${NODE_MAJOR}`));
+/** The provisioned Node `major`'s paths when it is already installed in the cache (installs nothing), else undefined. */
+export function installedNode(major = NODE_MAJOR) {
+  return checkNode(path.join(toolsDir(), `node${major}`), major);
 }
 
 function codeServerBin(dir) { return path.join(dir, 'node_modules', '.bin', 'code-server'); }
 
-function checkCodeServer(dir, nodeBinDir) {
+function checkCodeServer(dir, nodeBinDir, version) {
   const bin = codeServerBin(dir);
   if (!fs.existsSync(bin)) return undefined;
-  return versionOf(bin, ['--version'], npmInstallEnv(nodeBinDir)).startsWith(CODE_SERVER_VERSION) ? bin : undefined;
+  return versionOf(bin, ['--version'], npmInstallEnv(nodeBinDir)).split(/\s/)[0] === version ? bin : undefined;
 }
 
 /** Runs `cmd args` with its output echoed to stderr; on failure throws an error naming `step`, the command and its last lines. */
@@ -195,50 +230,62 @@ async function withLock(tools, fn) {
 }
 
 /**
- * Ensures Node 24 and code-server are installed in the cache and returns their paths. Missing Debian packages are
- * installed when running as root with apt-get; otherwise it throws with the exact apt-get line (`err.aptLine`).
- * @param {{ browser?: boolean }} [o] browser (default true): also require chromium and Go (the tests need them; `npm start` not)
+ * Ensures code-server (`codeServerVersion`, default ZUT_CODE_SERVER_VERSION or CODE_SERVER_VERSION) and the Node it
+ * runs on are installed in the cache and returns their paths. Missing Debian packages are installed when running as
+ * root with apt-get; otherwise it throws with the exact apt-get line (`err.aptLine`).
+ * @param {{ browser?: boolean, codeServerVersion?: string }} [o] browser (default true): also require chromium and Go
+ *   (the tests need them; `npm start` not)
  */
-export async function provision({ browser = true } = {}) {
+export async function provision({ browser = true, codeServerVersion: asked } = {}) {
   const tools = toolsDir();
-  const nodeDir = path.join(tools, `node${NODE_MAJOR}`);
-  const csDir = path.join(tools, `code-server-${CODE_SERVER_VERSION}`);
+  const version = codeServerVersion(asked);
+  const csDir = path.join(tools, `code-server-${version}`);
+  const nodeMajor = nodeMajorFor(version, csDir);
+  const nodeDir = path.join(tools, `node${nodeMajor}`);
   const missing = missingDebianPackages(browser ? DEBIAN_PACKAGES : BUILD_PACKAGES);
   const testPackages = [...BROWSER_PACKAGES, ...UNIT_TEST_PACKAGES];
-  let node = checkNode(nodeDir);
-  let codeServer = node && checkCodeServer(csDir, node.nodeBinDir);
+  let node = checkNode(nodeDir, nodeMajor);
+  let codeServer = node && checkCodeServer(csDir, node.nodeBinDir, version);
   // Build packages matter only for a code-server install; the test packages always matter when asked for.
   const needed = codeServer ? missing.filter((p) => testPackages.includes(p)) : missing;
   if (needed.length) await installDebianPackages(needed);
   if (!codeServer) {
     fs.mkdirSync(tools, { recursive: true });
     await withLock(tools, async () => {
-      node = checkNode(nodeDir);   // another process may have finished meanwhile
+      node = checkNode(nodeDir, nodeMajor);   // another process may have finished meanwhile
       if (!node) {
         await installAtomically(nodeDir, async (dir) => {
-          fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'node24', private: true, allowScripts: { node: true } }));
-          await npmInstall(`installing Node ${NODE_MAJOR}`, dir, `node@${NODE_MAJOR}`, npmInstallEnv());
-        }, checkNode);
-        node = checkNode(nodeDir);
+          fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `node${nodeMajor}`, private: true, allowScripts: { node: true } }));
+          await npmInstall(`installing Node ${nodeMajor}`, dir, `node@${nodeMajor}`, npmInstallEnv());
+        }, (dir) => checkNode(dir, nodeMajor));
+        node = checkNode(nodeDir, nodeMajor);
       }
-      codeServer = checkCodeServer(csDir, node.nodeBinDir);
+      codeServer = checkCodeServer(csDir, node.nodeBinDir, version);
       if (!codeServer) {
-        const env = npmInstallEnv(node.nodeBinDir, { npm_config_nodedir: node.nodedir });
+        // For older code-server (4.104.0): its postinstall refuses to run as root without unsafe-perm (npm 7+ ignores
+        // the setting), and its node-pty's postinstall runs `npx node-gyp configure`, which npx cancels without `yes`.
+        const env = npmInstallEnv(node.nodeBinDir, { npm_config_nodedir: node.nodedir, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' });
         await installAtomically(csDir, async (dir) => {
           fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'code-server-tools', private: true, allowScripts: CODE_SERVER_ALLOW_SCRIPTS }, null, 1));
-          await npmInstall(`installing code-server ${CODE_SERVER_VERSION}`, dir, `code-server@${CODE_SERVER_VERSION}`, env);
-        }, (dir) => checkCodeServer(dir, node.nodeBinDir));
-        codeServer = checkCodeServer(csDir, node.nodeBinDir);
+          const seed = path.join(dir, '.ripgrep-seed');   // see ripgrepSeed.mjs; removed once installed
+          log(`code-server ${version}: checking whether its ripgrep needs a seeded download cache`);
+          const seedEnv = ripgrepSeed(version, seed, env);
+          await npmInstall(`installing code-server ${version}`, dir, `code-server@${version}`, { ...env, ...seedEnv });
+          fs.rmSync(seed, { recursive: true, force: true });
+        }, (dir) => checkCodeServer(dir, node.nodeBinDir, version));
+        codeServer = checkCodeServer(csDir, node.nodeBinDir, version);
         if (!codeServer) throw new Error(`code-server in ${csDir} fails its version check after the move`);
       }
     });
   }
-  return { tools, node: node.node, nodeBinDir: node.nodeBinDir, nodedir: node.nodedir, codeServer, codeServerVersion: CODE_SERVER_VERSION, chromium: CHROMIUM };
+  return { tools, node: node.node, nodeBinDir: node.nodeBinDir, nodedir: node.nodedir, nodeMajor, codeServer,
+    codeServerVersion: version, vscodeVersion: vscodeVersionIn(csDir), chromium: CHROMIUM };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   try {
-    console.log(JSON.stringify(await provision({ browser: !process.argv.includes('--no-browser') }), null, 2));
+    const { values } = parseArgs({ options: { 'no-browser': { type: 'boolean', default: false }, 'code-server': { type: 'string' } } });
+    console.log(JSON.stringify(await provision({ browser: !values['no-browser'], codeServerVersion: values['code-server'] }), null, 2));
   } catch (e) {
     if (e.aptLine) { console.error(`[provision] missing Debian packages; run as root:`); console.log(e.aptLine); }
     else console.error(`[provision] ${e.stack || e}`);

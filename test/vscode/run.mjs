@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // @ts-check
 // Runs the extension's tests inside a real VS Code: code-server 4.139.1 (VS Code 1.139.1) + Playwright + chromium.
-//   node test/vscode/run.mjs [--suite inhost|ui|all] [--grep REGEX] [--timeout SECONDS] [--keep]
+//   node test/vscode/run.mjs [--suite inhost|ui|all] [--grep REGEX] [--timeout SECONDS] [--keep] [--code-server VERSION]
+// --code-server (or ZUT_CODE_SERVER_VERSION): another code-server from the npm registry, e.g. 4.104.0 = VS Code 1.104.0.
 // in-host: test/vscode/inhost/*.test.js run by mocha INSIDE the extension host (repo = development extension).
 // ui:      test/vscode/ui/*.test.mjs run by mocha here, driving the workbench through test/vscode/ui/harness.mjs.
 // Builds and packages first, kills every code-server tree it started (also on failure and Ctrl+C), prints
@@ -14,9 +15,11 @@ import { REPO, ensureRunDirs, fixtureExtensions, fixtureVsix, removeTemp, server
 
 const { values: opts } = parseArgs({ options: {
   suite: { type: 'string', default: 'all' }, grep: { type: 'string' }, timeout: { type: 'string', default: '900' },
-  keep: { type: 'boolean', default: false } } });
+  keep: { type: 'boolean', default: false }, 'code-server': { type: 'string' } } });
 if (!['all', 'inhost', 'ui'].includes(opts.suite)) { console.error(`unknown --suite ${opts.suite} (inhost|ui|all)`); process.exit(2); }
 if (opts.keep) process.env.ZUT_VSCODE_KEEP = '1';
+// Through the environment: tools() (lib/context.mjs) provisions it, for this runner and the UI harness alike.
+if (opts['code-server']) process.env.ZUT_CODE_SERVER_VERSION = opts['code-server'];
 
 const t0 = Date.now();
 const secs = (since = t0) => `${((Date.now() - since) / 1000).toFixed(1)}s`;
@@ -36,14 +39,18 @@ for (const [sig, code] of /** @type {[NodeJS.Signals, number][]} */ ([['SIGINT',
 async function runInhost(harness) {
   const zutHome = tempDir('zut-home');
   const zotHome = tempDir('zot-home');   // zot extensions of the machine's user never join the suite
-  const server = await startCodeServer({ tools: await tools(), dir: serverDir('inhost'), trust: true, env: { ZUT_HOME: zutHome, ZOT_HOME: zotHome },
+  const dir = serverDir('inhost');
+  const env = {
+    ZUT_TEST_WORKSPACE: workspaceCopy(), ZUT_HOME: zutHome, ZOT_HOME: zotHome, ZUT_TEST_RESULT_FILE: path.join(runDir, 'inhost-result.json'),
+    ZUT_TEST_LOGS_DIR: path.join(dir, 'user-data', 'logs'), ZUT_TEST_EXTENSION_PATH: REPO, ...(opts.grep ? { ZUT_TEST_GREP: opts.grep } : {}),
+  };
+  // The test environment goes to the server too (its extension host inherits it): VS Code 1.104's web workbench
+  // ignores the payload's extensionEnvironment (1.139 reads it, below).
+  const server = await startCodeServer({ tools: await tools(), dir, trust: true, env,
     // The suites assume the example project's extensions start at once; consent.test.js switches to "ask" itself.
     settings: TEST_SETTINGS });
   try {
-    const env = {
-      ZUT_TEST_WORKSPACE: workspaceCopy(), ZUT_HOME: zutHome, ZOT_HOME: zotHome, ZUT_TEST_RESULT_FILE: path.join(runDir, 'inhost-result.json'),
-      ZUT_TEST_LOGS_DIR: server.logsDir, ZUT_TEST_EXTENSION_PATH: REPO, ...(opts.grep ? { ZUT_TEST_GREP: opts.grep } : {}),
-    };
+    if (server.logsDir !== env.ZUT_TEST_LOGS_DIR) throw new Error(`server logs in ${server.logsDir}, not ${env.ZUT_TEST_LOGS_DIR}`);
     const remote = (p) => `vscode-remote://${new URL(server.url).host}${p}`;
     // One development path only (code-server keeps the last one): the test-only fixture extensions are installed.
     const devPaths = [REPO];
@@ -136,7 +143,7 @@ try {
   console.log(`built and packaged ${rel(process.env.ZUT_VSCODE_VSIX)} in ${secs(t)}`);
   t = Date.now();
   const tl = await tools();
-  console.log(`tools: code-server ${tl.codeServerVersion} with Node 24 from ${rel(tl.tools)} (${secs(t)})`);
+  console.log(`tools: code-server ${tl.codeServerVersion} (VS Code ${tl.vscodeVersion}) with Node ${tl.nodeMajor} from ${rel(tl.tools)} (${secs(t)})`);
   const harness = await import('./ui/harness.mjs');
   for (const [name, fn] of /** @type {[string, typeof runInhost | typeof runUi][]} */ ([['inhost', runInhost], ['ui', runUi]])) {
     if (opts.suite !== 'all' && opts.suite !== name) continue;

@@ -1,10 +1,12 @@
 // @ts-check
-// Starting and stopping code-server (VS Code 1.139.1 web workbench + real Node extension host) for tests and
-// `npm start`. Every server runs with private user-data/extensions/XDG dirs and is killed as a whole process tree.
+// Starting and stopping code-server (the provisioned one: VS Code 1.139.1 by default; web workbench + real Node
+// extension host) for tests and `npm start`. Every server runs with private user-data/extensions/XDG dirs and is
+// killed as a whole process tree.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { cleanNpmEnv } from '../../../scripts/npmEnv.mjs';
 
 /** Settings that keep the workbench quiet and deterministic (no welcome page, tips, updates, telemetry). */
@@ -130,6 +132,20 @@ export function installVsix(tools, dirs, vsix, env = {}) {
 }
 
 /**
+ * The command starting code-server with `args` and the VS Code server flags `vscodeFlags`: `--vscode-option FLAG`
+ * where code-server has that option (4.139.1), else through vscodeFlags.js (4.104.0 predates it).
+ * @returns {[string, string[]]}
+ */
+export function serverCommand(tools, args, vscodeFlags) {
+  if (!vscodeFlags.length) return [tools.codeServer, args];
+  const entry = fs.realpathSync(tools.codeServer);   // node_modules/.bin/code-server → code-server/out/node/entry.js
+  if (fs.readFileSync(path.join(path.dirname(entry), 'cli.js'), 'utf8').includes('"vscode-option"')) {
+    return [tools.codeServer, [...args, ...vscodeFlags.flatMap((f) => ['--vscode-option', f])]];
+  }
+  return [tools.node, [path.join(path.dirname(fileURLToPath(import.meta.url)), 'vscodeFlags.js'), entry, ...vscodeFlags.map((f) => `--${f}`), ...args]];
+}
+
+/**
  * Starts code-server in `dir` (created) and resolves once GET /healthz answers.
  * @param {object} o
  * @param {object} o.tools        result of provision() (nodeBinDir, codeServer)
@@ -153,12 +169,13 @@ export async function startCodeServer(o) {
   const port = o.port ?? await freePort(host);
   const args = ['--bind-addr', `${host}:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
     '--user-data-dir', dirs.userDataDir, '--extensions-dir', dirs.extensionsDir, '--config', dirs.config,
-    ...(trust ? ['--disable-workspace-trust'] : []), ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(trust ? ['--disable-workspace-trust'] : []),
     // ZUT_VSCODE_TRACE=1: the server and the browser's workbench log at trace (see harness.mjs saveBrowserLogs).
     ...(process.env.ZUT_VSCODE_TRACE ? ['--log', 'trace'] : [])];
+  const [cmd, cmdArgs] = serverCommand(tools, args, smokeTestDriver ? ['enable-smoke-test-driver'] : []);
   const out = fs.openSync(dirs.log, 'a');
   // detached: its own process group, so the whole tree can be signalled even if a child gets re-parented.
-  const child = spawn(tools.codeServer, args, { env: serverEnv(tools, dirs, env), stdio: ['ignore', out, out], detached: true });
+  const child = spawn(cmd, cmdArgs, { env: serverEnv(tools, dirs, env), stdio: ['ignore', out, out], detached: true });
   fs.closeSync(out);
   let exited = null;
   const exit = new Promise((resolve) => child.on('exit', (code, sig) => { exited = { code, sig }; resolve(exited); }));

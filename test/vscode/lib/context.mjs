@@ -33,7 +33,7 @@ export function ensureRunDirs() {
   return { runDir: process.env.ZUT_VSCODE_RUN_DIR, tmpRoot: process.env.ZUT_VSCODE_TMP };
 }
 
-/** Node 24 + code-server paths (provisioned on first use). */
+/** code-server (ZUT_CODE_SERVER_VERSION, default 4.139.1) + its Node: their paths (provisioned on first use). */
 export async function tools() {
   if (!process.env.ZUT_VSCODE_TOOLS_JSON) process.env.ZUT_VSCODE_TOOLS_JSON = JSON.stringify(await provision());
   return JSON.parse(process.env.ZUT_VSCODE_TOOLS_JSON);
