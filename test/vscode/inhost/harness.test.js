@@ -47,7 +47,7 @@ async function live(check, what) {
 async function invoke(name, input) {
   try {
     const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-    return r.content.map((p) => (typeof p.value === 'string' ? p.value : '')).join('');
+    return r.content.map((p) => /** @type {{ value?: unknown }} */ (p)).map((p) => (typeof p.value === 'string' ? p.value : '')).join('');
   } catch (e) {
     return String(e && e.message);
   }
