@@ -174,15 +174,15 @@ async function currentText(file: string, size: number): Promise<string | undefin
  * exclusively (`wx`) under a random name in its folder, fsynced, renamed over the path (whatever is there, a link
  * included, is replaced), the folder fsynced.
  */
-async function replaceFile(file: string, text: string): Promise<void> {
+async function replaceFile(file: string, text: string, mode: number): Promise<void> {
   const dir = path.dirname(file);
   await fs.mkdir(dir, { recursive: true });
   const tmp = path.join(dir, `.${path.basename(file)}.zut-${randomBytes(8).toString('hex')}.tmp`);
-  const fh = await fs.open(tmp, 'wx', 0o755);
+  const fh = await fs.open(tmp, 'wx', mode);
   try {
     try {
       await fh.writeFile(text, 'utf8');
-      if (process.platform !== 'win32') await fh.chmod(0o755); // the umask took bits off
+      if (process.platform !== 'win32') await fh.chmod(mode); // the umask took bits off
       await fh.sync();
     } finally {
       await fh.close();
@@ -202,12 +202,12 @@ async function replaceFile(file: string, text: string): Promise<void> {
 }
 
 /**
- * Writes `text` to `file` (mode 0755) unless it already holds exactly that; true when it wrote. The file is replaced,
+ * Writes `text` to `file` (`mode`, 0755 by default) unless it already holds exactly that; true when it wrote. The file is replaced,
  * never written through (see the header).
  */
-export async function writeIfChanged(file: string, text: string): Promise<boolean> {
+export async function writeIfChanged(file: string, text: string, mode = 0o755): Promise<boolean> {
   if ((await currentText(file, Buffer.byteLength(text))) === text) return false;
-  await replaceFile(file, text);
+  await replaceFile(file, text, mode);
   return true;
 }
 

@@ -9,6 +9,7 @@ import type { TraceLevel } from '../host/types';
 import type { ConsentMode } from '../host/extensions/consent';
 import type { EditorToolsSetting } from '../host/chat/editorTools';
 import { DEFAULT_START_TIMEOUT_MS } from '../protocol/limits';
+import { agentToolsViaSchema, type AgentToolsVia } from './agentRoute';
 
 /** Every `zut.*` setting after validation (invalid values fall back to the default, with a problem reported). */
 export interface ZutSettings {
@@ -34,6 +35,8 @@ export interface ZutSettings {
   agentToolsEnabled: boolean;
   /** `zut.agentTools.exclude`: zut tool names never offered to agent mode (case-insensitive). */
   agentToolsExclude: string[];
+  /** `zut.agentTools.via`: how agent mode gets zut tools: our MCP server provider, zut's agent plugin, or `auto` (agentRoute.ts). */
+  agentToolsVia: AgentToolsVia;
   /** `zut.startTimeoutSeconds`: how long an extension may take to send `hello`. */
   startTimeoutSeconds: number;
   /** `zut.projectExtensions.consent` (application scope): `ask` per extension, or Workspace Trust alone. */
@@ -60,6 +63,7 @@ const fields = {
   },
   'agentTools.enabled': { schema: z.boolean(), default: true },
   'agentTools.exclude': { schema: z.array(z.string()), default: [] as string[] },
+  'agentTools.via': { schema: agentToolsViaSchema, default: 'auto' as AgentToolsVia },
   startTimeoutSeconds: { schema: z.number().positive().max(86_400), default: DEFAULT_START_TIMEOUT_MS / 1000 },
   'projectExtensions.consent': { schema: z.enum(['ask', 'trustedWorkspace']), default: 'ask' as ConsentMode },
   'compat.zot': { schema: z.boolean(), default: true },
@@ -139,6 +143,7 @@ export function readSettings(get: (key: string) => unknown): SettingsRead {
       agentToolsExclude: pick('agentTools.exclude')
         .map((n) => n.trim())
         .filter((n) => n !== ''),
+      agentToolsVia: pick('agentTools.via'),
       startTimeoutSeconds: pick('startTimeoutSeconds'),
       consentMode: pick('projectExtensions.consent'),
       compatZot: pick('compat.zot'),

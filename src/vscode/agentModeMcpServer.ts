@@ -23,6 +23,7 @@ import type { ZutSettings } from '../ui-model/settings';
 import { zutSettings } from './settingsRead';
 import { lazyBundle } from './lazyBundle';
 import { MCP_SERVER_NAME } from '../hooks/names';
+import { currentRoute, registerAgentRoute } from './agentRoute';
 
 /** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 const MCP_PROVIDER_ID = 'zut.agentTools';
@@ -39,7 +40,7 @@ const filter: CatalogFilter = { origin: 'agent', exclude: () => settings().agent
  * (agent tools off, excluded, deferred and not activated).
  */
 export function agentToolName(host: Pick<HostCatalog, 'tools'>, tool: ToolInfo): string | undefined {
-  if (!settings().agentToolsEnabled || !offeredThroughMcp(tool, filter)) return undefined;
+  if (currentRoute() !== 'provider' || !offeredThroughMcp(tool, filter)) return undefined;
   if (!host.tools().some((t) => t.name === tool.name && t.ext === tool.ext)) return undefined;
   return buildCatalog(host.tools(), filter).names.toModel(tool.name);
 }
@@ -52,12 +53,14 @@ export function registerAgentModeMcpServer(
   log?: (line: string) => void,
 ): void {
   const changed = new vscode.EventEmitter<void>();
+  const onRoute = registerAgentRoute(context, log);
   let server: Promise<Relay.RelayServer> | undefined;
   /** The relay server once listening (its relays, running or starting, decide whether a change keeps the version). */
   let relay: Relay.RelayServer | undefined;
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   // The skills are part of it: the `skill` tool's description lists them (prompts and resources follow the same list).
-  const signature = () => (settings().agentToolsEnabled ? buildCatalog(host.tools(), filter, activeSkills(host)).signature : OFF);
+  const offered = () => currentRoute() === 'provider';
+  const signature = () => (offered() ? buildCatalog(host.tools(), filter, activeSkills(host)).signature : OFF);
   const published = new DefinitionVersion(signature());
   const check = () => {
     const step = published.update(signature(), relay?.liveCount ?? 0);
@@ -89,7 +92,7 @@ export function registerAgentModeMcpServer(
   const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
     provideMcpServerDefinitions: () => {
-      if (!settings().agentToolsEnabled) return [];
+      if (!offered()) return [];
       const script = context.asAbsolutePath('dist/mcp-relay.js');
       // ELECTRON_RUN_AS_NODE: in desktop VS Code `process.execPath` is Electron; in code-server it is Node already.
       const def = new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, process.execPath, [script], { ELECTRON_RUN_AS_NODE: '1' }, published.current);
@@ -110,6 +113,11 @@ export function registerAgentModeMcpServer(
     onSettled(host.onDidChangeExtensions, CHANGE_SETTLE_MS, check),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('zut.agentTools')) check();
+    }),
+    // The plugin took over or gave back: the list itself changes (a server, or none), live relay or not.
+    onRoute(() => {
+      check();
+      changed.fire();
     }),
     { dispose: () => void server?.then((s) => s.dispose()) },
   );

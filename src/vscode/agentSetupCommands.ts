@@ -17,6 +17,7 @@ import type { HookAgent } from '../hooks/names';
 import { applyInstall, applyUninstall, describePlan, installedCount, planInstall, summarizePlan, type HookKind, type HookScope, type Installation, type InstallPlan } from '../agentSetup/hookInstall';
 import { applyClaudeMcp, claudeMcpFile, findClaudeMcp } from '../agentSetup/claudeMcp';
 import { ensureLauncher } from '../agentSetup/launcher';
+import { writeLauncherPointer } from '../agentSetup/launcherPointer';
 import { allowProjectNote, mcpClients, mcpConfigFile, mcpSnippet, type McpClient } from '../agentSetup/mcpConfig';
 import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
 import { projectPins, type Pin } from '../host/extensions/pins';
@@ -79,6 +80,9 @@ export async function updateLauncher(context: vscode.ExtensionContext, log: (lin
   const target = { node: process.execPath, cli: context.asAbsolutePath('dist/cli.js'), hook: context.asAbsolutePath('dist/hook.js'), version };
   const r = await ensureLauncher(path.join(storage.fsPath, 'bin'), target);
   log(`launcher: ${r.launcher} (${r.written ? 'written' : 'up to date'}; runs ${target.node} ${target.cli})`);
+  const pointer = await writeLauncherPointer(r.launcher);
+  if (pointer.skipped) log(`launcher: zut's agent plugin will not find it: ${pointer.skipped}`);
+  else if (pointer.written) log(`launcher: its path written for zut's agent plugin to ${pointer.file}`);
   return r.launcher;
 }
 
