@@ -30,7 +30,9 @@ export const USAGE = `usage:
   zut-host tool    [--cwd DIR] [--allow-project] [--ext DIR]... [--timeout MS] [--keys KEYS | --keys-file FILE] [-q] NAME ['JSON']
   zut-host new     --lang ts|python|go|sh [--dir DIR] NAME
   zut-host trace   --ext DIR [--cwd DIR] [--timeout MS] [command NAME [ARGS...] | tool NAME ['JSON']]
-  zut-host mcp     [--cwd DIR] [--allow-project [--pin ID=FP]...] [--ext DIR]... [--timeout MS]   serve the tools over MCP (stdio)
+  zut-host mcp     [--cwd DIR] [--allow-project [--pin ID=FP]...] [--ext DIR]... [--timeout MS] [--window]
+                   serve the tools over MCP (stdio); --window: through the zut window that published its relay
+                   (zut's agent plugin), else by itself
   zut-host hook    [--agent AGENT] [--allow-project] [--no-warm] EVENT   an agent's hook (JSON on stdin)
   zut-host hook    install|uninstall --agent AGENT --scope user|workspace [--cwd DIR]
                    [--with-mcp | --command-hooks]   (claude: mcp_tool hooks through zut's MCP server, or commands;
@@ -99,6 +101,7 @@ const OPTIONS = {
   'idle-timeout': { type: 'string' },
   'after-pid': { type: 'string' },
   'no-warm': { type: 'boolean' },
+  window: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -111,6 +114,7 @@ const ONLY: Record<string, readonly string[]> = {
   'idle-timeout': ['hook'],
   'after-pid': ['hook'],
   'no-warm': ['hook'],
+  window: ['mcp'],
   timeout: ['command', 'tool', 'trace', 'mcp'],
   keys: ['command', 'tool'],
   'keys-file': ['command', 'tool'],

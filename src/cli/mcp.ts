@@ -5,6 +5,8 @@
  */
 import { cwdOf, enterProject, EXIT, extensionPids, hostOptions, UsageError, VERSION, type Parsed } from './common';
 import { runMcpStdio } from '../mcp/stdio';
+import { runMcpViaWindow } from '../mcp/windowRelay';
+import type { ExtensionHost } from '../host/api';
 import { stopSignals } from './signals';
 
 export async function mcp(p: Parsed): Promise<number> {
@@ -12,11 +14,13 @@ export async function mcp(p: Parsed): Promise<number> {
   const host = hostOptions(p); // the runtime's `mcp` shell (src/runtime/recipe.ts) adds its provider and restarts
   const cwd = cwdOf(p);
   enterProject(p);
-  return runMcpStdio({
+  const o = {
     host,
     cwd,
     version: VERSION,
     verbose: p.values.verbose,
-    signals: (stop, host) => stopSignals(stop, () => extensionPids(host), EXIT.interrupted),
-  });
+    signals: (stop: (signal: NodeJS.Signals) => void, host: ExtensionHost) => stopSignals(stop, () => extensionPids(host), EXIT.interrupted),
+  };
+  // zut's agent plugin: the window's host serves it when a window published its relay (src/mcp/windowRelay.ts).
+  return p.values.window ? runMcpViaWindow(o) : runMcpStdio(o);
 }

@@ -103,7 +103,7 @@ export function realFolder(folder: string): string {
 const hash = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** The key of a folder (its real path). */
-function folderKey(folder: string): string {
+export function folderKey(folder: string): string {
   return hash(realFolder(folder));
 }
 
@@ -144,10 +144,10 @@ export function writeRendezvous(file: string, r: Rendezvous, id: string): void {
 }
 
 /**
- * The rendezvous files of one kind in `dir` (`w`: windows, `h`: warm hosts), by name; none when the directory is not
+ * The rendezvous files of one kind in `dir` (`w`: windows, `h`: warm hosts, `m`: windows' MCP relays), by name; none when the directory is not
  * private (anyone could have planted them) or not there.
  */
-export function rendezvousNames(dir: string, kind: 'w' | 'h'): string[] {
+export function rendezvousNames(dir: string, kind: 'w' | 'h' | 'm'): string[] {
   try {
     if (checkPrivateDir(dir)) return [];
     return fs.readdirSync(dir).filter((n) => n.startsWith(`${kind}-`) && n.endsWith('.json'));

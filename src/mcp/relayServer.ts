@@ -24,6 +24,7 @@ const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
 export class RelayServer {
   private readonly tokens: Buffer[] = [];
+  private standing: { token: string; digest: Buffer } | undefined;
   private readonly sockets = new Set<net.Socket>();
   /** The MCP connection of each relay socket that passed the handshake. */
   private readonly connections = new DisposableMap<net.Socket, McpConnection>();
@@ -75,6 +76,24 @@ export class RelayServer {
     return token;
   }
 
+  /**
+   * The standing token: it admits any number of relays until `revokeStanding()` or `dispose()`, for the servers of
+   * zut's agent plugin, which VS Code (or its Agent Host) starts from static files and which find it in the private
+   * hooks directory (windowRendezvous.ts), not in env. Made once, on first ask.
+   */
+  standingToken(): string {
+    if (!this.standing) {
+      const token = randomBytes(32).toString('hex');
+      this.standing = { token, digest: digest(token) };
+    }
+    return this.standing.token;
+  }
+
+  /** Ends the standing token (the plugin's route is off): relays already connected stay. */
+  revokeStanding(): void {
+    this.standing = undefined;
+  }
+
   /** Relays connected and authenticated now. */
   get connectionCount(): number {
     return this.connections.size;
@@ -113,6 +132,7 @@ export class RelayServer {
   private redeem(token: unknown): boolean {
     if (typeof token !== 'string' || token === '') return false;
     const d = digest(token);
+    if (this.standing && timingSafeEqual(this.standing.digest, d)) return true;
     // Every entry is compared (constant time per entry), whichever matches.
     const at = this.tokens.reduce((hit, t, i) => (timingSafeEqual(t, d) ? i : hit), -1);
     if (at < 0) return false;
@@ -165,6 +185,7 @@ export class RelayServer {
 
   /** Closes every relay connection (their calls are cancelled) and the socket, and removes the private directory. */
   async dispose(): Promise<void> {
+    this.standing = undefined;
     this.changed.dispose();
     for (const t of this.pending.values()) clearTimeout(t);
     this.pending.clear();

@@ -24,6 +24,7 @@ import { zutSettings } from './settingsRead';
 import { lazyBundle } from './lazyBundle';
 import { MCP_SERVER_NAME } from '../hooks/names';
 import { currentRoute, registerAgentRoute } from './agentRoute';
+import { PluginRelay } from './pluginRelay';
 
 /** `contributes.mcpServerDefinitionProviders[].id` in package.json. */
 const MCP_PROVIDER_ID = 'zut.agentTools';
@@ -65,7 +66,8 @@ export function registerAgentModeMcpServer(
   const check = () => {
     const step = published.update(signature(), relay?.liveCount ?? 0);
     if (step.fireChanged) changed.fire();
-    if (step.refreshLive) relay?.refresh();
+    // The plugin's servers are relays too; the provider's version stays OFF on that route, so they are told here.
+    if (step.refreshLive || currentRoute() === 'plugin') relay?.refresh();
   };
   const listen = () =>
     // The relay server (src/mcp/relayServer.ts with the MCP handler, built apart as dist/relay-server.js) is loaded when
@@ -88,6 +90,14 @@ export function registerAgentModeMcpServer(
       }));
       return s;
     }));
+
+  /**
+   * On the plugin's route, this window's relay is published (with its standing token) for the plugin's servers to
+   * find (`zut-host mcp --window`, src/mcp/windowRelay.ts): they are served by this host, as the provider's are.
+   */
+  const plugin = new PluginRelay(listen, log);
+  // After activate() returns, like the launcher: loading the relay bundle is not activation's work.
+  setImmediate(() => plugin.follow(currentRoute()));
 
   const provider: vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition> = {
     onDidChangeMcpServerDefinitions: changed.event,
@@ -115,10 +125,13 @@ export function registerAgentModeMcpServer(
       if (e.affectsConfiguration('zut.agentTools')) check();
     }),
     // The plugin took over or gave back: the list itself changes (a server, or none), live relay or not.
-    onRoute(() => {
+    onRoute((route) => {
       check();
       changed.fire();
+      plugin.follow(route);
     }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => plugin.follow(currentRoute())),
+    plugin,
     { dispose: () => void server?.then((s) => s.dispose()) },
   );
 }

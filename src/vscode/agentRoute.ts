@@ -52,7 +52,7 @@ export function registerAgentRoute(context: vscode.ExtensionContext, log?: (line
       changed.fire(route);
     }),
   );
-  log?.(`agent tools: through ${describeRoute(route)}`);
+  log?.(`agent tools: through ${describeRoute(route)} (VS Code: ${JSON.stringify(harnessSettings())})`);
   publish();
   return changed.event;
 }
