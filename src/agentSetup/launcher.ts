@@ -149,7 +149,7 @@ export function windowsLauncher(t: LauncherTarget): string {
  * What the launcher at `file` holds, when it is a regular file of mode 0755 (not a link: opened without following one,
  * checked by fstat of what was opened) of `size` bytes; else undefined (it is to be replaced).
  */
-async function currentText(file: string, size: number): Promise<string | undefined> {
+async function currentText(file: string, size: number, mode: number): Promise<string | undefined> {
   let fh: fs.FileHandle;
   try {
     // Windows has no O_NOFOLLOW: there a link is told by its lstat.
@@ -160,7 +160,7 @@ async function currentText(file: string, size: number): Promise<string | undefin
   }
   try {
     const st = await fh.stat();
-    if (!st.isFile() || st.size !== size || (process.platform !== 'win32' && (st.mode & 0o777) !== 0o755)) return undefined;
+    if (!st.isFile() || st.size !== size || (process.platform !== 'win32' && (st.mode & 0o777) !== mode)) return undefined;
     return await fh.readFile('utf8');
   } catch {
     return undefined;
@@ -206,7 +206,7 @@ async function replaceFile(file: string, text: string, mode: number): Promise<vo
  * never written through (see the header).
  */
 export async function writeIfChanged(file: string, text: string, mode = 0o755): Promise<boolean> {
-  if ((await currentText(file, Buffer.byteLength(text))) === text) return false;
+  if ((await currentText(file, Buffer.byteLength(text), mode)) === text) return false;
   await replaceFile(file, text, mode);
   return true;
 }
