@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startModel } from '../../agents/lib/model.mjs';
 import { CAPI_MODEL_NAME, startCapi } from '../lib/capi.mjs';
-import { chatInput, openWorkbench, screenshot, sendChat, startServer, tempDir, workspaceCopy } from './harness.mjs';
+import { chatInput, openWorkbench, retry, screenshot, sendChat, startServer, tempDir, workspaceCopy } from './harness.mjs';
 
 /** One turn: Agent Host start, session creation, the runtime's MCP start and two model rounds (observed: ~30 s). */
 const TURN_TIMEOUT_MS = 120_000;
@@ -58,17 +58,24 @@ describe("agent host: a Copilot-harness turn calls a zut tool and gets the guard
     const inputPart = page.locator('.interactive-input-part').first();
     await chatInput(page).waitFor();
     // A new chat is a Copilot-harness session (chat.defaultToCopilotHarness); its model picker starts on "Auto", which
-    // needs Copilot's auto-mode service: the scripted model is picked instead (under "Other Models").
+    // needs Copilot's auto-mode service: the scripted model is picked instead.
     const auto = inputPart.getByText('Auto', { exact: true }).first();
     await auto.waitFor({ timeout: MODELS_TIMEOUT_MS });
     assert.match(await inputPart.innerText(), /\bCopilot\b/, 'the session is the Copilot harness');
-    await auto.click();
-    await page.locator('.action-widget').getByText('Other Models').first().click();
-    const row = page.locator('.action-widget .monaco-list-row', { hasText: CAPI_MODEL_NAME }).last();
-    await row.hover();   // the list follows the mouse; End + Enter picks its last row, the scripted model
-    await page.keyboard.press('End');
-    await page.keyboard.press('Enter');
-    await inputPart.getByText(CAPI_MODEL_NAME).first().waitFor();
+    // The picker lists "Auto" and an "Other Models" entry that shows the scripted model when clicked. The picker can
+    // open before its list has settled (the Agent Host lists models again as the session starts and the widget
+    // re-renders): each attempt opens it and picks the row, until the chat input shows the model.
+    const dropdown = page.locator('.action-widget-dropdown').first();
+    await retry(async () => {
+      if (await dropdown.isVisible()) await page.keyboard.press('Escape');
+      await auto.click();
+      await dropdown.getByText('Other Models').first().click({ timeout: 5000 });
+      const row = page.locator('.action-widget .monaco-list-row', { hasText: CAPI_MODEL_NAME }).last();
+      await row.hover({ timeout: 5000 });   // the list's focus follows the mouse; End + Enter picks its last (only) row
+      await page.keyboard.press('End');
+      await page.keyboard.press('Enter');
+      await inputPart.getByText(CAPI_MODEL_NAME).first().waitFor({ timeout: 5000 });
+    }, { timeout: MODELS_TIMEOUT_MS });
 
     await sendChat(page, 'What is the weather?');
     const response = page.locator('.interactive-item-container.interactive-response', { hasText: 'done' }).last();
