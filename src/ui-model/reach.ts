@@ -70,6 +70,12 @@ export interface ReachFacts {
   harness: HarnessSettings;
   /** This VS Code reads `contributes.chatPlugins`. */
   pluginsSupported: boolean;
+  /**
+   * The Agent Host is not on the machine of the window's UI (a web workbench: code-server, Codespaces…), which is where
+   * it reads a plugin's files from: in code-server 1.139.1 it cannot ("Access to file:///…/agent-plugin is not granted",
+   * test/vscode/ui/agentHost.test.mjs).
+   */
+  remoteAgentHost?: boolean;
   /** Where VS Code's agent hooks of ours are installed (`~/.copilot/hooks/zut.json`, `.github/hooks/zut.json`), if anywhere. */
   vscodeHooks: string[];
   /** Where Copilot CLI's hooks of ours are installed (the same files, Copilot CLI's form), if anywhere. */
@@ -95,6 +101,13 @@ type Harness = 'local' | 'copilot' | 'claude' | 'codex';
 /** Tools (and, from the same server, skills) on one harness, by the route. */
 function toolsOn(h: Harness, f: ReachFacts, what: string): ReachCell {
   if (f.route === 'off') return cell('not-reached', `zut.agentTools.enabled is off: VS Code's agent gets no ${what} of zut's`, openSetting('zut.agentTools.enabled', 'Enable zut.agentTools.enabled'));
+  // Copilot CLI's own MCP configuration: the Copilot harness runs Copilot CLI's engine and reads it, whatever the route.
+  const copilotCliMcp = h === 'copilot' && (f.agents.find((a) => a.agent === 'copilot-cli')?.checks.some((c) => c.scope === 'user' && c.mcpInstalled) ?? false);
+  if (copilotCliMcp) return cell('reached', `Copilot CLI's ~/.copilot/mcp-config.json names zut's server, and the Copilot harness reads it`);
+  if (f.route === 'plugin' && h !== 'local' && f.remoteAgentHost) {
+    const how = "zut's agent plugin, but this window's Agent Host runs on another machine than its UI and may not read the plugin's files (code-server 1.139: not granted)";
+    return h === 'copilot' ? cell('unknown', how, { label: 'Copy MCP Client Configuration… (Copilot CLI)', command: COPY_MCP, args: [{ client: 'copilot-cli' }] }) : cell('unknown', how);
+  }
   if (f.route === 'plugin') return cell('reached', `zut's agent plugin (its MCP server runs zut-host mcp; a plugin's MCP servers reach every harness, microsoft/vscode#332782)`);
   const why =
     f.via === 'plugin' && !f.harness.pluginsEnabled

@@ -66,6 +66,7 @@ export async function reachFacts(context: vscode.ExtensionContext, folder?: stri
     via: s.agentToolsVia,
     harness: harnessSettings(),
     pluginsSupported: chatPluginsSupported(),
+    remoteAgentHost: vscode.env.uiKind === vscode.UIKind.Web || vscode.env.remoteName !== undefined,
     vscodeHooks: await files('vscode'),
     copilotCliHooks: await files('copilot-cli'),
     agents,

@@ -13,7 +13,7 @@ import { applyInstall, planInstall, type Installation } from '../../src/agentSet
 const DEFAULTS: HarnessSettings = readHarnessSettings(() => undefined);
 
 /** The facts with the route computed as the window computes it (agentToolsRoute), and nothing installed. */
-function facts(o: { enabled?: boolean; via?: AgentToolsVia; harness?: Partial<HarnessSettings>; pluginsSupported?: boolean } & Partial<Pick<ReachFacts, 'vscodeHooks' | 'copilotCliHooks' | 'agents'>> = {}): ReachFacts {
+function facts(o: { enabled?: boolean; via?: AgentToolsVia; harness?: Partial<HarnessSettings>; pluginsSupported?: boolean; remoteAgentHost?: boolean } & Partial<Pick<ReachFacts, 'vscodeHooks' | 'copilotCliHooks' | 'agents'>> = {}): ReachFacts {
   const harness = { ...DEFAULTS, ...o.harness };
   const via = o.via ?? 'auto';
   const pluginsSupported = o.pluginsSupported ?? true;
@@ -25,6 +25,7 @@ function facts(o: { enabled?: boolean; via?: AgentToolsVia; harness?: Partial<Ha
     vscodeHooks: o.vscodeHooks ?? [],
     copilotCliHooks: o.copilotCliHooks ?? [],
     agents: o.agents ?? [],
+    ...(o.remoteAgentHost !== undefined && { remoteAgentHost: o.remoteAgentHost }),
   };
 }
 
@@ -252,5 +253,19 @@ describe('where zut reaches: the older agents\' checks on real files', () => {
     await applyInstall(planInstall(inst, 'claude', 'user'));
     fs.writeFileSync(path.join(inst.home, '.claude.json'), JSON.stringify({ mcpServers: { zut: { type: 'stdio', command: 'x', args: [] } } }));
     expect(await claudeCodeCheck(inst, 'user')).toMatchObject({ found: true, hooksInstalled: true, hooksRun: true, mcpInstalled: true });
+  });
+
+  it("an Agent Host on another machine than the UI (code-server): the plugin's tools are unknown there, with Copilot CLI's configuration as the Copilot harness's fix; Copilot CLI's own MCP configuration reaches the Copilot harness on any route", () => {
+    const remote = reachRows(facts({ via: 'plugin', remoteAgentHost: true }));
+    expect(row(remote, LOCAL).tools.state).toBe('reached');
+    for (const h of AGENT_HOST) expect(row(remote, h).tools).toMatchObject({ state: 'unknown', how: expect.stringContaining('may not read the plugin') });
+    expect(row(remote, COPILOT).tools.fix).toEqual({ label: 'Copy MCP Client Configuration… (Copilot CLI)', command: 'zut.copyMcpConfig', args: [{ client: 'copilot-cli' }] });
+    expect(row(reachRows(facts({ via: 'plugin', remoteAgentHost: false })), COPILOT).tools.state).toBe('reached');
+    const copilotCli = { agent: 'copilot-cli', label: 'Copilot CLI', checks: [{ scope: 'user' as const, found: true, hooksInstalled: false, mcpInstalled: true, problems: [] }] };
+    for (const via of ['provider', 'plugin'] as const) {
+      const rows = reachRows(facts({ via, remoteAgentHost: true, agents: [copilotCli] }));
+      expect(row(rows, COPILOT).tools).toMatchObject({ state: 'reached', how: expect.stringContaining('mcp-config.json') });
+      expect(row(rows, CLAUDE).tools.state).toBe('unknown');
+    }
   });
 });
