@@ -19,6 +19,7 @@ describe('readSettings', () => {
       chatEditorTools: 'all',
       agentToolsEnabled: true,
       agentToolsExclude: [],
+      agentToolsVia: 'auto',
       startTimeoutSeconds: 60,
       consentMode: 'ask',
       compatZot: true,
@@ -41,6 +42,7 @@ describe('readSettings', () => {
         'chat.editorTools': [' run_in_terminal '],
         'agentTools.enabled': false,
         'agentTools.exclude': [' secret_tool ', ''],
+        'agentTools.via': 'plugin',
         startTimeoutSeconds: 11,
         'projectExtensions.consent': 'trustedWorkspace',
         'compat.zot': false,
@@ -59,6 +61,7 @@ describe('readSettings', () => {
       chatEditorTools: ['run_in_terminal'],
       agentToolsEnabled: false,
       agentToolsExclude: ['secret_tool'],
+      agentToolsVia: 'plugin',
       startTimeoutSeconds: 11,
       consentMode: 'trustedWorkspace',
       compatZot: false,
@@ -69,7 +72,7 @@ describe('readSettings', () => {
 
   it('falls back to the default for each invalid value and names the setting', () => {
     const { settings, problems } = readSettings(
-      getter({ trace: 'loud', toolTimeoutSeconds: -1, extensionPaths: 'x', autoRestart: 'yes', 'chat.maxRounds': 2.5, alerts: 1, 'agentTools.exclude': 'x', 'projectExtensions.consent': 'never' }),
+      getter({ trace: 'loud', toolTimeoutSeconds: -1, extensionPaths: 'x', autoRestart: 'yes', 'chat.maxRounds': 2.5, alerts: 1, 'agentTools.exclude': 'x', 'agentTools.via': 'both', 'projectExtensions.consent': 'never' }),
     );
     expect(settings.consentMode).toBe('ask');
     expect(settings.trace).toBe('off');
@@ -79,8 +82,10 @@ describe('readSettings', () => {
     expect(settings.chatMaxRounds).toBe(32);
     expect(settings.agentToolsExclude).toEqual([]);
     expect(problems.some((p) => p.startsWith('zut.agentTools.exclude:'))).toBe(true);
+    expect(settings.agentToolsVia).toBe('auto');
+    expect(problems.some((p) => p.startsWith('zut.agentTools.via:'))).toBe(true);
     expect(settings.alerts).toBe('notify');
-    expect(problems).toHaveLength(8);
+    expect(problems).toHaveLength(9);
     expect(problems.find((p) => p.startsWith('zut.trace:'))).toContain('(using "off")');
     expect(problems.find((p) => p.startsWith('zut.chat.maxRounds:'))).toContain('(using 32)');
   });

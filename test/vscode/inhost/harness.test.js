@@ -66,21 +66,26 @@ suite('agent harness routes: the MCP server provider or zut agent plugin, each t
     await config().update('agentTools.via', undefined, vscode.ConfigurationTarget.Global);
   });
 
+  /** The route's checks: only its server runs (started by VS Code), each zut tool once, a call, a guard's block, the skill. */
+  async function checkRoute(route) {
+    const own = route === 'plugin' ? isPlugin : isProvider;
+    const other = route === 'plugin' ? isProvider : isPlugin;
+    // The other route's server is stopped by VS Code (its definition went away); ours is started.
+    await live(() => children().some(own) && !children().some(other) && ending('forecast').length === 1 && ending('skill').length === 1, `only the ${route}'s server, with forecast and skill`);
+    const names = mcpTools().map((t) => t.name);
+    assert.deepStrictEqual(names.filter((n, i) => names.indexOf(n) !== i), [], 'no tool offered twice');
+    for (const n of ['weather', 'forecast', 'skill']) assert.strictEqual(ending(n).length, 1, `${n} once (have: ${names.join(', ')})`);
+    assert.match(await invoke(ending('weather')[0].name, { city: 'Berlin' }), /Berlin: 16°C, fog/);
+    assert.match(await invoke(ending('weather')[0].name, { city: 'rm -rf /' }), /blocked by guard: refused: matches danger pattern "rm -rf"/);
+    assert.match(ending('skill')[0].description, /- weather-briefing \(from briefing\)/);
+    // Served by this window's host: the call's state is in this host's books.
+    assert.ok(Object.keys(host.exportState()).some((b) => host.getState(b, 'weather')), "the weather state is filed in this window's host");
+  }
+
   for (const via of /** @type {const} */ (['plugin', 'provider'])) {
     test(`zut.agentTools.via = ${via}: VS Code starts the ${via}'s server only, every zut tool once; a call runs, a guard blocks, the skill is listed`, async () => {
       await config().update('agentTools.via', via, vscode.ConfigurationTarget.Global);
-      const own = via === 'plugin' ? isPlugin : isProvider;
-      const other = via === 'plugin' ? isProvider : isPlugin;
-      // The other route's server is stopped by VS Code (its definition went away); ours is started.
-      await live(() => children().some(own) && !children().some(other) && ending('forecast').length === 1 && ending('skill').length === 1, `only the ${via}'s server, with forecast and skill`);
-      const names = mcpTools().map((t) => t.name);
-      assert.deepStrictEqual(names.filter((n, i) => names.indexOf(n) !== i), [], 'no tool offered twice');
-      for (const n of ['weather', 'forecast', 'skill']) assert.strictEqual(ending(n).length, 1, `${n} once (have: ${names.join(', ')})`);
-      assert.match(await invoke(ending('weather')[0].name, { city: 'Berlin' }), /Berlin: 16°C, fog/);
-      assert.match(await invoke(ending('weather')[0].name, { city: 'rm -rf /' }), /blocked by guard: refused: matches danger pattern "rm -rf"/);
-      assert.match(ending('skill')[0].description, /- weather-briefing \(from briefing\)/);
-      // Served by this window's host: the call's state is in this host's books.
-      assert.ok(Object.keys(host.exportState()).some((b) => host.getState(b, 'weather')), "the weather state is filed in this window's host");
+      await checkRoute(via);
     });
   }
 });
