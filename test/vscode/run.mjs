@@ -46,6 +46,7 @@ async function runInhost(harness) {
   };
   // The test environment goes to the server too (its extension host inherits it): VS Code 1.104's web workbench
   // ignores the payload's extensionEnvironment (1.139 reads it, below).
+  let result;
   const server = await startCodeServer({ tools: await tools(), dir, trust: true, env,
     // The suites assume the example project's extensions start at once; consent.test.js switches to "ask" itself.
     settings: TEST_SETTINGS });
@@ -82,11 +83,29 @@ async function runInhost(harness) {
     clearTimeout(timer);
     await opened;
     if (page) await harness.screenshot(page, 'inhost-end').catch(() => {});
-    return readInhostResult(env.ZUT_TEST_RESULT_FILE, code);
+    result = readInhostResult(env.ZUT_TEST_RESULT_FILE, code);
   } finally {
     await harness.closeAll();
     await server.stop();
   }
+  // Read once the server stopped (its logs flushed): CI keeps this output, not the run directory.
+  for (const t of result.failedTests) hostNotes.push(hostLogDuring(env.ZUT_TEST_LOGS_DIR, t));
+  return result;
+}
+
+/** The lines of the Zut log (reloads, restarts, load reports, errors) from shortly before a failed test to its end. */
+function hostLogDuring(logsDir, t) {
+  const head = `what the Zut log says from ${HOST_LOG_LEAD_MS / 1000}s before "${t.title}" to its failure:`;
+  if (!t.began) return `${head}\n      (no start time: the failure was outside a test)`;
+  const files = fs.existsSync(logsDir) ? fs.readdirSync(logsDir, { recursive: true }).map(String).filter((f) => f.endsWith(path.join('zut.zut-vscode', 'Zut.log'))) : [];
+  const lines = files.flatMap((f) => fs.readFileSync(path.join(logsDir, f), 'utf8').split('\n')).filter((l) => {
+    const m = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d\.\d+)/.exec(l);
+    const at = m ? new Date(`${m[1]}T${m[2]}`).getTime() : NaN;
+    // Not VS Code's routine MCP listing (many lines a second while servers start): what the host did.
+    return at >= t.began - HOST_LOG_LEAD_MS && at <= (t.ended ?? Infinity) + 1000 && !/\] mcp: (tools|prompts|resources)\/list|\] mcp: initialize/.test(l);
+  });
+  const shown = lines.length > HOST_LOG_MAX_LINES ? [`(${lines.length - HOST_LOG_MAX_LINES} earlier lines left out)`, ...lines.slice(-HOST_LOG_MAX_LINES)] : lines;
+  return `${head}\n${(shown.length ? shown : ['(nothing)']).map((l) => `      ${l.slice(0, 300)}`).join('\n')}`;
 }
 
 function formatLog(args) {
@@ -100,7 +119,7 @@ function readInhostResult(file, code) {
   if (!fs.existsSync(file)) {
     const why = code === 'timeout' ? `timed out after ${opts.timeout}s` : typeof code === 'string' ? code : `exit code ${code}, no result file`;
     console.log(`  ✖ in-host suite did not complete (${why}); see ${rel(path.join(runDir, 'inhost-exthost.log'))} and the server logs`);
-    return { passed: 0, failed: 1 };
+    return { passed: 0, failed: 1, failedTests: [] };
   }
   const r = JSON.parse(fs.readFileSync(file, 'utf8'));
   for (const t of r.tests.filter((x) => x.state !== 'passed')) {
@@ -109,7 +128,7 @@ function readInhostResult(file, code) {
   }
   const failed = r.failures + r.pending + (code !== 0 && r.failures + r.pending === 0 ? 1 : 0);
   if (code !== 0 && r.failures + r.pending === 0) console.log(`  ✖ the in-host runner exited with ${code}`);
-  return { passed: r.passes, failed };
+  return { passed: r.passes, failed, failedTests: r.tests.filter((x) => x.state === 'failed') };
 }
 
 async function runUi(harness) {
@@ -135,6 +154,12 @@ async function runUi(harness) {
 }
 
 const results = [];
+/** For each failed in-host test, what the host logged meanwhile: printed last, where a CI log's tail keeps it. */
+const hostNotes = [];
+/** How far before a failed test its host log is shown (a late reload from the test before is the usual suspect). */
+const HOST_LOG_LEAD_MS = 20_000;
+/** At most this many log lines per failed test. */
+const HOST_LOG_MAX_LINES = 40;
 let exitCode = 0;
 try {
   console.log(`run dir: ${rel(runDir)}`);
@@ -165,6 +190,7 @@ try {
 }
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
+for (const n of hostNotes) console.log(`\n${n}`);
 console.log(`\n${results.map((r) => `${r.name}: ${r.passed} passed, ${r.failed} failed`).join('\n')}`);
 console.log(`artifacts: ${rel(runDir)}; total ${secs()}`);
 console.log(`${passed} passed, ${failed} failed`);

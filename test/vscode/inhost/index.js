@@ -22,10 +22,14 @@ exports.run = async function run() {
   try {
     await new Promise((resolve) => {
       const runner = mocha.run(() => resolve());
+      // When each test began (ms since epoch): the runner prints what the host logged while a failed one ran.
+      const began = new Map();
+      runner.on('test', (t) => began.set(t, Date.now()));
+      runner.on('hook', (h) => began.set(h, Date.now()));
       runner.on('pass', (t) => { summary.passes++; summary.tests.push({ title: t.fullTitle(), file: t.file && path.basename(t.file), state: 'passed', ms: t.duration }); });
       runner.on('fail', (t, err) => {
         summary.failures++;
-        summary.tests.push({ title: t.fullTitle(), file: t.file && path.basename(t.file), state: 'failed', error: String((err && err.stack) || err) });
+        summary.tests.push({ title: t.fullTitle(), file: t.file && path.basename(t.file), state: 'failed', error: String((err && err.stack) || err), began: began.get(t), ended: Date.now() });
       });
       runner.on('pending', (t) => { summary.pending++; summary.tests.push({ title: t.fullTitle(), file: t.file && path.basename(t.file), state: 'pending' }); });
     });

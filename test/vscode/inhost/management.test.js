@@ -401,8 +401,10 @@ suite('management: host and commands', function () {
     const byScope = (name, scope) => host.extensions().find((e) => e.name === name && e.scope === scope);
     try {
       await config.update('extensionPaths', [explicit], vscode.ConfigurationTarget.Global);
-      await eventually(() => byScope('shell', 'explicit') && byScope('shell', 'explicit').state === 'running', 'the explicit shell running');
-      assert.strictEqual(byScope('shell', 'explicit').dir, explicit);
+      // Running, and its registrations in: a registration window may close on silence (auto-ready) before they come.
+      const explicitShell = () => byScope('shell', 'explicit');
+      await eventually(() => explicitShell() && explicitShell().state === 'running' && explicitShell().commands.some((c) => c.name === 'uptime'), 'the explicit shell running with /uptime');
+      assert.strictEqual(explicitShell().dir, explicit);
       assert.strictEqual(byScope('shell', 'project').state, 'shadowed');
       assert.strictEqual(host.commands().find((c) => c.name === 'uptime').ext, 'shell');
 

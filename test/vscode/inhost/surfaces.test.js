@@ -305,5 +305,7 @@ suite('surfaces (HostUi in VS Code)', function () {
     }, 'a note of notey');
     fs.rmSync(dir, { recursive: true, force: true });
     await eventually(async () => !host.extensions().some((e) => e.name === 'notey') && !extView(await snapshot(), 'notey'), 'notey and its notes gone');
+    // Gone once the reload replaced the set; it still starts the others: the next suite begins on a settled host.
+    await host.whenSettled(Date.now() + 30000);
   });
 });

@@ -22,7 +22,11 @@ suite('zot extensions in VS Code', function () {
     await scripted.activate();
     host = (await vscode.extensions.getExtension('zut.zut-vscode').activate()).host;
     await config().update('extensionPaths', [path.join(ZOT, 'zot-node'), path.join(ZOT, 'zot-py')], vscode.ConfigurationTarget.Global);
-    await eventually(() => ['zot-node', 'zot-py'].every((n) => host.extensions().some((e) => e.name === n && e.state === 'running')), 'both zot fixtures running', 60000);
+    // Running with their registrations in (a registration window may close on silence before they come), and the
+    // host settled: a load still under way (a change on disk from an earlier suite) would restart them under a test.
+    const registered = { 'zot-node': 'zrelay', 'zot-py': 'py_upper' };
+    await eventually(() => Object.entries(registered).every(([n, name]) => host.extensions().some((e) => e.name === n && e.state === 'running' && [...e.commands, ...e.tools].some((r) => r.name === name))), 'both zot fixtures running, registered', 60000);
+    await host.whenSettled(Date.now() + 30000);
   });
 
   suiteTeardown(async function () {
