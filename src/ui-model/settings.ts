@@ -74,6 +74,16 @@ const fields = {
 export const RELOAD_KEYS = ['home', 'extensionPaths', 'projectExtensions.consent', 'compat.zot', 'compat.e'] as const;
 
 /**
+ * Whether the discovery inputs (RELOAD_KEYS) differ between two readings. A configuration event can name a key whose
+ * value did not change (a settings file rewritten, a value set to what it was): a reload restarts every extension,
+ * so it runs only for a real difference.
+ */
+export function reloadInputsDiffer(a: ZutSettings, b: ZutSettings): boolean {
+  const inputs = (s: ZutSettings) => JSON.stringify([s.home, s.extensionPaths, s.consentMode, s.compatZot, s.compatE]);
+  return inputs(a) !== inputs(b);
+}
+
+/**
  * Settings read from the user's own settings only (issue 20 point 1): they decide which code runs without consent
  * (`zut.extensionPaths` never asks, `zut.home` holds the global extensions), so a repository's
  * `.vscode/settings.json` or a folder's settings must not set them. Their workspace and folder values are ignored.

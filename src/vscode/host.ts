@@ -15,7 +15,7 @@ import { HostRuntime } from '../runtime/runtime';
 import type { HostChoices } from '../runtime/recipe';
 import { ExtensionOutput } from './output';
 import { ExtensionWatchers } from './extensionWatchers';
-import { affectsAny, effectiveZutHome, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from '../ui-model/settings';
+import { affectsAny, effectiveZutHome, reloadInputsDiffer, resolveExtensionPaths, RELOAD_KEYS, type ZutSettings } from '../ui-model/settings';
 import { zutSettings } from './settingsRead';
 import { isWorkspaceTrusted, registerTrust } from './trust';
 import { editorToolPort } from './editorTools';
@@ -153,7 +153,7 @@ class WindowHost extends Disposable implements HostControl {
     this.settings = this.readSettings();
     this.applySettings(this.options);
     if (before.trace !== this.settings.trace) this.runtime.manager.setTrace(this.settings.trace);
-    if (affectsAny((s) => e.affectsConfiguration(s), RELOAD_KEYS)) {
+    if (affectsAny((s) => e.affectsConfiguration(s), RELOAD_KEYS) && reloadInputsDiffer(before, this.settings)) {
       this.watchers.rewatch();
       void this.reload('settings changed').catch(() => undefined);
     }

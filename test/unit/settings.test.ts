@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { affectsAny, effectiveZutHome, expandHome, readSettings, resolveExtensionPaths, RELOAD_KEYS, userScopedGetter, type InspectedSetting } from '../../src/ui-model/settings';
+import { affectsAny, effectiveZutHome, expandHome, readSettings, reloadInputsDiffer, resolveExtensionPaths, RELOAD_KEYS, userScopedGetter, type InspectedSetting } from '../../src/ui-model/settings';
 
 const getter = (values: Record<string, unknown>) => (key: string) => values[key];
 
@@ -129,6 +129,18 @@ describe('affectsAny', () => {
     const changed = new Set(['zut.home']);
     expect(affectsAny((s) => changed.has(s), RELOAD_KEYS)).toBe(true);
     expect(affectsAny((s) => changed.has(s), ['trace'])).toBe(false);
+  });
+});
+
+describe('reloadInputsDiffer', () => {
+  it('is true only when a discovery input changed: an event naming a key set to what it was reloads nothing', () => {
+    const base = readSettings(() => undefined).settings;
+    expect(reloadInputsDiffer(base, { ...base })).toBe(false);
+    expect(reloadInputsDiffer(base, { ...base, extensionPaths: [...base.extensionPaths] })).toBe(false);
+    expect(reloadInputsDiffer(base, { ...base, trace: 'verbose' })).toBe(false);
+    for (const change of [{ home: '/h' }, { extensionPaths: ['/x'] }, { consentMode: 'trustedWorkspace' as const }, { compatZot: !base.compatZot }, { compatE: !base.compatE }]) {
+      expect(reloadInputsDiffer(base, { ...base, ...change }), JSON.stringify(change)).toBe(true);
+    }
   });
 });
 
