@@ -9,7 +9,7 @@
 const assert = require('assert');
 const fs = require('fs');
 const vscode = require('vscode');
-const { eventually } = require('./util');
+const { chatPluginsSupported, eventually } = require('./util');
 
 const ID = 'zut.zut-vscode';
 const mcpTools = () => vscode.lm.tools.filter((t) => (t.tags || []).includes('mcp') && t.name.startsWith('mcp_'));
@@ -83,9 +83,10 @@ suite('agent harness routes: the MCP server provider or zut agent plugin, each t
   }
 
   for (const via of /** @type {const} */ (['plugin', 'provider'])) {
-    test(`zut.agentTools.via = ${via}: VS Code starts the ${via}'s server only, every zut tool once; a call runs, a guard blocks, the skill is listed`, async () => {
+    // A VS Code without agent plugins (before 1.139) takes the provider for `plugin` too: that route is checked there.
+    test(`zut.agentTools.via = ${via}: VS Code starts the ${via}'s server only (the provider's where VS Code has no agent plugins), every zut tool once; a call runs, a guard blocks, the skill is listed`, async () => {
       await config().update('agentTools.via', via, vscode.ConfigurationTarget.Global);
-      await checkRoute(via);
+      await checkRoute(chatPluginsSupported() ? via : 'provider');
     });
   }
 });

@@ -8,6 +8,7 @@
 const assert = require('assert');
 const path = require('path');
 const vscode = require('vscode');
+const { chatPluginsSupported } = require('./util');
 
 const ID = 'zut.zut-vscode';
 const WS = process.env.ZUT_TEST_WORKSPACE;
@@ -41,10 +42,13 @@ suite('where zut reaches (zut.showReach, the doctor section)', function () {
     let all = await rows();
     assert.deepStrictEqual(all.slice(0, 4).map((r) => r.surface), ['VS Code: Local harness', 'VS Code: Copilot harness', 'VS Code: Claude harness', 'VS Code: Codex harness']);
     assert.strictEqual(rowOf(all, 'VS Code: Local harness').tools.state, 'reached');
+    const plugins = chatPluginsSupported();
     for (const s of ['VS Code: Copilot harness', 'VS Code: Claude harness', 'VS Code: Codex harness']) {
       const tools = rowOf(all, s).tools;
       assert.strictEqual(tools.state, 'unknown', `${s}: ${JSON.stringify(tools)}`);
-      assert.deepStrictEqual(tools.fix, { label: 'Set zut.agentTools.via to plugin', command: 'workbench.action.openSettings', args: ['zut.agentTools.via'] });
+      // The plugin is the fix only where VS Code has agent plugins; before 1.139 there is none to offer.
+      if (plugins) assert.deepStrictEqual(tools.fix, { label: 'Set zut.agentTools.via to plugin', command: 'workbench.action.openSettings', args: ['zut.agentTools.via'] });
+      else assert.ok(!tools.fix && /this VS Code has no agent plugins/.test(tools.how), `${s}: ${JSON.stringify(tools)}`);
     }
     // Every terminal agent has a row: Claude Code, Copilot CLI and the set-up rows.
     for (const label of ['Claude Code', 'Copilot CLI', 'Codex CLI', 'Gemini CLI']) rowOf(all, `${label} (terminal)`);
@@ -55,7 +59,11 @@ suite('where zut reaches (zut.showReach, the doctor section)', function () {
     for (const s of ['VS Code: Local harness', 'VS Code: Copilot harness', 'VS Code: Claude harness', 'VS Code: Codex harness']) {
       const { tools, skills } = rowOf(all, s);
       if (!pluginsOn) assert.match(tools.how, /chat\.plugins\.enabled is off/);
-      else if (s === 'VS Code: Local harness') {
+      else if (!plugins) {
+        // No agent plugins in this VS Code: the provider serves, and says why.
+        if (s === 'VS Code: Local harness') assert.strictEqual(tools.state, 'reached', `${s}: ${JSON.stringify(tools)}`);
+        assert.match(tools.how, /this VS Code has no agent plugins/);
+      } else if (s === 'VS Code: Local harness') {
         assert.strictEqual(tools.state, 'reached', `${s}: ${JSON.stringify(tools)}`);
         assert.match(tools.how, /agent plugin/);
         assert.strictEqual(skills.state, 'reached');
@@ -66,7 +74,7 @@ suite('where zut reaches (zut.showReach, the doctor section)', function () {
         assert.match(tools.how, /may not read the plugin's files/);
       }
     }
-    console.log(`reach: chat.plugins.enabled ${pluginsOn}; VS Code ${vscode.version}`);
+    console.log(`reach: chat.plugins.enabled ${pluginsOn}; agent plugins ${plugins}; VS Code ${vscode.version}`);
     await setVia(undefined);
   });
 

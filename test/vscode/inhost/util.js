@@ -60,4 +60,13 @@ function writeShExt(root, name, comment, manifestExtra = {}) {
   return writeShExtension(root, name, { comment, command: 'hi', manifest: { version: '1.0.0', language: 'sh', ...manifestExtra } });
 }
 
-module.exports = { MODEL, askZut, enabledExtensions, eventually, modelRequests, recentResponses, shownText, writeShExt };
+/**
+ * Whether this VS Code reads `contributes.chatPlugins`, as the extension decides it (src/vscode/agentRoute.ts
+ * CHAT_PLUGINS_SINCE, 1.139): on an older one zut's agent plugin is never the route and the provider serves.
+ */
+function chatPluginsSupported() {
+  const [major, minor] = require('vscode').version.split('.').map((n) => Number.parseInt(n, 10));
+  return major > 1 || (major === 1 && minor >= 139);
+}
+
+module.exports = { MODEL, askZut, chatPluginsSupported, enabledExtensions, eventually, modelRequests, recentResponses, shownText, writeShExt };
