@@ -7,6 +7,7 @@
  * answered with an error naming it, at once: never a hang. Pure: the caller keeps the panel state.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../protocol/lazySchema';
 import type { Question } from '../hostUi';
 import { E_PANEL_MAX_LINES, E_PROGRESS_MAX_CHARS, E_STATUS_MAX_COLUMNS, E_WIDGET_MAX_ROWS } from '../../protocol/limits';
 import type { ExtMessage, ExtNotice } from './types';
@@ -21,9 +22,9 @@ export interface EPanelState {
   interactive: boolean;
 }
 
-const Span = z.object({ text: z.string() }).loose();
+const Span = lazySchema(() => z.object({ text: z.string() }).loose());
 /** A panel or widget line: a string, or spans `{text, token}` (the token is a theme colour: dropped here). */
-const Line = z.union([z.string(), z.array(Span)]).transform((l) => (typeof l === 'string' ? l : l.map((s) => s.text).join('')));
+const Line = lazySchema(() => z.union([z.string(), z.array(Span)]).transform((l) => (typeof l === 'string' ? l : l.map((s) => s.text).join(''))));
 const nullable = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => v ?? null);
 
 const Params = {
@@ -161,8 +162,8 @@ function panelRequest(id: EWireId, v: { title?: string; lines: string[]; interac
   return shown(id, { type: 'open_panel', panel: { id: E_PANEL_ID, ...fields } });
 }
 
-const Notify = z.object({ message: z.string() });
-const ToolUpdate = z.object({ id: z.union([z.number(), z.string()]), stream: z.string().optional(), chunk: z.string() });
+const Notify = lazySchema(() => z.object({ message: z.string() }));
+const ToolUpdate = lazySchema(() => z.object({ id: z.union([z.number(), z.string()]), stream: z.string().optional(), chunk: z.string() }));
 
 /** Maps one notification from the extension (`notify`, `tool.update`); others are logged and ignored. */
 export function mapNotification(method: string, params: unknown): ExtMessage {
