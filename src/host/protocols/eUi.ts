@@ -27,20 +27,23 @@ const Span = lazySchema(() => z.object({ text: z.string() }).loose());
 const Line = lazySchema(() => z.union([z.string(), z.array(Span)]).transform((l) => (typeof l === 'string' ? l : l.map((s) => s.text).join(''))));
 const nullable = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => v ?? null);
 
+// Each built at its first request (lazySchema): none while dist/extension.js loads.
 const Params = {
-  'ui.notify': z.object({ message: z.string(), tone: z.enum(['info', 'warning', 'error']).optional() }),
-  'ui.show': z.object({ title: z.string().optional(), body: z.string(), format: z.string().optional() }),
-  'ui.status': z.object({ text: nullable(z.string()), key: z.string().optional() }),
-  'ui.activity': z.object({ text: nullable(z.string()), key: z.string().optional() }),
-  'ui.widget': z.object({ lines: nullable(z.array(Line)), key: z.string().optional() }),
-  'ui.panel': z.object({ title: z.string().optional(), lines: z.array(Line), interactive: z.boolean().optional() }).nullable(),
-  'ui.select': z.object({
-    title: z.string(),
-    options: z.array(z.union([z.string(), z.object({ label: z.string(), description: z.string().optional(), value: z.unknown().optional() })])),
-  }),
-  'ui.confirm': z.object({ title: z.string(), message: z.string().optional() }),
-  'ui.input': z.object({ title: z.string(), placeholder: z.string().optional(), prefill: z.string().optional(), secret: z.boolean().optional() }),
-  'session.send': z.object({ content: z.string(), internal: z.boolean().optional() }),
+  'ui.notify': lazySchema(() => z.object({ message: z.string(), tone: z.enum(['info', 'warning', 'error']).optional() })),
+  'ui.show': lazySchema(() => z.object({ title: z.string().optional(), body: z.string(), format: z.string().optional() })),
+  'ui.status': lazySchema(() => z.object({ text: nullable(z.string()), key: z.string().optional() })),
+  'ui.activity': lazySchema(() => z.object({ text: nullable(z.string()), key: z.string().optional() })),
+  'ui.widget': lazySchema(() => z.object({ lines: nullable(z.array(Line)), key: z.string().optional() })),
+  'ui.panel': lazySchema(() => z.object({ title: z.string().optional(), lines: z.array(Line), interactive: z.boolean().optional() }).nullable()),
+  'ui.select': lazySchema(() =>
+    z.object({
+      title: z.string(),
+      options: z.array(z.union([z.string(), z.object({ label: z.string(), description: z.string().optional(), value: z.unknown().optional() })])),
+    }),
+  ),
+  'ui.confirm': lazySchema(() => z.object({ title: z.string(), message: z.string().optional() })),
+  'ui.input': lazySchema(() => z.object({ title: z.string(), placeholder: z.string().optional(), prefill: z.string().optional(), secret: z.boolean().optional() })),
+  'session.send': lazySchema(() => z.object({ content: z.string(), internal: z.boolean().optional() })),
 } as const;
 
 /** Requests with no counterpart here, and why (the error the extension gets). */
