@@ -1,7 +1,7 @@
 /**
  * What the management commands do (registered by management.ts at activation, the `zut ext` CLI's counterparts):
  * reload, doctor report, install, and the Extensions view's item actions (restart, enable/disable, show log, open
- * manifest, remove). Built as dist/management.js and loaded when one of them first runs (lazyBundle.ts): installing,
+ * manifest, remove), and "Call Tool…" (callTool.ts). Built as dist/management.js and loaded when one of them first runs (lazyBundle.ts): installing,
  * the doctor's report and removing are not what a window needs before its first extension answers (issue 41).
  */
 import { promises as fs } from 'node:fs';
@@ -20,6 +20,7 @@ import type { HostControl } from './host';
 import { extensionsSummary } from '../ui-model/extensionsModel';
 import { confirmPlan, pickInstallSource, stageSource } from './installFlow';
 import { moveToTrash } from '../host/disk/trash';
+import { callTool } from './callTool';
 import { destinationRoot, pickDestination, resolveExtension } from './pickExtension';
 
 /** The commands implemented here (package.json `contributes.commands`). */
@@ -32,7 +33,8 @@ export type ManagementCommandId =
   | 'zut.disableExtension'
   | 'zut.openManifest'
   | 'zut.openLogFile'
-  | 'zut.removeExtension';
+  | 'zut.removeExtension'
+  | 'zut.callTool';
 
 /** What has state in dist/extension.js, handed in. */
 export interface ManagementDeps {
@@ -204,6 +206,9 @@ export function managementCommands(
       return false;
     }
   });
+  reg('zut.callTool', (name?: unknown, argsJson?: unknown) =>
+    callTool(host, deps.documents, typeof name === 'string' ? name : undefined, typeof argsJson === 'string' ? argsJson : undefined),
+  );
   return commands;
 }
 

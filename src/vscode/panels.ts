@@ -1,7 +1,8 @@
 /**
  * Extension panels → webviews: one `WebviewPanel` per (extension, panel id). Frames are text only (the webview
  * sets `textContent`), renders are coalesced per panel (src/ui-model/panelModel.ts), keys and sizes go back to the host as
- * `panel_key` / `panel_resize`, and a panel the user closes sends `panel_close`.
+ * `panel_key` / `panel_resize`, and a panel the user closes sends `panel_close`. Built as dist/panels.js, loaded by
+ * hostUi.ts when an extension first opens a panel (ARCHITECTURE.md "Lazy bundles").
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
