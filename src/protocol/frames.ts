@@ -10,11 +10,11 @@ import { lazySchema } from './lazySchema';
 export const PROTOCOL_VERSION = 2;
 
 /** Any JSON value (used for opaque `details`, `state`, `schema`, `args`). */
-export const JsonValue: z.ZodType<unknown> = lazySchema(() => z.unknown());
+export const JsonValue: z.ZodType<unknown> = /* @__PURE__ */ lazySchema(() => z.unknown());
 
 // ---------------------------------------------------------------- shared value types
 
-export const SessionContext = lazySchema(() => z.object({
+export const SessionContext = /* @__PURE__ */ lazySchema(() => z.object({
   id: z.string(),
   parent_id: z.string().optional(),
   path: z.string().optional(),
@@ -23,7 +23,7 @@ export const SessionContext = lazySchema(() => z.object({
 }));
 export type SessionContext = z.infer<typeof SessionContext>;
 
-export const ContentBlock = lazySchema(() => z.object({
+export const ContentBlock = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.string(),
   text: z.string().optional(),
   mime_type: z.string().optional(),
@@ -31,7 +31,7 @@ export const ContentBlock = lazySchema(() => z.object({
 }));
 export type ContentBlock = z.infer<typeof ContentBlock>;
 
-export const PanelSpec = lazySchema(() => z.object({
+export const PanelSpec = /* @__PURE__ */ lazySchema(() => z.object({
   id: z.string().min(1),
   title: z.string().optional(),
   lines: z.array(z.string()).nullish().transform((v) => v ?? undefined),
@@ -41,14 +41,14 @@ export type PanelSpec = z.infer<typeof PanelSpec>;
 
 // ---------------------------------------------------------------- extension → host
 
-export const HelloFromExt = lazySchema(() => z.object({
+export const HelloFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('hello'),
   protocol_version: z.number().int(),
   name: z.string(),
   version: z.string().optional(),
   capabilities: z.array(z.string()).nullish().transform((v) => v ?? []),
 }));
-export const RegisterCommandFromExt = lazySchema(() => z.object({
+export const RegisterCommandFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('register_command'),
   name: z.string().min(1),
   description: z.string().optional(),
@@ -57,7 +57,7 @@ export const RegisterCommandFromExt = lazySchema(() => z.object({
  * `register_tool.annotations` (ours, additive; zut ignores unknown fields): hints passed through to MCP clients
  * (VS Code's agent mode, `zut-host mcp`). A malformed value is dropped, never fatal to the registration.
  */
-export const ToolAnnotations = lazySchema(() => z.object({
+export const ToolAnnotations = /* @__PURE__ */ lazySchema(() => z.object({
   title: z.string().optional(),
   readOnlyHint: z.boolean().optional(),
   destructiveHint: z.boolean().optional(),
@@ -66,7 +66,7 @@ export const ToolAnnotations = lazySchema(() => z.object({
 }));
 export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
 
-export const RegisterToolFromExt = lazySchema(() => z.object({
+export const RegisterToolFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('register_tool'),
   name: z.string().min(1),
   description: z.string().optional(),
@@ -75,13 +75,13 @@ export const RegisterToolFromExt = lazySchema(() => z.object({
   interactive: z.boolean().optional(),
   annotations: ToolAnnotations.optional().catch(undefined),
 }));
-export const ReadyFromExt = lazySchema(() => z.object({ type: z.literal('ready') }));
-export const SubscribeFromExt = lazySchema(() => z.object({
+export const ReadyFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('ready') }));
+export const SubscribeFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('subscribe'),
   events: z.array(z.string()).nullish().transform((v) => v ?? []),
   intercept: z.array(z.string()).nullish().transform((v) => v ?? []),
 }));
-export const EventInterceptResponseFromExt = lazySchema(() => z.object({
+export const EventInterceptResponseFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('event_intercept_response'),
   id: z.string(),
   block: z.boolean().optional(),
@@ -90,7 +90,7 @@ export const EventInterceptResponseFromExt = lazySchema(() => z.object({
   replace_text: z.string().optional(),
   context: z.string().optional(),
 }));
-export const ToolResultFromExt = lazySchema(() => z.object({
+export const ToolResultFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('tool_result'),
   id: z.string(),
   content: z.array(ContentBlock).nullish().transform((v) => v ?? []),
@@ -98,7 +98,7 @@ export const ToolResultFromExt = lazySchema(() => z.object({
   activate_tools: z.array(z.string()).nullish().transform((v) => v ?? undefined),
   details: JsonValue.optional(),
 }));
-export const CommandResponseFromExt = lazySchema(() => z.object({
+export const CommandResponseFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('command_response'),
   id: z.string(),
   action: z.string(),
@@ -108,39 +108,39 @@ export const CommandResponseFromExt = lazySchema(() => z.object({
   open_panel: PanelSpec.nullish().transform((v) => v ?? undefined),
   error: z.string().optional(),
 }));
-export const OpenPanelFromExt = lazySchema(() => z.object({ type: z.literal('open_panel'), panel: PanelSpec }));
-export const PanelRenderFromExt = lazySchema(() => z.object({
+export const OpenPanelFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('open_panel'), panel: PanelSpec }));
+export const PanelRenderFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('panel_render'),
   panel_id: z.string(),
   title: z.string().optional(),
   lines: z.array(z.string()).nullish().transform((v) => v ?? undefined),
   footer: z.string().optional(),
 }));
-export const PanelCloseFromExt = lazySchema(() => z.object({ type: z.literal('panel_close'), panel_id: z.string() }));
-export const StatusFromExt = lazySchema(() => z.object({
+export const PanelCloseFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('panel_close'), panel_id: z.string() }));
+export const StatusFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('status'),
   key: z.string(),
   level: z.string().optional(),
   text: z.string().optional(),
 }));
-export const WidgetFromExt = lazySchema(() => z.object({
+export const WidgetFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('widget'),
   id: z.string(),
   position: z.string().optional(),
   title: z.string().optional(),
   lines: z.array(z.string()).nullish().transform((v) => v ?? undefined),
 }));
-const ClearWidgetFromExt = lazySchema(() => z.object({ type: z.literal('widget_clear'), id: z.string() }));
-export const AlertFromExt = lazySchema(() => z.object({ type: z.literal('alert'), kind: z.string(), reason: z.string().optional() }));
-export const NotifyFromExt = lazySchema(() => z.object({
+const ClearWidgetFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('widget_clear'), id: z.string() }));
+export const AlertFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('alert'), kind: z.string(), reason: z.string().optional() }));
+export const NotifyFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('notify'),
   level: z.string().optional(),
   message: z.string(),
 }));
-export const ClearNotesFromExt = lazySchema(() => z.object({ type: z.literal('clear_notes') }));
-export const SubmitSlashFromExt = lazySchema(() => z.object({ type: z.literal('submit_slash'), text: z.string() }));
-export const SubmitFromExt = lazySchema(() => z.object({ type: z.literal('submit'), text: z.string() }));
-export const ShutdownAckFromExt = lazySchema(() => z.object({ type: z.literal('shutdown_ack') }));
+export const ClearNotesFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('clear_notes') }));
+export const SubmitSlashFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('submit_slash'), text: z.string() }));
+export const SubmitFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('submit'), text: z.string() }));
+export const ShutdownAckFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('shutdown_ack') }));
 
 /** Every frame an extension may send, keyed by `type`. */
 export const extFrameSchemas = {
@@ -188,7 +188,7 @@ export type AlertFromExt = ExtFrameOf<'alert'>;
 
 // ---------------------------------------------------------------- host → extension
 
-export const HelloAckFromHost = lazySchema(() => z.object({
+export const HelloAckFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('hello_ack'),
   protocol_version: z.number().int(),
   zut_version: z.string(),
@@ -199,20 +199,20 @@ export const HelloAckFromHost = lazySchema(() => z.object({
   data_dir: z.string().optional(),
   session: SessionContext.optional(),
 }));
-export const CommandInvokedFromHost = lazySchema(() => z.object({
+export const CommandInvokedFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('command_invoked'),
   id: z.string(),
   name: z.string(),
   args: z.string().optional(),
 }));
-export const ToolCancelFromHost = lazySchema(() => z.object({ type: z.literal('tool_cancel'), id: z.string() }));
-export const ToolCallFromHost = lazySchema(() => z.object({
+export const ToolCancelFromHost = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('tool_cancel'), id: z.string() }));
+export const ToolCallFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('tool_call'),
   id: z.string(),
   name: z.string(),
   args: JsonValue,
 }));
-export const EventFromHost = lazySchema(() => z.object({
+export const EventFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('event'),
   event: z.string(),
   step: z.number().int().optional(),
@@ -230,7 +230,7 @@ export const EventFromHost = lazySchema(() => z.object({
   session: SessionContext.optional(),
   state: JsonValue.optional(),
 }));
-export const EventInterceptFromHost = lazySchema(() => z.object({
+export const EventInterceptFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('event_intercept'),
   id: z.string(),
   event: z.string(),
@@ -244,20 +244,20 @@ export const EventInterceptFromHost = lazySchema(() => z.object({
   step: z.number().int().optional(),
   text: z.string().optional(),
 }));
-export const PanelKeyFromHost = lazySchema(() => z.object({
+export const PanelKeyFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('panel_key'),
   panel_id: z.string(),
   key: z.string(),
   text: z.string().optional(),
 }));
-export const PanelResizeFromHost = lazySchema(() => z.object({
+export const PanelResizeFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('panel_resize'),
   panel_id: z.string(),
   width: z.number().int(),
   height: z.number().int(),
 }));
-export const PanelCloseFromHost = lazySchema(() => z.object({ type: z.literal('panel_close'), panel_id: z.string() }));
-export const ShutdownFromHost = lazySchema(() => z.object({ type: z.literal('shutdown') }));
+export const PanelCloseFromHost = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('panel_close'), panel_id: z.string() }));
+export const ShutdownFromHost = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('shutdown') }));
 
 /** Every frame the host may send, keyed by `type`. */
 export const hostFrameSchemas = {

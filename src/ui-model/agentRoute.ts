@@ -15,7 +15,7 @@ import { lazySchema } from '../protocol/lazySchema';
 /** `zut.agentTools.via`. */
 export const AGENT_TOOLS_VIA = ['auto', 'provider', 'plugin'] as const;
 export type AgentToolsVia = (typeof AGENT_TOOLS_VIA)[number];
-export const agentToolsViaSchema = lazySchema(() => z.enum(AGENT_TOOLS_VIA));
+export const agentToolsViaSchema = /* @__PURE__ */ lazySchema(() => z.enum(AGENT_TOOLS_VIA));
 
 /** VS Code's own settings that decide which harness a session runs on (1.139), and whether plugins load. */
 export interface HarnessSettings {

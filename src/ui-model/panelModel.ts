@@ -10,7 +10,7 @@ import { PANEL_KEYS, type PanelSpec } from '../protocol/frames';
 import { renderMessage, type RenderMessage } from './panelRender';
 
 /** A message posted by media/panel.ts. Anything else is dropped. */
-export const WebviewMessage = lazySchema(() => z.discriminatedUnion('type', [
+export const WebviewMessage = /* @__PURE__ */ lazySchema(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('ack'), seq: z.number().int().nonnegative() }),
   // A delta did not apply to what the webview holds: it asks for a full frame.

@@ -13,7 +13,7 @@ import { Disposable, Emitter, type Event } from '../host/events';
 import type { PanelSpec } from '../protocol/frames';
 import { NotesSurface, type NoteEvent } from './notes';
 import type { NotesModelOptions } from '../ui-model/notesModel';
-import type { Scheduler } from '../ui-model/panelModel';
+import { WebviewMessage, type Scheduler } from '../ui-model/panelModel';
 import type * as Panels from './panels';
 import { lazyBundle } from './lazyBundle';
 import { QuestionSurface } from './questions';
@@ -73,7 +73,7 @@ export class VsCodeHostUi extends Disposable implements HostUi {
     this.onDidNote = this.notes.onDidNote;
     const load = lazyBundle<typeof Panels>(context, 'panels');
     this.makePanels = () => {
-      const panels = this._register(new (load().PanelSurface)(context, { scheduler: options.scheduler, log: options.log }));
+      const panels = this._register(new (load().PanelSurface)(context, { parseMessage: (raw) => WebviewMessage.safeParse(raw), scheduler: options.scheduler, log: options.log }));
       if (this.panelHost) panels.attach(this.panelHost);
       return panels;
     };

@@ -10,7 +10,7 @@ import type { HostPanels } from '../host/api';
 import type { PanelRender } from '../host/hostUi';
 import { Disposable, toDisposable } from '../host/events';
 import type { PanelSpec } from '../protocol/frames';
-import { frameFromSpec, RenderCoalescer, WebviewMessage, type PanelFrame, type Scheduler } from '../ui-model/panelModel';
+import { frameFromSpec, RenderCoalescer, type PanelFrame, type Scheduler, type WebviewMessage } from '../ui-model/panelModel';
 
 /** What a panel shows (for tests and diagnostics). */
 export interface PanelSnapshot extends PanelFrame {
@@ -66,6 +66,11 @@ function panelTitle(title: string, id: string): string {
 }
 
 export interface PanelSurfaceOptions {
+  /**
+   * panelModel.ts `WebviewMessage.safeParse`, handed in by hostUi.ts: the schema (and zod) stay in dist/extension.js,
+   * so dist/panels.js carries no copy of zod.
+   */
+  parseMessage(raw: unknown): { success: true; data: WebviewMessage } | { success: false };
   scheduler?: Scheduler;
   log?: (message: string) => void;
 }
@@ -78,7 +83,7 @@ export class PanelSurface extends Disposable {
 
   constructor(
     private readonly context: vscode.ExtensionContext,
-    private readonly options: PanelSurfaceOptions = {},
+    private readonly options: PanelSurfaceOptions,
   ) {
     super();
     // Closing every panel silently disposes each view (their onDidDispose).
@@ -160,7 +165,7 @@ export class PanelSurface extends Disposable {
   }
 
   private onMessage(view: PanelView, raw: unknown): void {
-    const parsed = WebviewMessage.safeParse(raw);
+    const parsed = this.options.parseMessage(raw);
     if (!parsed.success) {
       this.options.log?.(`panel ${view.ext}/${view.id}: ignored a malformed webview message`);
       return;

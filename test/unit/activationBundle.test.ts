@@ -21,7 +21,7 @@ const NOT_AT_ACTIVATION = [
   'src/host/disk/trash.ts',
   'src/vscode/installFlow.ts',
   'src/ui-model/toolArgs.ts', // "Call Tool…" (dist/management.js)
-  'src/ui-model/panelModel.ts', // the panels' webviews (dist/panels.js)
+  'src/ui-model/panelRender.ts', // the panels' webviews (dist/panels.js; panelModel.ts's message schema stays)
 ];
 
 let dir: string;

@@ -58,6 +58,14 @@ describe('release bundle', () => {
     expect(js).toContain('"extension.js"');
   });
 
+  it('dist/chat.js and dist/panels.js (a first @zut request, a first panel) carry no zod: what needs it is handed in', () => {
+    for (const f of ['chat.js', 'panels.js']) {
+      const js = fs.readFileSync(path.join(out, f), 'utf8');
+      expect(js, f).not.toContain('Invalid input');
+      expect(js.length, f).toBeLessThan(30_000);
+    }
+  });
+
   it('the foreign-tool table is a lazy bundle: extension.js loads dist/foreign-tools.js at its first call, which maps as the source does', () => {
     const js = fs.readFileSync(path.join(out, 'extension.js'), 'utf8');
     expect(js).toContain('"foreign-tools.js"');

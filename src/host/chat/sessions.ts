@@ -12,7 +12,7 @@ import type { ChatMessage } from './model';
 import { CHAT_BRANCHES_MAX as MAX_BRANCHES, CHAT_TEXT_MAX_CHARS as TEXT_MAX } from '../../protocol/limits';
 
 /** A conversation message as kept in metadata (images become a placeholder to keep chat storage small). */
-const StoredPart = lazySchema(() => z.discriminatedUnion('kind', [
+const StoredPart = /* @__PURE__ */ lazySchema(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: z.string() }),
   z.object({
     kind: z.literal('toolCall'),
@@ -27,11 +27,11 @@ const StoredPart = lazySchema(() => z.discriminatedUnion('kind', [
     content: z.array(z.object({ kind: z.literal('text'), text: z.string() })),
   }),
 ]));
-const StoredMessage = lazySchema(() => z.object({ role: z.enum(['user', 'assistant']), parts: z.array(StoredPart) }));
+const StoredMessage = /* @__PURE__ */ lazySchema(() => z.object({ role: z.enum(['user', 'assistant']), parts: z.array(StoredPart) }));
 type StoredMessage = z.infer<typeof StoredMessage>;
 
 /** What one `@zut` response records in `ChatResult.metadata.zut`. */
-export const TurnMeta = lazySchema(() => z.object({
+export const TurnMeta = /* @__PURE__ */ lazySchema(() => z.object({
   /** The conversation. */
   session: z.string(),
   /** The branch (`SessionContext.id`). */
@@ -72,7 +72,7 @@ export function storeMessages(messages: ChatMessage[]): StoredMessage[] {
 }
 
 
-const Snapshot = lazySchema(() => z.object({
+const Snapshot = /* @__PURE__ */ lazySchema(() => z.object({
   active: z.string().optional(),
   branches: z.record(
     z.string(),

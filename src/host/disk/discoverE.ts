@@ -132,7 +132,7 @@ export async function listEExtensions(root: string): Promise<string[]> {
   }
 }
 
-const ESettings = lazySchema(() => z.object({ extensions: z.record(z.string(), z.unknown()) }));
+const ESettings = /* @__PURE__ */ lazySchema(() => z.object({ extensions: z.record(z.string(), z.unknown()) }));
 
 /**
  * e's `initialize.params.extensions_config` (e spec): every entry under `"extensions"` in `<eHome>/settings.json`,

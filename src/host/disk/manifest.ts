@@ -25,11 +25,11 @@ export type ReadManifestResult =
   | { ok: false; error: string };
 
 // `null` is treated like an absent field (as Go's encoding/json does); unknown fields are stripped.
-const optString = lazySchema(() => z.string().nullish().transform((v) => v ?? undefined));
-const stringList = lazySchema(() => z.array(z.string()).nullish().transform((v) => v ?? []));
+const optString = /* @__PURE__ */ lazySchema(() => z.string().nullish().transform((v) => v ?? undefined));
+const stringList = /* @__PURE__ */ lazySchema(() => z.array(z.string()).nullish().transform((v) => v ?? []));
 
 /** The manifest's zod schema (descriptions become the editor's hover docs through `manifestJsonSchema`). */
-const ManifestSchema = lazySchema(() => z.object({
+const ManifestSchema = /* @__PURE__ */ lazySchema(() => z.object({
   name: optString.describe('The extension\'s name: unique among your extensions, sent back in `hello.name`, used for its log file (`<zut home>/logs/<name>.log`). No path separators.'),
   version: optString.describe('Its version, shown in the Extensions view and the doctor report.'),
   exec: optString.describe('The program to run: a path inside the extension directory (`./main.py`, must be executable) or a launcher on PATH (`node`, `python3`). Required unless the directory ships a theme.'),

@@ -9,10 +9,10 @@ import { lazySchema } from '../../protocol/lazySchema';
 import type { LifecycleEvent } from '../types';
 import type { ExtMessage } from './types';
 
-const Named = lazySchema(() => z.object({ name: z.string().min(1), description: z.string().optional() }));
+const Named = /* @__PURE__ */ lazySchema(() => z.object({ name: z.string().min(1), description: z.string().optional() }));
 
 /** The manifest's zod schema. Everything but `name` is optional (spec); unknown fields are ignored. */
-const EManifestSchema = lazySchema(() => z.object({
+const EManifestSchema = /* @__PURE__ */ lazySchema(() => z.object({
   name: z.string().min(1),
   version: z.string().optional(),
   tools: z.array(Named.extend({ parameters: z.record(z.string(), z.unknown()).optional(), label: z.unknown().optional() })).optional(),

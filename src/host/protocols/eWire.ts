@@ -22,7 +22,7 @@ type EIncoming =
   /** Not usable: why, for the log. `id` when the line was a request we can still refuse. */
   | { kind: 'invalid'; message: string; id?: EWireId };
 
-const Message = lazySchema(() => z.object({
+const Message = /* @__PURE__ */ lazySchema(() => z.object({
   id: z.unknown().optional(),
   method: z.string().min(1).optional(),
   params: z.unknown().optional(),

@@ -11,7 +11,9 @@ import type { ExtensionHost } from '../../host/api';
 import type { NoteLevel } from '../../host/hostUi';
 import { Disposable, type Event } from '../../host/events';
 import type { PanelSpec } from '../../protocol';
-import { SessionTracker, type TurnMeta } from '../../host/chat/sessions';
+import { applySession, SessionTracker, storeMessages, type TurnMeta } from '../../host/chat/sessions';
+import { activeSkills, skillTool } from '../../host/chat/skills';
+import { helpText, historyToMessages, lastTurnMeta } from '../../host/chat/conversation';
 import { zutSettings } from '../settingsRead';
 import { PARTICIPANT_ID } from './history';
 import type { ChatSink } from './render';
@@ -76,6 +78,7 @@ class ZutChat extends Disposable {
     this.deps = {
       host,
       tracker: this.tracker,
+      chat: { applySession, storeMessages, helpText, historyToMessages, lastTurnMeta, activeSkills, skillTool },
       settings: () => zutSettings().settings,
       editorToolPort,
       clearAllNotes: () => ui.clearAllNotes(),

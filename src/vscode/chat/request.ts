@@ -4,18 +4,20 @@
  * the first request (lazyBundle.ts): a window that never asks `@zut` never loads the loop, the model adapter or the
  * renderer (ARCHITECTURE.md "Lazy bundles"). So that this bundle's copies of modules hold no state of their own, what
  * has state (the settings reader, the session tracker, the sinks of running responses, the editor tools' port) is
- * handed in by participant.ts from dist/extension.js.
+ * handed in by participant.ts from dist/extension.js; so are the functions over stored sessions and skills, which
+ * need zod (dist/chat.js carries no copy of it: ~15 KB, not ~115).
  */
 import * as vscode from 'vscode';
 import type { ExtensionHost } from '../../host/api';
 import type { EditorToolPort, EditorToolsSetting } from '../../host/chat/editorTools';
 import type { PanelSpec } from '../../protocol';
 import type { ZutSettings } from '../../ui-model/settings';
-import { helpText, historyToMessages, lastTurnMeta } from '../../host/chat/conversation';
+import type * as Conversation from '../../host/chat/conversation';
 import { runLoop, type LoopOptions, type LoopResult } from '../../host/chat/loop';
 import type { ChatMessage } from '../../host/chat/model';
-import { applySession, storeMessages, type SessionTracker, type TurnMeta } from '../../host/chat/sessions';
-import { activeSkills, skillTool } from '../../host/chat/skills';
+import type * as Sessions from '../../host/chat/sessions';
+import type { SessionTracker, TurnMeta } from '../../host/chat/sessions';
+import type * as Skills from '../../host/chat/skills';
 import { systemPreamble } from '../../host/chat/systemPrompt';
 import { parseSlash, planResponse, responseErrorMessage } from '../../ui-model/commandModel';
 import { toHistory } from './history';
@@ -26,6 +28,10 @@ import { ChatSink } from './render';
 export interface ChatRequestDeps {
   readonly host: ExtensionHost;
   readonly tracker: SessionTracker;
+  /** host/chat/sessions.ts, conversation.ts and skills.ts, as dist/extension.js holds them. */
+  readonly chat: Pick<typeof Sessions, 'applySession' | 'storeMessages'> &
+    Pick<typeof Conversation, 'helpText' | 'historyToMessages' | 'lastTurnMeta'> &
+    Pick<typeof Skills, 'activeSkills' | 'skillTool'>;
   /** The one settings reader's current values (src/vscode/settingsRead.ts). */
   settings(): ZutSettings;
   /** src/vscode/editorTools.ts `editorToolPort`. */
@@ -54,6 +60,7 @@ export async function handleChatRequest(
 ): Promise<ChatRequestDone> {
   deps.clearAllNotes();
   const { host } = deps;
+  const { applySession, storeMessages, historyToMessages, lastTurnMeta, activeSkills, skillTool } = deps.chat;
   host.setModel(request.model.vendor, request.model.id);
 
   const history = toHistory(chatContext.history);
@@ -122,7 +129,7 @@ async function slashCommand(
   const { host } = deps;
   const lower = name.toLowerCase();
   if (lower === 'help') {
-    sink.code(helpText(host));
+    sink.code(deps.chat.helpText(host));
     return [];
   }
   if (lower === 'reload') {
