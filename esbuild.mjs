@@ -128,6 +128,13 @@ export function buildOptions({ production = false, outdir = path.join(ROOT, 'dis
         'agent-setup': path.join(ROOT, 'src/vscode/agentSetupCommands.ts'),
         // "New Extension…"'s generator and its templates (src/host/authoring/, ~17 KB), loaded when the command runs.
         'new-extension': path.join(ROOT, 'src/host/authoring/newExtension.ts'),
+        // A `@zut` request (the loop, the model adapter, the renderer), loaded at the first (src/vscode/chat/request.ts);
+        // the management commands' work (install, doctor, remove, Call Tool…), loaded when one first runs
+        // (src/vscode/managementCommands.ts); the panels' webviews, loaded at the first `open_panel`
+        // (src/vscode/panels.ts): not what a window needs before its first extension answers (issue 41).
+        chat: path.join(ROOT, 'src/vscode/chat/request.ts'),
+        management: path.join(ROOT, 'src/vscode/managementCommands.ts'),
+        panels: path.join(ROOT, 'src/vscode/panels.ts'),
         hook: path.join(ROOT, 'src/hook.ts'),
         ...standInBundleEntries(),
       },

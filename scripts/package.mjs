@@ -43,11 +43,12 @@ export function packagedFiles(dir = ROOT) {
 /**
  * What a package must hold: the bundle, the headless CLI (`zut-host`, for MCP clients and terminals: README's
  * snippets point at it), the stable launcher's writer and the agent setup commands (dist/agent-setup.js), the foreign-tool table
- * (dist/foreign-tools.js, a lazy bundle of the extension: esbuild.mjs LAZY_STAND_INS), the light
+ * (dist/foreign-tools.js, a lazy bundle of the extension: esbuild.mjs LAZY_STAND_INS), the `@zut` request, the
+ * management commands and the panels (dist/chat.js, dist/management.js, dist/panels.js: lazy bundles loaded by src/vscode/lazyBundle.ts), the light
  * agent-hook entry the installed hook commands run (dist/hook.js, falling back to dist/cli.js), and the SDK and
  * TypeScript transform "New Extension…" (TypeScript) copies.
  */
-export const REQUIRED_FILES = ['dist/main.js', 'dist/extension.js', 'dist/cli.js', 'dist/agent-setup.js', 'dist/new-extension.js', 'dist/foreign-tools.js', 'dist/hook.js', 'dist/relay-server.js', ...[...SDK_FILES, TS_TRANSFORM_FILE].map((f) => `dist/sdk/${f}`)];
+export const REQUIRED_FILES = ['dist/main.js', 'dist/extension.js', 'dist/cli.js', 'dist/agent-setup.js', 'dist/new-extension.js', 'dist/chat.js', 'dist/management.js', 'dist/panels.js', 'dist/foreign-tools.js', 'dist/hook.js', 'dist/relay-server.js', ...[...SDK_FILES, TS_TRANSFORM_FILE].map((f) => `dist/sdk/${f}`)];
 
 /**
  * Throws unless the files about to be packaged are clean: no source map, every REQUIRED_FILES present and, for a

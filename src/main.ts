@@ -1,15 +1,15 @@
 /**
  * dist/main.js, the extension's entry (package.json `main`): loads the extension itself (dist/extension.js) through a
- * V8 code cache kept in the extension's global storage, then hands activate() over to it. Loading the 340 KB bundle
- * was most of VS Code's activation figure (issue 28); with the cache V8 skips parsing it and compiling the functions
- * activation ran. The cache is made once per build and Node (keyed by the bundle's hash and V8's version), written
- * after activation (CODE_CACHE_WRITE_DELAY_MS, never on its path) behind a header of ours (the source's key and the
- * sha256 of the V8 data), and only read from a folder and a file that are the user's own and nobody else may write
- * (the folder lstat'ed, the file opened without following a link and checked by fstat of what was opened, then read
- * from that descriptor). V8 checks only a cache's header, and runs a damaged payload (one flipped bit can crash the
- * process at every activation), so our digest is checked before V8 sees the data: a mismatch, or a cache V8 rejects,
- * compiles the bundle as without a cache and a new cache replaces the bad one. Nothing here can stop the extension
- * from loading.
+ * V8 code cache kept in the extension's global storage, then hands activate() over to it. Loading the bundle (340 KB
+ * then; ~300 KB since issue 41's lazy bundles) was most of VS Code's activation figure (issue 28); with the cache V8
+ * skips parsing it and compiling the functions activation ran. The cache is made once per build and Node (keyed by the
+ * bundle's hash and V8's version), written after activation (CODE_CACHE_WRITE_DELAY_MS, never on its path) behind a
+ * header of ours (the source's key and the sha256 of the V8 data), and only read from a folder and a file that are the
+ * user's own and nobody else may write (the folder lstat'ed, the file opened without following a link and checked by
+ * fstat of what was opened, then read from that descriptor). V8 checks only a cache's header, and runs a damaged
+ * payload (one flipped bit can crash the process at every activation), so our digest is checked before V8 sees the
+ * data: a mismatch, or a cache V8 rejects, compiles the bundle as without a cache and a new cache replaces the bad one.
+ * Nothing here can stop the extension from loading.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';

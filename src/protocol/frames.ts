@@ -4,68 +4,69 @@
  * Unknown fields are tolerated (stripped); an unknown `type` is reported, not fatal.
  */
 import * as z from 'zod';
+import { lazySchema } from './lazySchema';
 
 /** The protocol major both sides must agree on. */
 export const PROTOCOL_VERSION = 2;
 
 /** Any JSON value (used for opaque `details`, `state`, `schema`, `args`). */
-export const JsonValue: z.ZodType<unknown> = z.unknown();
+export const JsonValue: z.ZodType<unknown> = /* @__PURE__ */ lazySchema(() => z.unknown());
 
 // ---------------------------------------------------------------- shared value types
 
-export const SessionContext = z.object({
+export const SessionContext = /* @__PURE__ */ lazySchema(() => z.object({
   id: z.string(),
   parent_id: z.string().optional(),
   path: z.string().optional(),
   cwd: z.string().optional(),
   fork_point: z.number().int().optional(),
-});
+}));
 export type SessionContext = z.infer<typeof SessionContext>;
 
-export const ContentBlock = z.object({
+export const ContentBlock = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.string(),
   text: z.string().optional(),
   mime_type: z.string().optional(),
   data: z.string().optional(),
-});
+}));
 export type ContentBlock = z.infer<typeof ContentBlock>;
 
-export const PanelSpec = z.object({
+export const PanelSpec = /* @__PURE__ */ lazySchema(() => z.object({
   id: z.string().min(1),
   title: z.string().optional(),
   lines: z.array(z.string()).nullish().transform((v) => v ?? undefined),
   footer: z.string().optional(),
-});
+}));
 export type PanelSpec = z.infer<typeof PanelSpec>;
 
 // ---------------------------------------------------------------- extension → host
 
-export const HelloFromExt = z.object({
+export const HelloFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('hello'),
   protocol_version: z.number().int(),
   name: z.string(),
   version: z.string().optional(),
   capabilities: z.array(z.string()).nullish().transform((v) => v ?? []),
-});
-export const RegisterCommandFromExt = z.object({
+}));
+export const RegisterCommandFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('register_command'),
   name: z.string().min(1),
   description: z.string().optional(),
-});
+}));
 /**
  * `register_tool.annotations` (ours, additive; zut ignores unknown fields): hints passed through to MCP clients
  * (VS Code's agent mode, `zut-host mcp`). A malformed value is dropped, never fatal to the registration.
  */
-export const ToolAnnotations = z.object({
+export const ToolAnnotations = /* @__PURE__ */ lazySchema(() => z.object({
   title: z.string().optional(),
   readOnlyHint: z.boolean().optional(),
   destructiveHint: z.boolean().optional(),
   idempotentHint: z.boolean().optional(),
   openWorldHint: z.boolean().optional(),
-});
+}));
 export type ToolAnnotations = z.infer<typeof ToolAnnotations>;
 
-export const RegisterToolFromExt = z.object({
+export const RegisterToolFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('register_tool'),
   name: z.string().min(1),
   description: z.string().optional(),
@@ -73,14 +74,14 @@ export const RegisterToolFromExt = z.object({
   deferred: z.boolean().optional(),
   interactive: z.boolean().optional(),
   annotations: ToolAnnotations.optional().catch(undefined),
-});
-export const ReadyFromExt = z.object({ type: z.literal('ready') });
-export const SubscribeFromExt = z.object({
+}));
+export const ReadyFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('ready') }));
+export const SubscribeFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('subscribe'),
   events: z.array(z.string()).nullish().transform((v) => v ?? []),
   intercept: z.array(z.string()).nullish().transform((v) => v ?? []),
-});
-export const EventInterceptResponseFromExt = z.object({
+}));
+export const EventInterceptResponseFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('event_intercept_response'),
   id: z.string(),
   block: z.boolean().optional(),
@@ -88,16 +89,16 @@ export const EventInterceptResponseFromExt = z.object({
   modified_args: JsonValue.optional(),
   replace_text: z.string().optional(),
   context: z.string().optional(),
-});
-export const ToolResultFromExt = z.object({
+}));
+export const ToolResultFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('tool_result'),
   id: z.string(),
   content: z.array(ContentBlock).nullish().transform((v) => v ?? []),
   is_error: z.boolean().optional(),
   activate_tools: z.array(z.string()).nullish().transform((v) => v ?? undefined),
   details: JsonValue.optional(),
-});
-export const CommandResponseFromExt = z.object({
+}));
+export const CommandResponseFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('command_response'),
   id: z.string(),
   action: z.string(),
@@ -106,40 +107,40 @@ export const CommandResponseFromExt = z.object({
   display: z.string().optional(),
   open_panel: PanelSpec.nullish().transform((v) => v ?? undefined),
   error: z.string().optional(),
-});
-export const OpenPanelFromExt = z.object({ type: z.literal('open_panel'), panel: PanelSpec });
-export const PanelRenderFromExt = z.object({
+}));
+export const OpenPanelFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('open_panel'), panel: PanelSpec }));
+export const PanelRenderFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('panel_render'),
   panel_id: z.string(),
   title: z.string().optional(),
   lines: z.array(z.string()).nullish().transform((v) => v ?? undefined),
   footer: z.string().optional(),
-});
-export const PanelCloseFromExt = z.object({ type: z.literal('panel_close'), panel_id: z.string() });
-export const StatusFromExt = z.object({
+}));
+export const PanelCloseFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('panel_close'), panel_id: z.string() }));
+export const StatusFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('status'),
   key: z.string(),
   level: z.string().optional(),
   text: z.string().optional(),
-});
-export const WidgetFromExt = z.object({
+}));
+export const WidgetFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('widget'),
   id: z.string(),
   position: z.string().optional(),
   title: z.string().optional(),
   lines: z.array(z.string()).nullish().transform((v) => v ?? undefined),
-});
-const ClearWidgetFromExt = z.object({ type: z.literal('widget_clear'), id: z.string() });
-export const AlertFromExt = z.object({ type: z.literal('alert'), kind: z.string(), reason: z.string().optional() });
-export const NotifyFromExt = z.object({
+}));
+const ClearWidgetFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('widget_clear'), id: z.string() }));
+export const AlertFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('alert'), kind: z.string(), reason: z.string().optional() }));
+export const NotifyFromExt = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('notify'),
   level: z.string().optional(),
   message: z.string(),
-});
-export const ClearNotesFromExt = z.object({ type: z.literal('clear_notes') });
-export const SubmitSlashFromExt = z.object({ type: z.literal('submit_slash'), text: z.string() });
-export const SubmitFromExt = z.object({ type: z.literal('submit'), text: z.string() });
-export const ShutdownAckFromExt = z.object({ type: z.literal('shutdown_ack') });
+}));
+export const ClearNotesFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('clear_notes') }));
+export const SubmitSlashFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('submit_slash'), text: z.string() }));
+export const SubmitFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('submit'), text: z.string() }));
+export const ShutdownAckFromExt = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('shutdown_ack') }));
 
 /** Every frame an extension may send, keyed by `type`. */
 export const extFrameSchemas = {
@@ -187,7 +188,7 @@ export type AlertFromExt = ExtFrameOf<'alert'>;
 
 // ---------------------------------------------------------------- host → extension
 
-export const HelloAckFromHost = z.object({
+export const HelloAckFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('hello_ack'),
   protocol_version: z.number().int(),
   zut_version: z.string(),
@@ -197,21 +198,21 @@ export const HelloAckFromHost = z.object({
   extension_dir: z.string().optional(),
   data_dir: z.string().optional(),
   session: SessionContext.optional(),
-});
-export const CommandInvokedFromHost = z.object({
+}));
+export const CommandInvokedFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('command_invoked'),
   id: z.string(),
   name: z.string(),
   args: z.string().optional(),
-});
-export const ToolCancelFromHost = z.object({ type: z.literal('tool_cancel'), id: z.string() });
-export const ToolCallFromHost = z.object({
+}));
+export const ToolCancelFromHost = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('tool_cancel'), id: z.string() }));
+export const ToolCallFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('tool_call'),
   id: z.string(),
   name: z.string(),
   args: JsonValue,
-});
-export const EventFromHost = z.object({
+}));
+export const EventFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('event'),
   event: z.string(),
   step: z.number().int().optional(),
@@ -228,8 +229,8 @@ export const EventFromHost = z.object({
   text: z.string().optional(),
   session: SessionContext.optional(),
   state: JsonValue.optional(),
-});
-export const EventInterceptFromHost = z.object({
+}));
+export const EventInterceptFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('event_intercept'),
   id: z.string(),
   event: z.string(),
@@ -242,21 +243,21 @@ export const EventInterceptFromHost = z.object({
   effect: z.string().optional(),
   step: z.number().int().optional(),
   text: z.string().optional(),
-});
-export const PanelKeyFromHost = z.object({
+}));
+export const PanelKeyFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('panel_key'),
   panel_id: z.string(),
   key: z.string(),
   text: z.string().optional(),
-});
-export const PanelResizeFromHost = z.object({
+}));
+export const PanelResizeFromHost = /* @__PURE__ */ lazySchema(() => z.object({
   type: z.literal('panel_resize'),
   panel_id: z.string(),
   width: z.number().int(),
   height: z.number().int(),
-});
-export const PanelCloseFromHost = z.object({ type: z.literal('panel_close'), panel_id: z.string() });
-export const ShutdownFromHost = z.object({ type: z.literal('shutdown') });
+}));
+export const PanelCloseFromHost = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('panel_close'), panel_id: z.string() }));
+export const ShutdownFromHost = /* @__PURE__ */ lazySchema(() => z.object({ type: z.literal('shutdown') }));
 
 /** Every frame the host may send, keyed by `type`. */
 export const hostFrameSchemas = {

@@ -10,11 +10,12 @@
  * on an Agent Host harness (or one is enabled), the provider otherwise. VS Code-free: the adapter reads the settings.
  */
 import * as z from 'zod';
+import { lazySchema } from '../protocol/lazySchema';
 
 /** `zut.agentTools.via`. */
 export const AGENT_TOOLS_VIA = ['auto', 'provider', 'plugin'] as const;
 export type AgentToolsVia = (typeof AGENT_TOOLS_VIA)[number];
-export const agentToolsViaSchema = z.enum(AGENT_TOOLS_VIA);
+export const agentToolsViaSchema = /* @__PURE__ */ lazySchema(() => z.enum(AGENT_TOOLS_VIA));
 
 /** VS Code's own settings that decide which harness a session runs on (1.139), and whether plugins load. */
 export interface HarnessSettings {

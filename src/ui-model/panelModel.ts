@@ -4,12 +4,13 @@
  * always wins and is always delivered last; each post carries only what changed since the previous one).
  */
 import * as z from 'zod';
+import { lazySchema } from '../protocol/lazySchema';
 import type { PanelRender } from '../host/hostUi';
 import { PANEL_KEYS, type PanelSpec } from '../protocol/frames';
 import { renderMessage, type RenderMessage } from './panelRender';
 
 /** A message posted by media/panel.ts. Anything else is dropped. */
-export const WebviewMessage = z.discriminatedUnion('type', [
+export const WebviewMessage = /* @__PURE__ */ lazySchema(() => z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('ack'), seq: z.number().int().nonnegative() }),
   // A delta did not apply to what the webview holds: it asks for a full frame.
@@ -24,7 +25,7 @@ export const WebviewMessage = z.discriminatedUnion('type', [
     columns: z.number().int().min(1).max(100_000),
     rows: z.number().int().min(1).max(100_000),
   }),
-]);
+]));
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
 /** What a panel currently shows. */

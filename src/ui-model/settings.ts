@@ -5,6 +5,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as z from 'zod';
+import { lazySchema } from '../protocol/lazySchema';
 import type { TraceLevel } from '../host/types';
 import type { ConsentMode } from '../host/extensions/consent';
 import type { EditorToolsSetting } from '../host/chat/editorTools';
@@ -49,25 +50,25 @@ export interface ZutSettings {
 
 /** Schema and default of each setting, keyed by its name under `zut.`. */
 const fields = {
-  home: { schema: z.string(), default: '' },
-  extensionPaths: { schema: z.array(z.string()), default: [] as string[] },
-  toolTimeoutSeconds: { schema: z.number().positive().max(86_400), default: 60 },
-  trace: { schema: z.enum(['off', 'messages', 'verbose']), default: 'off' as TraceLevel },
-  autoRestart: { schema: z.boolean(), default: true },
-  alerts: { schema: z.enum(['notify', 'off']), default: 'notify' as const },
-  'notes.notifications': { schema: z.enum(['warnings', 'off']), default: 'warnings' as const },
-  'chat.maxRounds': { schema: z.number().int().min(1).max(1000), default: 32 },
+  home: { schema: lazySchema(() => z.string()), default: '' },
+  extensionPaths: { schema: lazySchema(() => z.array(z.string())), default: [] as string[] },
+  toolTimeoutSeconds: { schema: lazySchema(() => z.number().positive().max(86_400)), default: 60 },
+  trace: { schema: lazySchema(() => z.enum(['off', 'messages', 'verbose'])), default: 'off' as TraceLevel },
+  autoRestart: { schema: lazySchema(() => z.boolean()), default: true },
+  alerts: { schema: lazySchema(() => z.enum(['notify', 'off'])), default: 'notify' as const },
+  'notes.notifications': { schema: lazySchema(() => z.enum(['warnings', 'off'])), default: 'warnings' as const },
+  'chat.maxRounds': { schema: lazySchema(() => z.number().int().min(1).max(1000)), default: 32 },
   'chat.editorTools': {
-    schema: z.union([z.enum(['all', 'none']), z.array(z.string().trim().min(1))]),
+    schema: lazySchema(() => z.union([z.enum(['all', 'none']), z.array(z.string().trim().min(1))])),
     default: 'all' as EditorToolsSetting,
   },
-  'agentTools.enabled': { schema: z.boolean(), default: true },
-  'agentTools.exclude': { schema: z.array(z.string()), default: [] as string[] },
+  'agentTools.enabled': { schema: lazySchema(() => z.boolean()), default: true },
+  'agentTools.exclude': { schema: lazySchema(() => z.array(z.string())), default: [] as string[] },
   'agentTools.via': { schema: agentToolsViaSchema, default: 'auto' as AgentToolsVia },
-  startTimeoutSeconds: { schema: z.number().positive().max(86_400), default: DEFAULT_START_TIMEOUT_MS / 1000 },
-  'projectExtensions.consent': { schema: z.enum(['ask', 'trustedWorkspace']), default: 'ask' as ConsentMode },
-  'compat.zot': { schema: z.boolean(), default: true },
-  'compat.e': { schema: z.boolean(), default: true },
+  startTimeoutSeconds: { schema: lazySchema(() => z.number().positive().max(86_400)), default: DEFAULT_START_TIMEOUT_MS / 1000 },
+  'projectExtensions.consent': { schema: lazySchema(() => z.enum(['ask', 'trustedWorkspace'])), default: 'ask' as ConsentMode },
+  'compat.zot': { schema: lazySchema(() => z.boolean()), default: true },
+  'compat.e': { schema: lazySchema(() => z.boolean()), default: true },
 } as const;
 
 /** Settings whose change needs a reload: the discovery inputs (the Manager reads the others live). */

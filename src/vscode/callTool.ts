@@ -2,27 +2,20 @@
  * "Zut: Call Tool…" (`zut.callTool`): pick any registered tool (deferred ones included), type JSON arguments
  * (checked as JSON and against the top of the tool's schema), call it, and show the result in a read-only
  * markdown document (`zut:/tool/<name>-<n>.md`). The call takes the guarded path (events, guards) like every other.
- * Cancelling the progress notification cancels the call (`tool_cancel` when advertised).
+ * Cancelling the progress notification cancels the call (`tool_cancel` when advertised). Registered by management.ts,
+ * run from dist/management.js (managementCommands.ts): `documents` is dist/extension.js's one `zut:` provider.
  */
 import * as vscode from 'vscode';
 import type { HostCalls, HostCatalog } from '../host/api';
 import type { ToolResult } from '../host/types';
-import { zutDocuments } from './documents';
+import type { zutDocuments } from './documents';
 import { argsPlaceholder, checkToolArgs, toolPickItems, toolResultMarkdown } from '../ui-model/toolArgs';
 
 /** The session branch of palette calls (they belong to no conversation): their `details` are kept under it. */
 export const PALETTE_SESSION = { id: 'zut-palette' } as const;
 
-/** Registers `zut.callTool(name?, argsJson?)`; it resolves to the tool result (undefined when cancelled or failed). */
-export function registerCallTool(context: vscode.ExtensionContext, host: HostCatalog & HostCalls): void {
-  context.subscriptions.push(
-    vscode.commands.registerCommand('zut.callTool', (name?: unknown, argsJson?: unknown) =>
-      callTool(host, typeof name === 'string' ? name : undefined, typeof argsJson === 'string' ? argsJson : undefined),
-    ),
-  );
-}
-
-async function callTool(host: HostCatalog & HostCalls, name?: string, argsJson?: string): Promise<ToolResult | undefined> {
+/** `zut.callTool(name?, argsJson?)`: resolves to the tool result (undefined when cancelled or failed). */
+export async function callTool(host: HostCatalog & HostCalls, documents: typeof zutDocuments, name?: string, argsJson?: string): Promise<ToolResult | undefined> {
   const tools = host.allTools();
   let toolName = name;
   if (toolName === undefined) {
@@ -76,7 +69,7 @@ async function callTool(host: HostCatalog & HostCalls, name?: string, argsJson?:
     void vscode.window.showErrorMessage(`${tool.name}: ${e instanceof Error ? e.message : String(e)}`);
     return undefined;
   }
-  const docs = zutDocuments();
+  const docs = documents();
   await docs.show(docs.uri(['tool', tool.name], 'md', true), toolResultMarkdown(tool.name, checked.value, result), { language: 'markdown' });
   return result;
 }

@@ -1,7 +1,9 @@
 /**
  * `VsCodeHostUi`: the HostUi port implemented with the VS Code API. Each surface lives in its own module
  * (panels, status bar, widgets view, notes); this class only routes the host's calls to them, shows alerts, and
- * hands `submit` / `submit_slash` / notes on to the chat and commands modules through events.
+ * hands `submit` / `submit_slash` / notes on to the chat and commands modules through events. The panels' surface
+ * (panels.ts, built as dist/panels.js) is loaded when an extension first opens a panel (lazyBundle.ts): until then
+ * there is no panel to render to, close or snapshot.
  */
 import * as vscode from 'vscode';
 import { zutSettings } from './settingsRead';
@@ -11,8 +13,9 @@ import { Disposable, Emitter, type Event } from '../host/events';
 import type { PanelSpec } from '../protocol/frames';
 import { NotesSurface, type NoteEvent } from './notes';
 import type { NotesModelOptions } from '../ui-model/notesModel';
-import type { Scheduler } from '../ui-model/panelModel';
-import { PanelSurface } from './panels';
+import { WebviewMessage, type Scheduler } from '../ui-model/panelModel';
+import type * as Panels from './panels';
+import { lazyBundle } from './lazyBundle';
 import { QuestionSurface } from './questions';
 import { StatusBarSurface } from './statusBar';
 import { escapeNotificationLinks } from '../ui-model/statusModel';
@@ -31,7 +34,7 @@ export interface VsCodeHostUiOptions {
 export interface HostUiSnapshot {
   status: ReturnType<StatusBarSurface['snapshot']>;
   widgets: ReturnType<WidgetsTree['snapshot']>;
-  panels: ReturnType<PanelSurface['snapshot']>;
+  panels: Panels.PanelSnapshot[];
   toasts: number;
   alerts: { ext: string; kind: string; reason?: string; shown: boolean }[];
   submits: { ext: string; text: string }[];
@@ -51,7 +54,10 @@ export class VsCodeHostUi extends Disposable implements HostUi {
   private readonly notes: NotesSurface;
   private readonly statusBar = this._register(new StatusBarSurface());
   private readonly widgets: WidgetsTree | undefined;
-  private readonly panels: PanelSurface;
+  /** Made at the first `open_panel`, from dist/panels.js. */
+  private panels: Panels.PanelSurface | undefined;
+  private readonly makePanels: () => Panels.PanelSurface;
+  private panelHost: HostPanels | undefined;
   private readonly questions = new QuestionSurface();
   readonly canAsk = true;
   /** Recent alerts/submits, bounded, for the test snapshot. */
@@ -65,7 +71,12 @@ export class VsCodeHostUi extends Disposable implements HostUi {
     super();
     this.notes = this._register(new NotesSurface(options.notes));
     this.onDidNote = this.notes.onDidNote;
-    this.panels = this._register(new PanelSurface(context, { scheduler: options.scheduler, log: options.log }));
+    const load = lazyBundle<typeof Panels>(context, 'panels');
+    this.makePanels = () => {
+      const panels = this._register(new (load().PanelSurface)(context, { parseMessage: (raw) => WebviewMessage.safeParse(raw), scheduler: options.scheduler, log: options.log }));
+      if (this.panelHost) panels.attach(this.panelHost);
+      return panels;
+    };
     try {
       this.widgets = this._register(new WidgetsTree(this.notes.model));
       this._register(this.notes.onDidChangeNotes((ext) => this.widgets?.notesChanged(ext)));
@@ -85,7 +96,8 @@ export class VsCodeHostUi extends Disposable implements HostUi {
    * Call once, after the Manager exists.
    */
   attach(host: HostPanels & Pick<HostCatalog, 'extensions' | 'onDidChangeExtensions'>): void {
-    this.panels.attach(host);
+    this.panelHost = host;
+    this.panels?.attach(host);
     this._register(
       host.onDidChangeExtensions(() => {
         const withNotes = this.notes.model.exts();
@@ -152,15 +164,15 @@ export class VsCodeHostUi extends Disposable implements HostUi {
   }
 
   openPanel(ext: string, panel: PanelSpec): void {
-    this.panels.open(ext, panel);
+    (this.panels ??= this.makePanels()).open(ext, panel);
   }
 
   panelRender(ext: string, render: PanelRender): void {
-    this.panels.render(ext, render);
+    this.panels?.render(ext, render);
   }
 
   panelClose(ext: string, panelId: string): void {
-    this.panels.close(ext, panelId);
+    this.panels?.close(ext, panelId);
   }
 
   /**
@@ -171,7 +183,7 @@ export class VsCodeHostUi extends Disposable implements HostUi {
   clearExtension(ext: string): void {
     this.statusBar.clearExtension(ext);
     this.widgets?.clearExtension(ext);
-    this.panels.clearExtension(ext);
+    this.panels?.clearExtension(ext);
   }
 
   /** What every surface shows right now. */
@@ -179,7 +191,7 @@ export class VsCodeHostUi extends Disposable implements HostUi {
     return {
       status: this.statusBar.snapshot(),
       widgets: this.widgets?.snapshot() ?? [],
-      panels: this.panels.snapshot(),
+      panels: this.panels?.snapshot() ?? [],
       toasts: this.notes.toasts,
       alerts: [...this.recent.alerts],
       submits: [...this.recent.submits],

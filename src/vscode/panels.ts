@@ -1,7 +1,8 @@
 /**
  * Extension panels → webviews: one `WebviewPanel` per (extension, panel id). Frames are text only (the webview
  * sets `textContent`), renders are coalesced per panel (src/ui-model/panelModel.ts), keys and sizes go back to the host as
- * `panel_key` / `panel_resize`, and a panel the user closes sends `panel_close`.
+ * `panel_key` / `panel_resize`, and a panel the user closes sends `panel_close`. Built as dist/panels.js, loaded by
+ * hostUi.ts when an extension first opens a panel (ARCHITECTURE.md "Lazy bundles").
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -9,7 +10,7 @@ import type { HostPanels } from '../host/api';
 import type { PanelRender } from '../host/hostUi';
 import { Disposable, toDisposable } from '../host/events';
 import type { PanelSpec } from '../protocol/frames';
-import { frameFromSpec, RenderCoalescer, WebviewMessage, type PanelFrame, type Scheduler } from '../ui-model/panelModel';
+import { frameFromSpec, RenderCoalescer, type PanelFrame, type Scheduler, type WebviewMessage } from '../ui-model/panelModel';
 
 /** What a panel shows (for tests and diagnostics). */
 export interface PanelSnapshot extends PanelFrame {
@@ -65,6 +66,11 @@ function panelTitle(title: string, id: string): string {
 }
 
 export interface PanelSurfaceOptions {
+  /**
+   * panelModel.ts `WebviewMessage.safeParse`, handed in by hostUi.ts: the schema (and zod) stay in dist/extension.js,
+   * so dist/panels.js carries no copy of zod.
+   */
+  parseMessage(raw: unknown): { success: true; data: WebviewMessage } | { success: false };
   scheduler?: Scheduler;
   log?: (message: string) => void;
 }
@@ -77,7 +83,7 @@ export class PanelSurface extends Disposable {
 
   constructor(
     private readonly context: vscode.ExtensionContext,
-    private readonly options: PanelSurfaceOptions = {},
+    private readonly options: PanelSurfaceOptions,
   ) {
     super();
     // Closing every panel silently disposes each view (their onDidDispose).
@@ -159,7 +165,7 @@ export class PanelSurface extends Disposable {
   }
 
   private onMessage(view: PanelView, raw: unknown): void {
-    const parsed = WebviewMessage.safeParse(raw);
+    const parsed = this.options.parseMessage(raw);
     if (!parsed.success) {
       this.options.log?.(`panel ${view.ext}/${view.id}: ignored a malformed webview message`);
       return;

@@ -58,6 +58,14 @@ describe('release bundle', () => {
     expect(js).toContain('"extension.js"');
   });
 
+  it('dist/chat.js and dist/panels.js (a first @zut request, a first panel) carry no zod: what needs it is handed in', () => {
+    for (const f of ['chat.js', 'panels.js']) {
+      const js = fs.readFileSync(path.join(out, f), 'utf8');
+      expect(js, f).not.toContain('Invalid input');
+      expect(js.length, f).toBeLessThan(30_000);
+    }
+  });
+
   it('the foreign-tool table is a lazy bundle: extension.js loads dist/foreign-tools.js at its first call, which maps as the source does', () => {
     const js = fs.readFileSync(path.join(out, 'extension.js'), 'utf8');
     expect(js).toContain('"foreign-tools.js"');
@@ -68,7 +76,7 @@ describe('release bundle', () => {
 
   it('a build empties its output dir first (nothing stale, no source map of a release build)', () => {
     const files = fs.readdirSync(out, { recursive: true }).map(String).sort();
-    expect(files).toEqual(['agent-setup.js', 'cli.js', 'extension.js', 'foreign-tools.js', 'hook-server.js', 'hook.js', 'main.js', 'mcp-relay.js', 'media', path.join('media', 'panel.js'), 'new-extension.js', 'relay-server.js']);
+    expect(files).toEqual(['agent-setup.js', 'chat.js', 'cli.js', 'extension.js', 'foreign-tools.js', 'hook-server.js', 'hook.js', 'main.js', 'management.js', 'mcp-relay.js', 'media', path.join('media', 'panel.js'), 'new-extension.js', 'panels.js', 'relay-server.js']);
   });
 });
 
@@ -81,13 +89,13 @@ describe('package-time check', () => {
     }
     const sdk = pkg.REQUIRED_FILES.filter((f) => f.startsWith('dist/sdk/'));
     expect(sdk).toContain('dist/sdk/sucrase.js');
-    const built = ['dist/main.js', 'dist/main.js.map', 'dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/relay-server.js', 'dist/hook-server.js', 'dist/agent-setup.js', 'dist/new-extension.js', 'dist/foreign-tools.js', 'dist/hook.js', 'dist/media/panel.js', 'dist/media/panel.js.map', ...sdk];
+    const built = ['dist/main.js', 'dist/main.js.map', 'dist/extension.js', 'dist/extension.js.map', 'dist/cli.js', 'dist/cli.js.map', 'dist/mcp-relay.js', 'dist/relay-server.js', 'dist/hook-server.js', 'dist/agent-setup.js', 'dist/new-extension.js', 'dist/chat.js', 'dist/management.js', 'dist/panels.js', 'dist/foreign-tools.js', 'dist/hook.js', 'dist/media/panel.js', 'dist/media/panel.js.map', ...sdk];
     for (const f of built) {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       fs.writeFileSync(path.join(dir, f), '//');
     }
     const files = pkg.packagedFiles(dir);
-    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/agent-setup.js', 'dist/cli.js', 'dist/extension.js', 'dist/foreign-tools.js', 'dist/hook-server.js', 'dist/hook.js', 'dist/main.js', 'dist/mcp-relay.js', 'dist/media/panel.js', 'dist/new-extension.js', 'dist/relay-server.js', ...sdk].sort());
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/agent-setup.js', 'dist/cli.js', 'dist/extension.js', 'dist/foreign-tools.js', 'dist/hook-server.js', 'dist/hook.js', 'dist/main.js', 'dist/mcp-relay.js', 'dist/media/panel.js', 'dist/new-extension.js', 'dist/chat.js', 'dist/management.js', 'dist/panels.js', 'dist/relay-server.js', ...sdk].sort());
     expect(() => pkg.checkPackageFiles({ files, bundle: path.join(out, 'extension.js') })).not.toThrow();
   }, 30_000);
 

@@ -10,7 +10,7 @@ import type { SessionContext } from '../../protocol';
 import type { HostCalls, HostCatalog } from '../api';
 import { assignModelNames, type ToolNameMap } from '../calls/toolNames';
 import { editorModelNames, type EditorToolInfo, type EditorToolPort } from './editorTools';
-import { RequestError, type ToolResult } from '../types';
+import type { RequestError, ToolResult } from '../types';
 import {
   ModelError,
   type ChatMessage,
@@ -302,7 +302,9 @@ async function runToolCall(
     sink.toolFinished({ callId, name, ext: r.ext, status: r.isError ? 'error' : 'ok', summary: summarize(parts) });
     return result(parts, r.isError);
   } catch (e) {
-    if (signal.aborted || (e instanceof RequestError && e.kind === 'cancelled')) return cancelled();
+    // By its kind, not `instanceof`: in VS Code the loop runs from dist/chat.js, whose copy of RequestError is not
+    // the class the host (dist/extension.js) throws (ARCHITECTURE.md, "Lazy bundles").
+    if (signal.aborted || (e instanceof Error && (e as Partial<RequestError>).kind === 'cancelled')) return cancelled();
     const message = e instanceof Error ? e.message : String(e);
     sink.toolFinished({ callId, name, ext, status: 'error', summary: message });
     return result([{ kind: 'text', text: message }], true);

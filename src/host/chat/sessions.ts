@@ -5,13 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
+import { lazySchema } from '../../protocol/lazySchema';
 import type { SessionContext } from '../../protocol';
 import type { HostSessions } from '../api';
 import type { ChatMessage } from './model';
 import { CHAT_BRANCHES_MAX as MAX_BRANCHES, CHAT_TEXT_MAX_CHARS as TEXT_MAX } from '../../protocol/limits';
 
 /** A conversation message as kept in metadata (images become a placeholder to keep chat storage small). */
-const StoredPart = z.discriminatedUnion('kind', [
+const StoredPart = /* @__PURE__ */ lazySchema(() => z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: z.string() }),
   z.object({
     kind: z.literal('toolCall'),
@@ -25,12 +26,12 @@ const StoredPart = z.discriminatedUnion('kind', [
     isError: z.boolean(),
     content: z.array(z.object({ kind: z.literal('text'), text: z.string() })),
   }),
-]);
-const StoredMessage = z.object({ role: z.enum(['user', 'assistant']), parts: z.array(StoredPart) });
+]));
+const StoredMessage = /* @__PURE__ */ lazySchema(() => z.object({ role: z.enum(['user', 'assistant']), parts: z.array(StoredPart) }));
 type StoredMessage = z.infer<typeof StoredMessage>;
 
 /** What one `@zut` response records in `ChatResult.metadata.zut`. */
-export const TurnMeta = z.object({
+export const TurnMeta = /* @__PURE__ */ lazySchema(() => z.object({
   /** The conversation. */
   session: z.string(),
   /** The branch (`SessionContext.id`). */
@@ -43,7 +44,7 @@ export const TurnMeta = z.object({
   messages: z.array(StoredMessage).optional(),
   /** Each extension's state on this branch after this turn (seeds a branch forked here). */
   state: z.record(z.string(), z.unknown()).optional(),
-});
+}));
 export type TurnMeta = z.infer<typeof TurnMeta>;
 
 /** Reads `metadata.zut` of a chat result; undefined when absent or malformed. */
@@ -71,7 +72,7 @@ export function storeMessages(messages: ChatMessage[]): StoredMessage[] {
 }
 
 
-const Snapshot = z.object({
+const Snapshot = /* @__PURE__ */ lazySchema(() => z.object({
   active: z.string().optional(),
   branches: z.record(
     z.string(),
@@ -82,7 +83,7 @@ const Snapshot = z.object({
       forkPoint: z.number().int().optional(),
     }),
   ),
-});
+}));
 export type SessionsSnapshot = z.infer<typeof Snapshot>;
 
 /** The outcome of `SessionTracker.begin`: this request's branch, its context, and the events to send, in order. */

@@ -15,6 +15,7 @@
 import { promises as fs, readFileSync, statSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
+import { lazySchema } from '../../protocol/lazySchema';
 import { MAX_E_SETTINGS_BYTES } from '../../protocol/limits';
 import type { Manifest } from '../types';
 import { isExecutable } from './manifest';
@@ -131,7 +132,7 @@ export async function listEExtensions(root: string): Promise<string[]> {
   }
 }
 
-const ESettings = z.object({ extensions: z.record(z.string(), z.unknown()) });
+const ESettings = /* @__PURE__ */ lazySchema(() => z.object({ extensions: z.record(z.string(), z.unknown()) }));
 
 /**
  * e's `initialize.params.extensions_config` (e spec): every entry under `"extensions"` in `<eHome>/settings.json`,

@@ -6,6 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod';
+import { lazySchema } from '../../protocol/lazySchema';
 import { valueAt } from '../../protocol';
 import { MAX_MANIFEST_BYTES } from '../../protocol/limits';
 import type { Manifest } from '../types';
@@ -24,11 +25,11 @@ export type ReadManifestResult =
   | { ok: false; error: string };
 
 // `null` is treated like an absent field (as Go's encoding/json does); unknown fields are stripped.
-const optString = z.string().nullish().transform((v) => v ?? undefined);
-const stringList = z.array(z.string()).nullish().transform((v) => v ?? []);
+const optString = /* @__PURE__ */ lazySchema(() => z.string().nullish().transform((v) => v ?? undefined));
+const stringList = /* @__PURE__ */ lazySchema(() => z.array(z.string()).nullish().transform((v) => v ?? []));
 
 /** The manifest's zod schema (descriptions become the editor's hover docs through `manifestJsonSchema`). */
-const ManifestSchema = z.object({
+const ManifestSchema = /* @__PURE__ */ lazySchema(() => z.object({
   name: optString.describe('The extension\'s name: unique among your extensions, sent back in `hello.name`, used for its log file (`<zut home>/logs/<name>.log`). No path separators.'),
   version: optString.describe('Its version, shown in the Extensions view and the doctor report.'),
   exec: optString.describe('The program to run: a path inside the extension directory (`./main.py`, must be executable) or a launcher on PATH (`node`, `python3`). Required unless the directory ships a theme.'),
@@ -37,7 +38,7 @@ const ManifestSchema = z.object({
   description: optString.describe('One line on what the extension does.'),
   skills: stringList.describe('Relative paths of bundled skill directories (each with a SKILL.md).'),
   enabled: z.boolean().nullish().transform((v) => v ?? true).describe('`false`: listed but never started. Default `true`.'),
-});
+}));
 
 /**
  * The JSON Schema of `extension.json` for editors (generated at build time into dist/extension.schema.json and

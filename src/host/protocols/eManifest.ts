@@ -5,13 +5,14 @@
  * counterpart) becomes a diagnostic naming it, so the doctor report says what will never be called.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../protocol/lazySchema';
 import type { LifecycleEvent } from '../types';
 import type { ExtMessage } from './types';
 
-const Named = z.object({ name: z.string().min(1), description: z.string().optional() });
+const Named = /* @__PURE__ */ lazySchema(() => z.object({ name: z.string().min(1), description: z.string().optional() }));
 
 /** The manifest's zod schema. Everything but `name` is optional (spec); unknown fields are ignored. */
-const EManifestSchema = z.object({
+const EManifestSchema = /* @__PURE__ */ lazySchema(() => z.object({
   name: z.string().min(1),
   version: z.string().optional(),
   tools: z.array(Named.extend({ parameters: z.record(z.string(), z.unknown()).optional(), label: z.unknown().optional() })).optional(),
@@ -21,7 +22,7 @@ const EManifestSchema = z.object({
   renders: z.array(z.string()).optional(),
   events: z.array(z.string()).optional(),
   shortcuts: z.array(z.object({ key: z.string() }).loose()).optional(),
-});
+}));
 
 /** Hooks the host calls, and the zut interception each one rides on. */
 const E_HOOKS: Readonly<Record<string, string>> = { tool_call: 'tool_call', before_turn: 'turn_start' };

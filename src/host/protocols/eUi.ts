@@ -7,6 +7,7 @@
  * answered with an error naming it, at once: never a hang. Pure: the caller keeps the panel state.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../protocol/lazySchema';
 import type { Question } from '../hostUi';
 import { E_PANEL_MAX_LINES, E_PROGRESS_MAX_CHARS, E_STATUS_MAX_COLUMNS, E_WIDGET_MAX_ROWS } from '../../protocol/limits';
 import type { ExtMessage, ExtNotice } from './types';
@@ -21,25 +22,28 @@ export interface EPanelState {
   interactive: boolean;
 }
 
-const Span = z.object({ text: z.string() }).loose();
+const Span = /* @__PURE__ */ lazySchema(() => z.object({ text: z.string() }).loose());
 /** A panel or widget line: a string, or spans `{text, token}` (the token is a theme colour: dropped here). */
-const Line = z.union([z.string(), z.array(Span)]).transform((l) => (typeof l === 'string' ? l : l.map((s) => s.text).join('')));
+const Line = /* @__PURE__ */ lazySchema(() => z.union([z.string(), z.array(Span)]).transform((l) => (typeof l === 'string' ? l : l.map((s) => s.text).join(''))));
 const nullable = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => v ?? null);
 
+// Each built at its first request (lazySchema): none while dist/extension.js loads.
 const Params = {
-  'ui.notify': z.object({ message: z.string(), tone: z.enum(['info', 'warning', 'error']).optional() }),
-  'ui.show': z.object({ title: z.string().optional(), body: z.string(), format: z.string().optional() }),
-  'ui.status': z.object({ text: nullable(z.string()), key: z.string().optional() }),
-  'ui.activity': z.object({ text: nullable(z.string()), key: z.string().optional() }),
-  'ui.widget': z.object({ lines: nullable(z.array(Line)), key: z.string().optional() }),
-  'ui.panel': z.object({ title: z.string().optional(), lines: z.array(Line), interactive: z.boolean().optional() }).nullable(),
-  'ui.select': z.object({
-    title: z.string(),
-    options: z.array(z.union([z.string(), z.object({ label: z.string(), description: z.string().optional(), value: z.unknown().optional() })])),
-  }),
-  'ui.confirm': z.object({ title: z.string(), message: z.string().optional() }),
-  'ui.input': z.object({ title: z.string(), placeholder: z.string().optional(), prefill: z.string().optional(), secret: z.boolean().optional() }),
-  'session.send': z.object({ content: z.string(), internal: z.boolean().optional() }),
+  'ui.notify': /* @__PURE__ */ lazySchema(() => z.object({ message: z.string(), tone: z.enum(['info', 'warning', 'error']).optional() })),
+  'ui.show': /* @__PURE__ */ lazySchema(() => z.object({ title: z.string().optional(), body: z.string(), format: z.string().optional() })),
+  'ui.status': /* @__PURE__ */ lazySchema(() => z.object({ text: nullable(z.string()), key: z.string().optional() })),
+  'ui.activity': /* @__PURE__ */ lazySchema(() => z.object({ text: nullable(z.string()), key: z.string().optional() })),
+  'ui.widget': /* @__PURE__ */ lazySchema(() => z.object({ lines: nullable(z.array(Line)), key: z.string().optional() })),
+  'ui.panel': /* @__PURE__ */ lazySchema(() => z.object({ title: z.string().optional(), lines: z.array(Line), interactive: z.boolean().optional() }).nullable()),
+  'ui.select': /* @__PURE__ */ lazySchema(() =>
+    z.object({
+      title: z.string(),
+      options: z.array(z.union([z.string(), z.object({ label: z.string(), description: z.string().optional(), value: z.unknown().optional() })])),
+    }),
+  ),
+  'ui.confirm': /* @__PURE__ */ lazySchema(() => z.object({ title: z.string(), message: z.string().optional() })),
+  'ui.input': /* @__PURE__ */ lazySchema(() => z.object({ title: z.string(), placeholder: z.string().optional(), prefill: z.string().optional(), secret: z.boolean().optional() })),
+  'session.send': /* @__PURE__ */ lazySchema(() => z.object({ content: z.string(), internal: z.boolean().optional() })),
 } as const;
 
 /** Requests with no counterpart here, and why (the error the extension gets). */
@@ -161,8 +165,8 @@ function panelRequest(id: EWireId, v: { title?: string; lines: string[]; interac
   return shown(id, { type: 'open_panel', panel: { id: E_PANEL_ID, ...fields } });
 }
 
-const Notify = z.object({ message: z.string() });
-const ToolUpdate = z.object({ id: z.union([z.number(), z.string()]), stream: z.string().optional(), chunk: z.string() });
+const Notify = /* @__PURE__ */ lazySchema(() => z.object({ message: z.string() }));
+const ToolUpdate = /* @__PURE__ */ lazySchema(() => z.object({ id: z.union([z.number(), z.string()]), stream: z.string().optional(), chunk: z.string() }));
 
 /** Maps one notification from the extension (`notify`, `tool.update`); others are logged and ignored. */
 export function mapNotification(method: string, params: unknown): ExtMessage {

@@ -7,6 +7,7 @@
  * the correlation key handed to the Connection is their decimal string. Pure: no I/O.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../protocol/lazySchema';
 
 /** The extension's own request id: "any JSON value" (spec); kept as given to echo it back. */
 export type EWireId = string | number | boolean | null | Record<string, unknown> | unknown[];
@@ -21,13 +22,13 @@ type EIncoming =
   /** Not usable: why, for the log. `id` when the line was a request we can still refuse. */
   | { kind: 'invalid'; message: string; id?: EWireId };
 
-const Message = z.object({
+const Message = /* @__PURE__ */ lazySchema(() => z.object({
   id: z.unknown().optional(),
   method: z.string().min(1).optional(),
   params: z.unknown().optional(),
   result: z.unknown().optional(),
   error: z.unknown().optional(),
-});
+}));
 
 /**
  * An `error` member as text. The spec's errors are strings (`{"id":2,"error":"what went wrong"}`); a JSON-RPC

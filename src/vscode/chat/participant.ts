@@ -1,7 +1,8 @@
 /**
  * The `@zut` chat participant: each request runs the VS Code-free loop (src/host/chat/loop.ts) on `request.model`
  * with every active zut tool and VS Code's own tools (`zut.chat.editorTools`, editorTools.ts) offered as private
- * tools, or carries out a zut slash command (`@zut /name args`).
+ * tools, or carries out a zut slash command (`@zut /name args`). Registered at activation; a request itself is
+ * request.ts, built as dist/chat.js and loaded at the first (lazyBundle.ts), with what has state handed in from here.
  * A conversation is a zut session: its id and branch travel in `ChatResult.metadata`, and extension state is kept
  * in workspace storage so it survives a window reload.
  */
@@ -10,18 +11,15 @@ import type { ExtensionHost } from '../../host/api';
 import type { NoteLevel } from '../../host/hostUi';
 import { Disposable, type Event } from '../../host/events';
 import type { PanelSpec } from '../../protocol';
-import { helpText, historyToMessages, lastTurnMeta } from '../../host/chat/conversation';
-import { runLoop, type LoopOptions, type LoopResult } from '../../host/chat/loop';
-import type { ChatMessage } from '../../host/chat/model';
 import { applySession, SessionTracker, storeMessages, type TurnMeta } from '../../host/chat/sessions';
 import { activeSkills, skillTool } from '../../host/chat/skills';
-import { systemPreamble } from '../../host/chat/systemPrompt';
-import { parseSlash, planResponse, responseErrorMessage } from '../../ui-model/commandModel';
+import { helpText, historyToMessages, lastTurnMeta } from '../../host/chat/conversation';
 import { zutSettings } from '../settingsRead';
-import { toHistory, PARTICIPANT_ID } from './history';
-import { LmChatModel } from './lmModel';
-import { ChatSink } from './render';
+import { PARTICIPANT_ID } from './history';
+import type { ChatSink } from './render';
+import type * as ChatRequest from './request';
 import { editorToolPort } from '../editorTools';
+import { lazyBundle } from '../lazyBundle';
 import { CHAT_RECENT_RESPONSES as RECENT_MAX } from '../../protocol/limits';
 import { SubmitQueue } from '../../ui-model/submitQueue';
 
@@ -60,6 +58,9 @@ class ZutChat extends Disposable {
   /** `submit`s waiting for the running request(s) to finish: one per extension, a newer one replaces it. */
   private readonly queued = new SubmitQueue();
   private readonly recent: RecentResponse[] = [];
+  /** The request handler: dist/chat.js (request.ts), loaded at the first request. */
+  private readonly load: () => typeof ChatRequest;
+  private readonly deps: ChatRequest.ChatRequestDeps;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -67,12 +68,31 @@ class ZutChat extends Disposable {
     private readonly ui: ChatUi,
   ) {
     super();
+    this.load = lazyBundle<typeof ChatRequest>(context, 'chat');
     const saved: unknown = context.workspaceState.get(STATE_KEY);
     if (saved && typeof saved === 'object') host.importState(saved as Record<string, Record<string, unknown>>);
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     this.tracker = new SessionTracker(context.workspaceState.get(SESSIONS_KEY), cwd);
     const restored = this.tracker.activeContext();
     if (restored) host.setSession(restored);
+    this.deps = {
+      host,
+      tracker: this.tracker,
+      chat: { applySession, storeMessages, helpText, historyToMessages, lastTurnMeta, activeSkills, skillTool },
+      settings: () => zutSettings().settings,
+      editorToolPort,
+      clearAllNotes: () => ui.clearAllNotes(),
+      openPanel: (ext, panel) => ui.openPanel(ext, panel),
+      persistSessions: () => this.persistSessions(),
+      streaming: (sink, on) => {
+        if (on) this.active.push(sink);
+        else {
+          this.active.splice(this.active.indexOf(sink), 1);
+          if (this.active.length === 0) this.drainQueue();
+        }
+      },
+      fillInput: (query) => this.fillInput(query),
+    };
 
     const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, (req, ctx, stream, token) =>
       this.handle(req, ctx, stream, token),
@@ -127,130 +147,22 @@ class ZutChat extends Disposable {
     });
   }
 
+  /** One request: dist/chat.js (request.ts), loaded at the first. */
   private async handle(
     request: vscode.ChatRequest,
     chatContext: vscode.ChatContext,
     stream: vscode.ChatResponseStream,
     token: vscode.CancellationToken,
   ): Promise<vscode.ChatResult> {
-    this.ui.clearAllNotes();
-    const { host } = this;
-    host.setModel(request.model.vendor, request.model.id);
-
-    const history = toHistory(chatContext.history);
-    const session = this.tracker.begin(lastTurnMeta(history));
-    applySession(host, session);
-    this.persistSessions();
-
-    const abort = new AbortController();
-    const onCancel = token.onCancellationRequested(() => abort.abort());
-    if (token.isCancellationRequested) abort.abort();
-    const sink = new ChatSink(stream);
-    this.active.push(sink);
-    let messages: ChatMessage[] = [];
-    try {
-      const runTurn = async (prompt: string, toolFirst?: LoopOptions['toolFirst']): Promise<LoopResult> => {
-        const settings = zutSettings().settings;
-        const skills = activeSkills(host);
-        const skill = skillTool(skills);
-        return runLoop({
-          host,
-          model: new LmChatModel(request.model),
-          sink,
-          history: historyToMessages(history),
-          prompt,
-          preamble: await systemPreamble(host, skills, {
-            session_id: session.context.id,
-            cwd: session.context.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '',
-            provider: request.model.vendor,
-            model: request.model.id,
-          }),
-          localTools: skill ? [skill] : [],
-          maxRounds: settings.chatMaxRounds,
-          // VS Code's own tools, run with this request's token: its confirmations show in this chat.
-          editorTools: editorToolPort(request.toolInvocationToken, settings.chatEditorTools),
-          toolTimeoutMs: settings.toolTimeoutSeconds * 1000,
-          signal: abort.signal,
-          session: session.context,
-          toolFirst,
-        });
-      };
-      const slash = parseSlash(request.prompt, request.command);
-      if (!slash) messages = (await runTurn(request.prompt)).messages;
-      else messages = await this.slashCommand(slash.name, slash.args, sink, runTurn);
-    } catch (e) {
-      sink.notice('error', e instanceof Error ? e.message : String(e));
-    } finally {
-      onCancel.dispose();
-      this.active.splice(this.active.indexOf(sink), 1);
-      if (this.active.length === 0) this.drainQueue();
-    }
-    const meta: TurnMeta = {
-      ...session.meta,
-      messages: storeMessages(messages),
-      state: host.exportState()[session.meta.branch],
-    };
-    this.recent.push({ prompt: request.prompt, command: request.command, shown: sink.transcript, metadata: { zut: meta } });
+    const done = await this.load().handleChatRequest(this.deps, request, chatContext, stream, token);
+    this.recent.push({ prompt: request.prompt, command: request.command, shown: done.shown, metadata: done.result.metadata });
     if (this.recent.length > RECENT_MAX) this.recent.shift();
-    return { metadata: { zut: meta } };
+    return done.result;
   }
 
   /** Queued submits run after the current request; each following one waits for the previous (see `handle`). */
   private drainQueue(): void {
     const next = this.queued.shift();
     if (next !== undefined) setTimeout(() => this.openChat(next.text), 0);
-  }
-
-  /** `/help`, `/reload`, or an extension command with its `command_response` carried out in chat. */
-  private async slashCommand(
-    name: string,
-    args: string,
-    sink: ChatSink,
-    runTurn: (prompt: string, toolFirst?: LoopOptions['toolFirst']) => Promise<LoopResult>,
-  ): Promise<ChatMessage[]> {
-    const { host } = this;
-    const lower = name.toLowerCase();
-    if (lower === 'help') {
-      sink.code(helpText(host));
-      return [];
-    }
-    if (lower === 'reload') {
-      sink.progress('Reloading zut extensions…');
-      const report = await host.reload();
-      const lines = [`Reloaded: ${report.ready.length} ready, ${report.errors.length} failed.`];
-      for (const e of report.errors) lines.push(`${e.ext}: ${e.message}`);
-      sink.code(lines.join('\n'));
-      return [];
-    }
-    if (!host.commands().some((c) => c.active && c.name.toLowerCase() === lower)) {
-      sink.notice('error', `Unknown command /${name}. Type @zut /help for the list.`);
-      return [];
-    }
-    sink.progress(`Running /${name}…`);
-    const r = await host.invokeCommand(name, args);
-    // The same reading of a `command_response` as the palette's (commands.ts), carried out in chat.
-    const plan = planResponse(r);
-    if (plan.error !== undefined) sink.notice('error', responseErrorMessage(r.ext, name, plan.error));
-    const action = plan.action;
-    switch (action.kind) {
-      case 'prompt':
-        return (await runTurn(action.prompt)).messages;
-      case 'tool_prompt':
-        return (await runTurn(action.prompt, { name: action.tool, args: action.args })).messages;
-      case 'display':
-        sink.code(action.text);
-        return [];
-      case 'insert':
-        // After this response ends: the input is not editable while the request runs. Prefixed so it reaches @zut.
-        setTimeout(() => this.fillInput(`@zut ${action.text.trimEnd()}`), 0);
-        sink.notice('info', `Inserted the text from /${name} (${r.ext}) into the chat input.`);
-        return [];
-      case 'open_panel':
-        this.ui.openPanel(r.ext, action.panel);
-        sink.notice('info', `Opened the panel ${action.panel.title ?? action.panel.id} (${r.ext}).`);
-        return [];
-      case 'none':
-        return [];
-    }
   }
 }
