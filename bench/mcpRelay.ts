@@ -1,8 +1,10 @@
 /**
  * Agent mode's path: a sequential `tools/call` round trip through the relay process and the relay socket (what VS Code
- * runs). The goal is on what the bridge adds: (relay call − the relay/socket floor with a no-op server) ≤ 1.5× the same
- * call through `invokeTool` in process, all three measured side by side; the floor and a raw newline-JSON child are
- * information.
+ * runs). The goal is on what the bridge adds: (relay call − the relay/socket floor with a no-op server) ≤ 1.3× the same
+ * call through `invokeTool` in process (issue 41). The three are measured interleaved in short blocks, bench:ui's
+ * way (bench/ui/panel.mjs): each round runs one block of each side, the order rotating, and the ratio is taken per
+ * round, so a minute's load hits all three alike; a round of blocks too noisy to judge is measured again. The floor
+ * and a raw newline-JSON child are information.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -12,7 +14,16 @@ import { RelayServer } from '../src/mcp/relayServer';
 import { RawClient } from '../test/fixtures/bench/home';
 import { startHost } from './host';
 import { pinToOneCpu } from './roundtrip';
-import { abTrials, fmt, ratios, summarize, threeWay, type BenchRow } from './stats';
+import { abTrials, fmt, ratios, summarize, threeWay, tooWide, type BenchRow } from './stats';
+
+/** Calls per block: short enough that load changes between blocks more than within one (bench:ui: 12 keys a block). */
+const CALLS_PER_BLOCK = 50;
+/** Rounds of three blocks (quick / full), and the extra rounds of one repeat when the ratio is too wide. */
+const ROUNDS = { quick: 9, full: 31, repeat: 10 };
+/** Repeats at most (bench:ui measures again up to a budget too): past it the load decides the row, and it says so. */
+const MAX_REPEATS = 3;
+/** The issue-41 goal: what the bridge adds ≤ 1.3× the in-process call. */
+const GOAL = 1.3;
 
 /** A minimal MCP client over the relay's stdio (no SDK: its own overhead is not what we measure). */
 class RelayClient {
@@ -105,7 +116,7 @@ export async function benchMcpRelay(quick: boolean): Promise<BenchRow[]> {
 }
 
 async function measure(quick: boolean, pinned: boolean): Promise<BenchRow[]> {
-  const calls = quick ? 200 : 500;
+  const calls = CALLS_PER_BLOCK;
   const relay = process.env.ZUT_BENCH_RELAY; // built by bench/run.mjs like dist/mcp-relay.js
   if (!relay || !fs.existsSync(relay)) throw new Error('ZUT_BENCH_RELAY: the relay bundle is missing (run through npm run bench)');
   const host = await startHost([{ kind: 'node', name: 'mr' }]);
@@ -133,18 +144,30 @@ async function measure(quick: boolean, pinned: boolean): Promise<BenchRow[]> {
     const inProcess = () => timed((i) => host.manager.invokeTool('echo_mr', args(i), { session, origin: 'agent' }));
     const rawPipe = () => timed((i) => raw.call('echo_raw', args(i)));
     const transportOnly = () => timed((i) => floorClient.request('tools/call', { name: 'echo_mr', arguments: args(i) }));
-    const trials = quick ? 3 : 11;
-    // Relay, floor and in-process side by side in every trial (order rotating), so the bridge's share
-    // (relay − floor) is compared with an in-process call measured under the same load.
-    const t = await threeWay(trials, 2, viaRelay, transportOnly, inProcess);
-    const r = await abTrials(trials, 1, viaRelay, rawPipe);
+    // Relay, floor and in-process in blocks of CALLS_PER_BLOCK calls, one block of each per round (order rotating), so
+    // the bridge's share (relay − floor) is compared with an in-process call measured in the same few milliseconds.
+    const t = await threeWay(quick ? ROUNDS.quick : ROUNDS.full, 3, viaRelay, transportOnly, inProcess);
+    const bridgeRatio = () => summarize(t.a.map((x, i) => (x - t.b[i]!) / t.c[i]!));
+    let repeats = 0;
+    while (!quick && tooWide(bridgeRatio()) && repeats < MAX_REPEATS) {
+      const more = await threeWay(ROUNDS.repeat, 0, viaRelay, transportOnly, inProcess);
+      t.a.push(...more.a);
+      t.b.push(...more.b);
+      t.c.push(...more.c);
+      repeats++;
+    }
+    const r = await abTrials(quick ? 3 : 11, 1, viaRelay, rawPipe);
     const bridge = t.a.map((x, i) => x - t.b[i]!);
-    const ratio = summarize(ratios(bridge, t.c));
+    const ratio = bridgeRatio();
     const rawRatio = summarize(ratios(r.a, r.b));
     const floorRatio = summarize(ratios(t.b, t.c));
     const relayRatio = summarize(ratios(t.a, t.c));
+    const noise = repeats
+      ? `; measured again ${repeats}× (${ROUNDS.repeat} rounds each) because the ratio's p25–p75 spanned more than ±0.15${tooWide(ratio) ? ', and it still does: the load decides this row' : ''}`
+      : '';
     const note =
-      `${calls} sequential calls per trial; relay path = client → relay process → Unix socket → handler → invokeTool → extension; ` +
+      `${t.a.length} rounds of three interleaved blocks (relay, floor, in process; order rotating) of ${calls} sequential calls, ` +
+      `median call per block, ratio per round${noise}; relay path = client → relay process → Unix socket → handler → invokeTool → extension; ` +
       (pinned ? 'all processes pinned to CPU 0 (taskset), as in the round-trip row' : 'unpinned (no taskset)');
     return [
       {
@@ -155,8 +178,8 @@ async function measure(quick: boolean, pinned: boolean): Promise<BenchRow[]> {
         baselineName: 'invokeTool in process (same extension)',
         unit: 'µs (median call)',
         ratio,
-        goal: '≤ 1.5×',
-        pass: ratio.median <= 1.5,
+        goal: `≤ ${GOAL}×`,
+        pass: ratio.median <= GOAL,
         notes: [
           note,
           `the whole relay call is ${fmt(summarize(t.a).median)} µs = ${relayRatio.median.toFixed(2)}× the in-process call; the relay + socket ` +
