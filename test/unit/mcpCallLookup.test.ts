@@ -87,4 +87,16 @@ describe('MCP handler: per-call lookups', () => {
     sessions.open('first');
     expect(opened).toEqual(['first']);
   });
+
+  it('a conversation used again after another is the most recent again, whichever was opened first', () => {
+    const { opened, sessions } = recordingHost();
+    sessions.open('a');
+    sessions.open('b');
+    sessions.open('a'); // now newer than b: b is the least recently used
+    for (let i = 0; i < MAX_MCP_SESSIONS - 1; i++) sessions.open(`s${i}`); // one over the bound: b is forgotten
+    opened.length = 0;
+    sessions.open('a');
+    sessions.open('b');
+    expect(opened).toEqual(['b']);
+  });
 });
