@@ -81,6 +81,23 @@ export async function threeWay(
   return { a: out[0]!, b: out[1]!, c: out[2]! };
 }
 
+/**
+ * Like threeWay with any number of sides: each round runs every side once, the order rotating (for four sides ABCD,
+ * BCDA, CDAB, …), so figures derived from several sides of a round (e.g. A − B over D) share that round's conditions.
+ * Returns each side's figures, round by round.
+ */
+export async function interleaved(rounds: number, warmup: number, sides: (() => Promise<number>)[]): Promise<number[][]> {
+  for (let i = 0; i < warmup; i++) for (const f of sides) await f();
+  const out: number[][] = sides.map(() => []);
+  for (let i = 0; i < rounds; i++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = (i + k) % sides.length;
+      out[side]!.push(await sides[side]!());
+    }
+  }
+  return out;
+}
+
 /** Per-trial ratios a[i]/b[i] of interleaved trials. */
 export function ratios(a: number[], b: number[]): number[] {
   return a.map((x, i) => x / b[i]!);

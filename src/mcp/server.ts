@@ -50,9 +50,15 @@ export interface McpHookTool {
   call(args: unknown): Promise<{ content: McpContent[]; isError: boolean }>;
 }
 
-/** The conversations already announced to extensions (`session_start`), bounded, shared by every connection. */
+/**
+ * The conversations already announced to extensions (`session_start`), shared by every connection: at most
+ * `MAX_MCP_SESSIONS` (protocol/limits.ts), the least recently used forgotten first (a forgotten one is announced again
+ * if it comes back).
+ */
 export class McpSessions {
   private readonly seen = new Map<string, SessionContext>();
+  /** The id of the last `open`, already the most recent in `seen`: agent mode's calls repeat it (no reordering). */
+  private newest: string | undefined;
 
   constructor(
     private readonly host: HostCatalog & HostCalls & HostSessions,
@@ -62,6 +68,8 @@ export class McpSessions {
   /** The session for `id`; the first call for an id announces it (`session_start`, `session_opened`). */
   open(id: string): SessionContext {
     const known = this.seen.get(id);
+    if (known && id === this.newest) return known;
+    this.newest = id;
     if (known) {
       this.seen.delete(id);
       this.seen.set(id, known);
@@ -164,7 +172,8 @@ export class McpConnection extends Disposable {
     const method = msg.method;
     const what = method === 'tools/call' && typeof params.name === 'string' ? `${method} ${params.name}` : method;
     this.o.log?.(`mcp: ${what} (#${id})`);
-    this.request(id, method, params).then(
+    // A `tools/call` (the hot path: one per agent-mode tool call) goes straight to callTool.
+    (method === 'tools/call' ? this.callTool(id, params) : this.request(id, method, params)).then(
       (result) => {
         this.o.log?.(`mcp: ${what} (#${id}) answered`);
         this.reply(id, { result });
@@ -218,8 +227,6 @@ export class McpConnection extends Disposable {
         const hook = this.hookTool();
         return { tools: hook ? [...c.tools, hook.definition] : c.tools };
       }
-      case 'tools/call':
-        return this.callTool(id, params);
       case 'prompts/list':
       case 'resources/list': {
         const skills = this.skills();
@@ -243,8 +250,7 @@ export class McpConnection extends Disposable {
     const c = this.catalog();
     const modelName = typeof params.name === 'string' ? params.name : '';
     const skills = modelName === SKILL_TOOL_NAME && c.skills.length ? c.skills : undefined;
-    const zutName = c.names.toZut(modelName);
-    const tool = zutName && this.o.host.tools().find((t) => t.name === zutName);
+    const tool = c.byModel.get(modelName);
     if (!tool && !skills) throw new RpcError(RPC.invalidParams, `unknown tool: ${modelName}`);
     const args = params.arguments ?? {};
     if (!isObject(args)) throw new RpcError(RPC.invalidParams, 'arguments must be a JSON object');

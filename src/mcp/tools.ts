@@ -26,6 +26,12 @@ export type McpContent = { type: 'text'; text: string } | { type: 'image'; data:
 export interface McpCatalog {
   tools: McpTool[];
   names: ToolNameMap;
+  /**
+   * The offered tool behind each model-facing name: a `tools/call` looks its tool up here, once per catalog, not in
+   * the host's list per call (the catalog is rebuilt on every change of the extensions, and the guarded path checks
+   * the tool again in the registry index).
+   */
+  byModel: ReadonlyMap<string, ToolInfo>;
   signature: string;
   /** The skills the `skill` tool loads (empty: the tool is not offered). */
   skills: readonly SkillEntry[];
@@ -68,7 +74,8 @@ export function buildCatalog(tools: readonly ToolInfo[], filter: CatalogFilter, 
   }
   defs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const signature = createHash('sha256').update(JSON.stringify(defs)).digest('hex').slice(0, 16);
-  return { tools: defs, names, signature, skills: withSkills };
+  const byModel = new Map(offered.map((t) => [names.toModel(t.name)!, t]));
+  return { tools: defs, names, byModel, signature, skills: withSkills };
 }
 
 /** The `skill` tool's title in MCP clients. */
