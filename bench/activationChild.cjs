@@ -4,37 +4,12 @@
 // its activate() with a stand-in context (its global storage: ZUT_BENCH_STORAGE, else a fresh folder). Prints {loadMs, activateMs, err}: the time to require the file (VS Code's
 // "code loading") and the activate() call, by this process's clock. ZUT_HOME points at an empty temporary folder.
 'use strict';
+const { stub, vscodeStandIn } = require('../test/helpers/vscodeStandIn.cjs');
 const Module = require('module');
 const path = require('path');
 const os = require('os');
 const fs = require('fs');
-const NAMES = [...new Set([...fs.readFileSync(require.resolve('@types/vscode/index.d.ts', { paths: [process.cwd()] }), 'utf8')
-  .matchAll(/^\s{1,4}export (?:namespace|class|enum|const|function|let) (\w+)/gm)].map((m) => m[1]))];
-function stub(names = []) {
-  const cache = new Map();
-  const fn = function () {};
-  const p = new Proxy(fn, {
-    get(t, k) {
-      if (k === 'then') return undefined;
-      if (k === Symbol.toPrimitive) return (hint) => (hint === 'number' ? 0 : '');
-      if (k === Symbol.iterator) return function* () {};
-      if (k === 'toString' || k === 'valueOf' || k === 'toJSON') return () => '';
-      if (k === 'length') return 0;
-      if (k === 'prototype') return t.prototype;
-      if (k === 'get') return (_key, d) => d;
-      if (k === 'workspaceFolders') return undefined;
-      if (typeof k === 'symbol') return undefined;
-      if (!cache.has(k)) cache.set(k, stub());
-      return cache.get(k);
-    },
-    ownKeys(t) { return [...new Set([...Reflect.ownKeys(t), ...names])]; },
-    getOwnPropertyDescriptor(t, k) { return Reflect.getOwnPropertyDescriptor(t, k) ?? (names.includes(k) ? { configurable: true, enumerable: true, writable: true, value: p[k] } : undefined); },
-    apply() { return stub(); },
-    construct() { return stub(); },
-  });
-  return p;
-}
-const vscode = stub(NAMES);
+const vscode = vscodeStandIn();
 const orig = Module._load;
 Module._load = function (req, ...rest) { return req === 'vscode' ? vscode : orig.call(this, req, ...rest); };
 const file = process.argv[2];
