@@ -8,13 +8,10 @@
 // Every request body is recorded. The server also stands in as the agent's HTTP(S) proxy: a CONNECT or an
 // absolute-URL request (something trying to leave the machine) is refused and recorded. Bounded: at most
 // MAX_REQUESTS requests, and it closes itself after its lifetime (the limits of model.mjs).
-import http from 'node:http';
-import { MAX_REQUESTS, serveTrapped } from './model.mjs';
+import { modelServer, serveTrapped } from './model.mjs';
 
 /** The longest a step may hold its answer back. */
 const MAX_DELAY_MS = 10_000;
-/** The largest request body read (the system prompt and the tool list: ~100 KB). */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
  * One step: the model calls a function, or answers with text (which ends the turn).
@@ -56,34 +53,9 @@ export async function startGeminiModel(script) {
   /** @type {Escape[]} */
   const escapes = [];
   let nextStep = 0;
-  let count = 0;
-  const server = http.createServer((req, res) => {
-    count++;
-    if (/^[a-z]+:\/\//i.test(req.url ?? '')) {
-      escapes.push({ method: req.method ?? '', url: req.url ?? '', host: req.headers.host });
-      res.writeHead(403).end('offline test: nothing leaves this machine\n');
-      return;
-    }
-    if (count > MAX_REQUESTS) {
-      res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 429, message: 'scripted model: too many requests', status: 'RESOURCE_EXHAUSTED' } }));
-      return;
-    }
-    /** @type {Buffer[]} */
-    const chunks = [];
-    let size = 0;
-    req.on('data', (c) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) req.destroy();
-      else chunks.push(c);
-    });
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      let body;
-      try {
-        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-      } catch {
-        body = Buffer.concat(chunks).toString('utf8');
-      }
+  const server = modelServer({
+    tooMany: (res) => res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 429, message: 'scripted model: too many requests', status: 'RESOURCE_EXHAUSTED' } })),
+    handle: (req, url, body, res) => {
       const m = /^\/v1(?:beta|alpha)?\/models\/([^:/]+):(generateContent|streamGenerateContent|countTokens)$/.exec(url.pathname);
       if (req.method !== 'POST' || !m) {
         requests.push({ path: `${req.method} ${url.pathname}`, body, main: false, step: -1 });
@@ -112,8 +84,8 @@ export async function startGeminiModel(script) {
       };
       if (step.delayMs) setTimeout(answer, Math.min(step.delayMs, MAX_DELAY_MS));
       else answer();
-    });
-  });
+    },
+  }, escapes);
   return serveTrapped(server, requests, escapes);
 }
 

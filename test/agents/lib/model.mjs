@@ -85,35 +85,9 @@ export async function startModel(script) {
   /** @type {Escape[]} */
   const escapes = [];
   let nextStep = 0;
-  let count = 0;
-  const server = http.createServer((req, res) => {
-    count++;
-    if (/^[a-z]+:\/\//i.test(req.url ?? '')) {
-      // A proxied request for somewhere else: refused, and the scenario fails.
-      escapes.push({ method: req.method ?? '', url: req.url ?? '', host: req.headers.host });
-      res.writeHead(403).end('offline test: nothing leaves this machine\n');
-      return;
-    }
-    if (count > MAX_REQUESTS) {
-      res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'scripted model: too many requests' } }));
-      return;
-    }
-    /** @type {Buffer[]} */
-    const chunks = [];
-    let size = 0;
-    req.on('data', (c) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) req.destroy();
-      else chunks.push(c);
-    });
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      let body;
-      try {
-        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-      } catch {
-        body = Buffer.concat(chunks).toString('utf8');
-      }
+  const server = modelServer({
+    tooMany: (res) => res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'rate_limit_error', message: 'scripted model: too many requests' } })),
+    handle: (req, url, body, res) => {
       if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
         requests.push({ path: url.pathname, body, main: false, step: -1 });
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ input_tokens: 100 }));
@@ -134,8 +108,8 @@ export async function startModel(script) {
       const answer = () => (body?.stream ? sse(res, model, content) : whole(res, model, content));
       if (step.delayMs) setTimeout(answer, Math.min(step.delayMs, MAX_DELAY_MS));
       else answer();
-    });
-  });
+    },
+  }, escapes);
   return serveTrapped(server, requests, escapes);
 }
 
@@ -149,6 +123,45 @@ export function toolResults(body) {
   const messages = Array.isArray(body?.messages) ? body.messages : [];
   const last = messages.filter((m) => m.role === 'user').at(-1);
   return Array.isArray(last?.content) ? last.content.filter((b) => b.type === 'tool_result') : [];
+}
+
+/**
+ * The HTTP server of a scripted model, whatever its API dialect: an absolute-URL request (a proxied request for
+ * somewhere else) is refused and recorded in `escapes`, and the scenario fails; past MAX_REQUESTS `tooMany` answers
+ * (the dialect's own 429); otherwise the body is read up to MAX_BODY_BYTES (parsed as JSON when it is, else kept as
+ * text) and `handle` answers. Serve it with `serveTrapped`.
+ * @param {{ tooMany(res: http.ServerResponse): void, handle(req: http.IncomingMessage, url: URL, body: any, res: http.ServerResponse): void }} dialect
+ * @param {{ method: string, url: string, host?: string }[]} escapes
+ */
+export function modelServer(dialect, escapes) {
+  let count = 0;
+  return http.createServer((req, res) => {
+    count++;
+    if (/^[a-z]+:\/\//i.test(req.url ?? '')) {
+      escapes.push({ method: req.method ?? '', url: req.url ?? '', host: req.headers.host });
+      res.writeHead(403).end('offline test: nothing leaves this machine\n');
+      return;
+    }
+    if (count > MAX_REQUESTS) return dialect.tooMany(res);
+    /** @type {Buffer[]} */
+    const chunks = [];
+    let size = 0;
+    req.on('data', (c) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) req.destroy();
+      else chunks.push(c);
+    });
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      let body;
+      try {
+        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
+      } catch {
+        body = Buffer.concat(chunks).toString('utf8');
+      }
+      dialect.handle(req, url, body, res);
+    });
+  });
 }
 
 /**

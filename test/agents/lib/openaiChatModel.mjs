@@ -6,11 +6,8 @@
 // (a title, a summary) gets a short text. Every request body is recorded. Like model.mjs it also stands in as the
 // agents' HTTP(S) proxy: a CONNECT or an absolute-URL request (something trying to leave the machine) is refused
 // and recorded. Bounded: at most MAX_REQUESTS requests, and it closes itself after its lifetime.
-import http from 'node:http';
-import { MAX_REQUESTS, serveTrapped } from './model.mjs';
+import { modelServer, serveTrapped } from './model.mjs';
 
-/** The largest request body read (agents send their whole system prompt and tool list). */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** The longest a step may hold its answer back. */
 const MAX_DELAY_MS = 10_000;
 
@@ -57,34 +54,12 @@ export async function startChatModel(/** @type {Step[]} */ script) {
   /** @type {Escape[]} */
   const escapes = [];
   let nextStep = 0;
-  let count = 0;
-  const server = http.createServer((req, res) => {
-    count++;
-    if (/^[a-z]+:\/\//i.test(req.url ?? '')) {
-      escapes.push({ method: req.method ?? '', url: req.url ?? '', host: req.headers.host });
-      res.writeHead(403).end('offline test: nothing leaves this machine\n');
-      return;
-    }
-    if (count > MAX_REQUESTS) {
-      res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'rate_limit_error', message: 'scripted model: too many requests' } }));
-      return;
-    }
-    if (req.method === 'GET' && /\/models\/?$/.test(req.url ?? '')) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'test' }] }));
-      return;
-    }
-    const chunks = [];
-    let size = 0;
-    req.on('data', (c) => {
-      size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => {
-      let body;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        body = undefined;
+  const server = modelServer({
+    tooMany: (res) => res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'rate_limit_error', message: 'scripted model: too many requests' } })),
+    handle: (req, _url, body, res) => {
+      if (req.method === 'GET' && /\/models\/?$/.test(req.url ?? '')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'test' }] }));
+        return;
       }
       const main = isMain(body);
       const step = main ? nextStep++ : -1;
@@ -96,8 +71,8 @@ export async function startChatModel(/** @type {Step[]} */ script) {
       const s = main ? (script[step] ?? { text: 'done' }) : { text: 'ok' };
       const delay = Math.min(s.delayMs ?? 0, MAX_DELAY_MS);
       setTimeout(() => answer(res, body, message(s)), delay);
-    });
-  });
+    },
+  }, escapes);
   return serveTrapped(server, requests, escapes);
 }
 

@@ -5,11 +5,7 @@
 // `message` (which ends the turn); any other request gets a short text. Every request body is recorded. Like model.mjs
 // it stands in as the agent's HTTP(S) proxy: a CONNECT or an absolute-URL request (something trying to leave the
 // machine) is refused and recorded. Bounded: at most MAX_REQUESTS requests, closed after its lifetime.
-import http from 'node:http';
-import { MAX_REQUESTS, serveTrapped } from './model.mjs';
-
-/** The largest request body read (Codex sends its instructions and tool list: ~60 KB). */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+import { modelServer, serveTrapped } from './model.mjs';
 
 /**
  * One step: the model calls `tool` (a function tool's name; `namespace` for an MCP server's tool, which Codex offers
@@ -59,34 +55,9 @@ export async function startResponsesModel(script) {
   /** @type {Escape[]} */
   const escapes = [];
   let nextStep = 0;
-  let count = 0;
-  const server = http.createServer((req, res) => {
-    count++;
-    if (/^[a-z]+:\/\//i.test(req.url ?? '')) {
-      escapes.push({ method: req.method ?? '', url: req.url ?? '', host: req.headers.host });
-      res.writeHead(403).end('offline test: nothing leaves this machine\n');
-      return;
-    }
-    if (count > MAX_REQUESTS) {
-      res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'rate_limit_exceeded', message: 'scripted model: too many requests' } }));
-      return;
-    }
-    /** @type {Buffer[]} */
-    const chunks = [];
-    let size = 0;
-    req.on('data', (c) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) req.destroy();
-      else chunks.push(c);
-    });
-    req.on('end', () => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      let body;
-      try {
-        body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined;
-      } catch {
-        body = Buffer.concat(chunks).toString('utf8');
-      }
+  const server = modelServer({
+    tooMany: (res) => res.writeHead(429, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'rate_limit_exceeded', message: 'scripted model: too many requests' } })),
+    handle: (req, url, body, res) => {
       if (req.method !== 'POST' || url.pathname !== '/v1/responses') {
         requests.push({ path: `${req.method} ${url.pathname}`, body, main: false, step: -1 });
         res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { type: 'not_found', message: `scripted model: no ${url.pathname}` } }));
@@ -98,8 +69,8 @@ export async function startResponsesModel(script) {
       /** @type {Step} */
       const step = main && at < script.length ? script[at] : { text: 'done.' };
       sse(res, typeof body?.model === 'string' ? body.model : 'gpt-5', itemOf(step));
-    });
-  });
+    },
+  }, escapes);
   return serveTrapped(server, requests, escapes);
 }
 
