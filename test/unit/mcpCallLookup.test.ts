@@ -8,7 +8,8 @@ import type { SessionContext } from '../../src/protocol';
 import { Manager } from '../../src/host/manager';
 import { MAX_MCP_SESSIONS } from '../../src/mcp/limits';
 import { McpConnection, McpSessions } from '../../src/mcp/server';
-import { RecordingUi, cleanupTemps, nodeExt, until, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
+import { RecordingUi, cleanupTemps, nodeExt, zutHome, keepManager, stopManagers } from '../helpers/hostFixtures';
+import { mcpDriver } from '../helpers/mcpDriver';
 
 const conns: McpConnection[] = [];
 afterEach(async () => {
@@ -23,15 +24,9 @@ async function connection(configs: (Record<string, unknown> & { name: string })[
   const host = new Manager({ folders: [], zutHome: z.home, ui: new RecordingUi(), hostVersion: 't', autoRestart: false });
   keepManager(host);
   await host.start();
-  const sent: Record<string, unknown>[] = [];
-  const conn = new McpConnection({ host, serverVersion: '9', origin: 'mcp' }, new McpSessions(host), (m) => sent.push(m as Record<string, unknown>));
+  const { conn, request } = mcpDriver(host);
   conns.push(conn);
-  let id = 0;
-  const call = async (name: string, args: object = {}) => {
-    const n = ++id;
-    conn.handle({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name, arguments: args } });
-    return until(() => sent.find((m) => m.id === n), 5000, `reply ${n}`);
-  };
+  const call = (name: string, args: object = {}) => request('tools/call', { name, arguments: args });
   return { host, conn, call };
 }
 

@@ -11,9 +11,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { Manager } from '../../src/host/manager';
-import { McpConnection, McpSessions } from '../../src/mcp/server';
+import type { McpConnection } from '../../src/mcp/server';
 import { RecordingUi, cleanupTemps, keepManager, nodeExt, stopManagers, tempDir, until, zutHome } from '../helpers/hostFixtures';
 import { builtCli } from '../helpers/built';
+import { mcpDriver } from '../helpers/mcpDriver';
 import { isolatedEnv, runProcess } from '../helpers/runProcess';
 import { copyExample, killAll } from '../helpers/stdioDriver';
 
@@ -115,15 +116,9 @@ describe('MCP handler: skills follow their extension', () => {
     const host = new Manager({ folders: [], zutHome: p.home, ui: new RecordingUi(), hostVersion: 't', extensionPaths: p.exts });
     keepManager(host);
     await host.start();
-    const sent: Record<string, unknown>[] = [];
-    const conn = new McpConnection({ host, serverVersion: '9', origin: 'mcp' }, new McpSessions(host), (m) => sent.push(m as Record<string, unknown>));
+    const { conn, sent, request: send } = mcpDriver(host);
     conns.push(conn);
-    let id = 0;
-    const request = async (method: string, params: object = {}) => {
-      const n = ++id;
-      conn.handle({ jsonrpc: '2.0', id: n, method, params });
-      return (await until(() => sent.find((m) => m.id === n), 5000, method)).result as Record<string, unknown[]>;
-    };
+    const request = async (method: string, params: object = {}) => (await send(method, params)).result as Record<string, unknown[]>;
     const told = (method: string) => sent.filter((m) => m.method === method).length;
     conn.handle({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect((await request('prompts/list')).prompts).toHaveLength(1);
@@ -147,15 +142,11 @@ describe('MCP handler: skills follow their extension', () => {
     fs.writeFileSync(path.join(top, 'token.json'), '{"secret":1}');
     const host = keepManager(new Manager({ folders: [], zutHome: z.home, ui: new RecordingUi(), hostVersion: 't' }));
     await host.start();
-    const sent: Record<string, unknown>[] = [];
-    const conn = new McpConnection({ host, serverVersion: '9', origin: 'mcp' }, new McpSessions(host), (m) => sent.push(m as Record<string, unknown>));
+    const { conn, request } = mcpDriver(host);
     conns.push(conn);
-    const read = async (id: number, uri: string) => {
-      conn.handle({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri } });
-      return until(() => sent.find((m) => m.id === id), 5000, uri);
-    };
-    expect((await read(1, 'skill://top/top/SKILL.md')).result).toMatchObject({ contents: [{ text: expect.stringContaining('body') }] });
-    expect((await read(2, 'skill://top/top/token.json')).error).toMatchObject({ code: -32002, message: expect.stringContaining('only its SKILL.md is served') });
+    const read = (uri: string) => request('resources/read', { uri });
+    expect((await read('skill://top/top/SKILL.md')).result).toMatchObject({ contents: [{ text: expect.stringContaining('body') }] });
+    expect((await read('skill://top/top/token.json')).error).toMatchObject({ code: -32002, message: expect.stringContaining('only its SKILL.md is served') });
   });
 
   it('a skill folder turned into a link after start serves nothing: reads are confined to the folders as they resolve now', async () => {
@@ -167,15 +158,8 @@ describe('MCP handler: skills follow their extension', () => {
     fs.writeFileSync(path.join(folder, 'a.md'), 'a');
     const host = keepManager(new Manager({ folders: [], zutHome: z.home, ui: new RecordingUi(), hostVersion: 't' }));
     await host.start();
-    const sent: Record<string, unknown>[] = [];
-    const conn = new McpConnection({ host, serverVersion: '9', origin: 'mcp' }, new McpSessions(host), (m) => sent.push(m as Record<string, unknown>));
+    const { conn, request: call } = mcpDriver(host);
     conns.push(conn);
-    let id = 0;
-    const call = async (method: string, params: object) => {
-      const n = ++id;
-      conn.handle({ jsonrpc: '2.0', id: n, method, params });
-      return until(() => sent.find((m) => m.id === n), 5000, method);
-    };
     expect((await call('resources/read', { uri: 'skill://moved/notes/a.md' })).result).toMatchObject({ contents: [{ text: 'a' }] });
 
     // After discovery the folder becomes a link to a folder outside the extension (one with a SKILL.md of its own).
