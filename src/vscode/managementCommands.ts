@@ -1,8 +1,9 @@
 /**
  * What the management commands do (registered by management.ts at activation, the `zut ext` CLI's counterparts):
  * reload, doctor report, install, and the Extensions view's item actions (restart, enable/disable, show log, open
- * manifest, remove), and "Call Tool…" (callTool.ts). Built as dist/management.js and loaded when one of them first runs (lazyBundle.ts): installing,
- * the doctor's report and removing are not what a window needs before its first extension answers (issue 41).
+ * manifest, remove), and "Call Tool…" (callTool.ts). Built as dist/management.js and loaded when one of them first
+ * runs (lazyBundle.ts): installing, the doctor's report and removing are not what a window needs before its first
+ * extension answers (issue 41).
  */
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
