@@ -183,13 +183,6 @@ export const MAX_EXT_RETAINED_BYTES = 8 * 1024 * 1024;
 /** Manifest / executable changes on disk are collected this long before one reload or restart. Ours. */
 export const WATCH_DEBOUNCE_MS = 500;
 /**
- * A manifest, executable or argument file saved in the editor is applied after this long (not after the file
- * watcher's event and WATCH_DEBOUNCE_MS): enough for the save events of one "Save All" (a few ms apart) to land in
- * one restart; a later event for a file older than the new process restarts nothing (loader.applyChanges). Ours
- * (issue 24: save → new behaviour was 4–5× a cold start; 50 ms was 1.8× in bench:ui's save row, 15 ms of it left).
- */
-export const SAVE_DEBOUNCE_MS = 15;
-/**
  * dist/main.js writes the V8 code cache of dist/extension.js this long after activate() returned (a load that used
  * none): late enough to hold the functions activation compiled and to stay off activation's path and the first
  * extensions' start. Ours (issue 28: loading the bundle was ~80% of VS Code's activation figure).

@@ -13,7 +13,7 @@ import type { Manager } from '../host/manager';
 import { watchedFiles } from '../host/disk/manifestSignature';
 import { isInside } from '../host/extensions/consent';
 import { globalExtensionsDir } from '../host/disk/paths';
-import { CHANGE_SETTLE_MS, SAVE_DEBOUNCE_MS } from '../protocol/limits';
+import { CHANGE_SETTLE_MS } from '../protocol/limits';
 import type { ChangeSink } from '../runtime/changes';
 
 export class ExtensionWatchers extends Disposable {
@@ -69,9 +69,9 @@ export class ExtensionWatchers extends Disposable {
 
   /**
    * A file saved in the editor: when it is a loaded extension's manifest, executable or argument file, the change
-   * loop applies it after SAVE_DEBOUNCE_MS instead of waiting for the file watcher and its quiet period (save → new
-   * behaviour is an author's inner loop). The watcher's own event comes later and finds the process newer than the
-   * file (loader.applyChanges): no second restart. A file of one of the user's own extensions (New Extension,
+   * loop applies it at once (the next turn) instead of waiting for the file watcher and its quiet period (save → new
+   * behaviour is an author's inner loop). The watcher's own event, and the other saves of a "Save All" that arrive
+   * while that restart runs, find the process newer than the file (loader.applyChanges): no second restart. A file of one of the user's own extensions (New Extension,
    * Install) is first offered as their own edit (gates.ts `allowOwnEdit`, queued before that restart), so saving
    * what they wrote does not ask for consent.
    */
@@ -84,7 +84,7 @@ export class ExtensionWatchers extends Disposable {
     if (exts.some((e) => e.ecosystem !== 'e' && isInside(file, e.dir))) {
       void this.host.allowOwnEdit(file, new TextEncoder().encode(doc.getText())).catch((e: unknown) => this.log.warn(`${file}: ${e instanceof Error ? e.message : String(e)}`));
     }
-    if (exts.some((e) => e.manifestPath === file || watchedFiles(e).includes(file))) this.sink.changed(file, { quietMs: SAVE_DEBOUNCE_MS, saved: true });
+    if (exts.some((e) => e.manifestPath === file || watchedFiles(e).includes(file))) this.sink.changed(file, { saved: true });
   }
 
   /** Watches each loaded extension's executable, argument and SKILL.md files inside its directory (`watchedFiles`). */

@@ -395,6 +395,26 @@ describe('one reload path', () => {
     expect(await s.m.applyChanges([path.join(s.exts, 'two')])).toEqual({ reloaded: false, restarted: [] });
   });
 
+  it('a "Save All" reported twice restarts once; a change after the new process starts restarts again', async () => {
+    const s = setup();
+    const dir = shExt(s.exts, 'one');
+    const run = path.join(dir, 'run.sh');
+    await s.m.start();
+    fs.appendFileSync(run, '\n# edited\n');
+    // Two reports of the same edit back to back (a save, then the watcher's event for it): the second's turn comes
+    // after the first restart, whose process already runs the edit.
+    const [first, second] = await Promise.all([s.m.applyChanges([run]), s.m.applyChanges([run])]);
+    expect([first, second]).toEqual([{ reloaded: false, restarted: ['one'] }, { reloaded: false, restarted: [] }]);
+    expect(s.m.extensions()[0]!.state).toBe('running');
+    // An edit after that process started is new to it.
+    fs.appendFileSync(run, '# edited again\n');
+    expect(await s.m.applyChanges([run])).toEqual({ reloaded: false, restarted: ['one'] });
+    // A late event for a file older than the running process (its mtime well before the spawn, not a whole second).
+    const old = (Date.now() - 10_000 + 0.5) / 1000;
+    fs.utimesSync(run, old, old);
+    expect(await s.m.applyChanges([run])).toEqual({ reloaded: false, restarted: [] });
+  });
+
   it("a restart of one extension never hides another's pending change (its manifest, a new directory)", async () => {
     const s = setup();
     const a = shExt(s.exts, 'a');

@@ -1,6 +1,6 @@
 /**
  * The runtime under every shell (src/runtime): the recipe (what each kind of shell fixes, the homes it watches), the
- * one change loop every watcher feeds (quiet period, a save's short one, `flush`, dispose), the headless watch of the
+ * one change loop every watcher feeds (quiet period, a save at the next turn, `flush`, dispose), the headless watch of the
  * extension homes (a home made after the start is watched at the next check, which applies at once), and the
  * lifecycle (one start, `started`, one shutdown that leaves no extension running). Real extensions (sh), real files.
  */
@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { NullHostUi } from '../../src/host/hostUi';
-import { SAVE_DEBOUNCE_MS, WATCH_DEBOUNCE_MS } from '../../src/protocol/limits';
+import { WATCH_DEBOUNCE_MS } from '../../src/protocol/limits';
 import { ChangeLoop, type ChangesApplied } from '../../src/runtime/changes';
 import { hostRecipe, watchedHomes, type HostChoices } from '../../src/runtime/recipe';
 import { HostRuntime } from '../../src/runtime/runtime';
@@ -65,14 +65,20 @@ describe('the change loop', () => {
     expect(applied[0]).toMatchObject({ saved: false, reloaded: false });
   });
 
-  it("a save's short quiet period is not pushed back by the watcher's late event for the same write", async () => {
-    const { l, applied } = loop();
-    const t0 = performance.now();
-    l.changed('/m', { quietMs: SAVE_DEBOUNCE_MS, saved: true });
+  it("a save is applied at the next turn, with what arrived in the same turn (the watcher's late event for it too), and waits for no burst", async () => {
+    const { l, asked, applied } = loop();
+    l.changed('/m', { saved: true });
     l.changed('/m');
+    l.changed('/n');
+    expect(asked).toEqual([]);
+    await new Promise((r) => setImmediate(r));
+    expect(asked).toEqual([['/m', '/n']]);
     await until(() => applied.length === 1, 5_000, 'the save applied');
-    expect(performance.now() - t0).toBeLessThan(WATCH_DEBOUNCE_MS);
-    expect(applied[0]).toMatchObject({ paths: ['/m'], saved: true });
+    expect(applied[0]).toMatchObject({ paths: ['/m', '/n'], saved: true });
+    // A change after it is a new batch, with the quiet period again.
+    l.changed('/o');
+    await new Promise((r) => setImmediate(r));
+    expect(asked).toHaveLength(1);
   });
 
   it('flush applies what is pending now, and nothing when nothing is; a disposed loop applies nothing', async () => {

@@ -133,10 +133,10 @@ export class Loader extends Disposable {
    */
   applyChanges(paths: readonly string[]): Promise<{ reloaded: boolean; restarted: string[] }> {
     // A load while it runs: an agent's call waits for what it may start (a guard installed a moment ago).
-    return this.settling.track(this.changes(paths));
+    return this.settling.track(this.changes(paths, Date.now()));
   }
 
-  private async changes(paths: readonly string[]): Promise<{ reloaded: boolean; restarted: string[] }> {
+  private async changes(paths: readonly string[], asked: number): Promise<{ reloaded: boolean; restarted: string[] }> {
     // After whatever is queued (an install, a reload), so its fingerprint is the one compared.
     await this.ops.run(async () => undefined);
     const { restart, other, files } = changedExtensions(paths, this.host.set.infos(this.host.options.zutHome));
@@ -159,11 +159,12 @@ export class Loader extends Disposable {
       const own = dir !== undefined && now !== undefined && now.has(dir) && this.loadedStamps?.has(dir) === true;
       if (why === 'manifest' && !(own ? now.stampOf(dir) !== this.loadedStamps?.stampOf(dir) : manifestsChanged)) continue;
       if (s?.stoppedByUser) continue; // stopped by the user: stays stopped
-      // A late event for files older than the running process (copied in just before a reload started it): it
-      // already runs them.
-      if (why === 'executable' && s?.state === 'running' && s.spawnedAt !== undefined && !(await modifiedSince(files.get(name) ?? [], s.spawnedAt))) continue;
-      await this.restart(name);
-      restarted.push(name);
+      // A changed executable is judged when this restart's turn comes: a process started after the change was
+      // reported (the restart of another file of the same "Save All", a crash's restart) already runs it, and so does
+      // one started after its files last changed (the watcher's late event, files copied in just before a reload
+      // started it). A changed manifest always restarts: only a restart re-reads it (a crash's restart does not).
+      const change = why === 'executable' ? { since: asked, files: files.get(name) ?? [] } : undefined;
+      if (await this.restartOnce(name, change)) restarted.push(name);
     }
     return { reloaded: false, restarted };
   }
@@ -242,10 +243,21 @@ export class Loader extends Disposable {
 
   /** Stops one extension, re-reads its manifest, and starts it again (a fresh restart budget). */
   restart(name: string): Promise<void> {
+    return this.restartOnce(name, undefined).then(() => undefined);
+  }
+
+  /**
+   * `restart`, except that for a change to its executable (reported at `since`, Date.now(); the changed `files`) it
+   * restarts nothing when, at its turn in the queue, the extension runs a process started after the change was
+   * reported or after those files last changed. Says whether it restarted.
+   */
+  private restartOnce(name: string, change: { since: number; files: readonly string[] } | undefined): Promise<boolean> {
     return this.serial(async () => {
       const { set, gates } = this.host;
       const s = set.find(name);
       if (!s) throw new Error(`no extension named "${name}"`);
+      const at = s.state === 'running' ? s.spawnedAt : undefined;
+      if (change && at !== undefined && (at > change.since || !(await modifiedSince(change.files, at)))) return false;
       await s.stop();
       // The fingerprint before the read: a manifest rewritten while this restart reads it (or right after) then
       // differs from it, and the watcher's event for that write restarts the extension again. Taken after the
@@ -258,7 +270,7 @@ export class Loader extends Disposable {
         // Renamed: it may now shadow or be shadowed by another extension; rediscover everything.
         await this.stopAll();
         await this.loaded('reload', this.load([]));
-        return;
+        return true;
       }
       // Its own stamp only: another extension's manifest changed meanwhile still differs for that one's event.
       this.loadedStamps = this.loadedStamps?.with(s.disc.dir, stamps) ?? stamps;
@@ -266,6 +278,7 @@ export class Loader extends Disposable {
       await gates.applyGate(s);
       gates.requestConsent([s]);
       if (!this.stopPending) await s.start();
+      return true;
     });
   }
 
