@@ -131,7 +131,7 @@ export const floors = [
     // Agent hooks (zut-host hook; floor 6): over the host, below mcp and agentSetup (which import its names and its
     // local socket), ui-model, the CLI and the VS Code adapters. Its light files have a rule of their own (below).
     files: ['src/hooks/**/*.ts'],
-    rules: rule([upward(['mcp', 'agentSetup', 'runtime', 'ui-model', 'vscode', 'cli', 'extension'], 'src/hooks is below mcp, agentSetup, vscode and cli, beside runtime and ui-model')]),
+    rules: rule([upward(['mcp', 'agentSetup', 'runtime', 'ui-model', 'vscode', 'cli', 'extension'], 'src/hooks is below mcp, agentSetup, ui-model, vscode and cli, beside runtime')]),
   },
   // Floor 7: mcp, agentSetup and ui-model, over the hooks and the host, below the CLI and the VS Code adapters; none
   // imports another.

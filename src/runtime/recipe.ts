@@ -19,14 +19,19 @@ export interface ShellFacts {
 }
 
 /**
- * Per kind. The hook hosts — the per-call one and the warm one, which serves every agent of its folder — are one kind:
- * a guard sees the same `provider` whichever answers; the agent of each call is in its events (`before_agent_start`'s
- * `provider`: hooks/answer.ts). The window's `@zut` sets its model's vendor and name per request (`setModel`).
+ * What a guard is told when an agent outside a VS Code window calls: by the hook hosts — the per-call one and the warm
+ * one, which serves every agent of its folder — and by `zut-host mcp`, which answers Claude Code's `mcp_tool` hooks
+ * and serves zut's tools to any MCP client. One value, so a guard never judges a call differently by which of them
+ * answered it (a command hook, an `mcp_tool` hook, a tools/call); the agent of each call is in its events
+ * (`before_agent_start`'s `provider`: hooks/answer.ts).
  */
+const AGENT: Omit<ShellFacts, 'autoRestart'> = { provider: 'agent', model: 'unknown' };
+
+/** Per kind. The window's `@zut` sets its model's vendor and name per request (`setModel`). */
 export const SHELL_FACTS: Readonly<Record<ShellKind, ShellFacts>> = {
   window: { provider: '', model: '' },
-  hook: { provider: 'hook', model: 'unknown', autoRestart: true },
-  mcp: { provider: 'mcp', model: 'none', autoRestart: true },
+  hook: { ...AGENT, autoRestart: true },
+  mcp: { ...AGENT, autoRestart: true },
   cli: { provider: 'zut-host', model: 'none', autoRestart: false },
 };
 

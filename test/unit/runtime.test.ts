@@ -39,8 +39,8 @@ function loop() {
 describe('the recipe', () => {
   it('the kind of shell fixes provider and model, and the restarts of all but the window', () => {
     const base = choices('/z', { autoRestart: false });
-    expect(hostRecipe('hook', base)).toMatchObject({ provider: 'hook', model: 'unknown', autoRestart: true });
-    expect(hostRecipe('mcp', base)).toMatchObject({ provider: 'mcp', autoRestart: true });
+    expect(hostRecipe('hook', base)).toMatchObject({ provider: 'agent', model: 'unknown', autoRestart: true });
+    expect(hostRecipe('mcp', base)).toMatchObject({ provider: 'agent', model: 'unknown', autoRestart: true });
     expect(hostRecipe('cli', { ...base, autoRestart: true })).toMatchObject({ provider: 'zut-host', autoRestart: false });
     expect(hostRecipe('window', base)).toMatchObject({ provider: '', model: '', autoRestart: false }); // zut.autoRestart
   });

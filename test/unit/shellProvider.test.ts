@@ -2,8 +2,9 @@
  * What a guard is told of its host (`hello_ack.provider`, `.model`) is fixed by the kind of shell that runs it
  * (src/runtime/recipe.ts SHELL_FACTS), not by the shell's own code: the same from the per-call hook host
  * (`ZUT_HOOK_WARM=0`, and the first call of a folder, which answers itself) and from the warm hook host, which serves
- * every agent of its folder — `hook`, whichever agent calls; `mcp` from `zut-host mcp`. The real bundles (dist/cli.js,
- * dist/hook.js side by side), the hook guard fixture logging its hello_ack.
+ * every agent of its folder — and from `zut-host mcp`, which answers Claude Code's `mcp_tool` hooks: `agent`, whichever
+ * agent calls and whichever of them answers. The real bundles (dist/cli.js, dist/hook.js side by side), the hook guard
+ * fixture logging its hello_ack.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -78,10 +79,10 @@ const warmHostUp = async (ws: string) =>
     (h) => h.folder === ws,
   );
 
-describe("the provider a guard is told is its shell kind's", () => {
-  it('the per-call and the warm hook host tell the same (hook), whichever agent calls; zut-host mcp tells mcp', async () => {
+describe('the provider a guard is told is the same from every shell an agent calls through', () => {
+  it('the per-call and the warm hook host and zut-host mcp tell the same (agent), whichever agent calls', async () => {
     const hookFacts = { provider: SHELL_FACTS.hook.provider, model: SHELL_FACTS.hook.model };
-    expect(hookFacts.provider).toBe('hook');
+    expect(hookFacts).toEqual({ provider: 'agent', model: 'unknown' });
 
     // A host of each call's own, for two agents.
     const here = workspace('per-call');
@@ -102,14 +103,13 @@ describe("the provider a guard is told is its shell kind's", () => {
 
     for (const told of [...perCall, first, warmClaude, warmVscode]) expect({ provider: told.provider, model: told.model }).toEqual(hookFacts);
 
-    // zut-host mcp: its own kind.
+    // zut-host mcp (which answers mcp_tool hooks): the same.
     const before = new Set(seen().map((l) => l.pid));
     const mcp = spawn(process.execPath, [path.join(bin, 'cli.js'), 'mcp', '--cwd', workspace('mcp')], { env: env(), stdio: ['pipe', 'ignore', 'ignore'] });
     const exited = new Promise((r) => mcp.on('exit', r));
     const ack = await until(() => seen().find((l) => l.kind === 'hello_ack' && !before.has(l.pid)), 20_000, "the MCP host's guard");
     mcp.stdin.end();
     await exited;
-    expect({ provider: ack.provider, model: ack.model }).toEqual({ provider: SHELL_FACTS.mcp.provider, model: SHELL_FACTS.mcp.model });
-    expect(ack.provider).toBe('mcp');
+    expect({ provider: ack.provider, model: ack.model }).toEqual(hookFacts);
   }, 120_000);
 });
