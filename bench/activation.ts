@@ -101,8 +101,8 @@ export function benchActivation(quick: boolean): Promise<BenchRow[]> {
       baselineName: 'hello-world extension, same way',
       unit: 'ms',
       ratio,
-      goal: '≤ 1.1×',
-      pass: errors.length === 0 && ratio.median <= 1.1,
+      goal: '≤ 1.5×', // issue 41
+      pass: errors.length === 0 && ratio.median <= 1.5,
       load: [l0, loadNow()],
       notes,
     },

@@ -3,7 +3,8 @@
 //                    footer carrying the child's receive/send times); /uibench-storm sends 10,000 panel_render
 //                    frames in one burst; tool uibench_echo answers with its receive/send times.
 //   mix-*    20 small extensions, sh / Python / Node mixed (one command each), and `handshake()`: the same 20
-//            started and handshaken by a bare script, no host (row 3's floor).
+//            started and handshaken by a bare script, no host (row 3's floor; `writeFloorAtStart` has the bench
+//            agent run it as its window starts).
 //   termsel.mjs      the terminal baseline of row 1: the same selection, redrawn by a raw-mode program.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -217,4 +218,18 @@ export async function handshake(folder, names, env, { spawn, fs, path }) {
       await new Promise((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', r)));
     }
   }
+}
+
+/**
+ * Row 3's fair floor: the files the bench agent (bench/ui/agent, ZUT_BENCH_FLOOR_AT_START = the returned path) reads
+ * as it activates, so that a window without zut-vscode spawns and handshakes the same `names` of `folder` at the moment
+ * it starts, sharing that start as zut-vscode's extensions do. `handshake` itself, as a CommonJS module beside it.
+ */
+export function writeFloorAtStart(dir, folder, names) {
+  fs.mkdirSync(dir, { recursive: true });
+  const module = path.join(dir, 'floor-handshake.cjs');
+  fs.writeFileSync(module, `'use strict';\nmodule.exports = ${handshake.toString()};\n`);
+  const spec = path.join(dir, 'floor-at-start.json');
+  fs.writeFileSync(spec, JSON.stringify({ module, folder, names }));
+  return spec;
 }

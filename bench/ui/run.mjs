@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { installVsix, killAllServersSync } from '../../test/vscode/lib/codeServer.mjs';
 import { ensureRunDirs, FIXTURES, fixtureVsix, REPO, removeTemp, tempDir, tools, vsix } from '../../test/vscode/lib/context.mjs';
 import { AgentClient } from './agent.mjs';
-import { handshake, PANEL_LINES, STORM_FRAMES, writeWorkspace } from './fixtures.mjs';
+import { handshake, PANEL_LINES, STORM_FRAMES, writeFloorAtStart, writeWorkspace } from './fixtures.mjs';
 import { installWindowProbe } from './probes.mjs';
 import { measureKeystrokes, measureStorm, openFloor, openPanel, hops } from './panel.mjs';
 import { measureChat, measureSave } from './inhost.mjs';
@@ -251,7 +251,9 @@ try {
       await harness.showZutView(page);
       await page.waitForFunction(() => window.__zw?.runningAt !== undefined, null, { timeout: 120_000 }).catch(() => log('  (the view never showed all rows running on the first load)'));
       agent.close();
-      const serverB = await harness.startServer({ name: 'bench-ui-bare', settings, installVsix: false, env: { ZUT_BENCH_AGENT_SOCKET: sockB } });
+      // The window without zut-vscode spawns and handshakes the same 20 as it starts (the bench agent): the floor.
+      const floorSpec = writeFloorAtStart(tempDir('bench-ui-floor'), w2, names);
+      const serverB = await harness.startServer({ name: 'bench-ui-bare', settings, installVsix: false, env: { ZUT_BENCH_AGENT_SOCKET: sockB, ZUT_BENCH_FLOOR_AT_START: floorSpec } });
       installVsix(tl, serverB, agentVsix);
     installVsix(tl, serverB, helloVsix);   // as in the zut window: the RSS row's difference is zut-vscode's alone
       const b = await open(serverB, w2, sockB);
@@ -264,17 +266,17 @@ try {
       pa.close();
       const A = [];
       const B = [];
-      const floor = [];
+      const settled = [];
       const trial = async () => {
         const a = await zutWindowTrial(page, sockA, MIX);
         a.mem = await hostRss(a.agent, 2000);
         a.rss = a.mem.rss;
         a.agent.close();
         A.push(a);
-        // The floor while the zut window idles (settled) and before the other window loads.
-        // The bare script runs inside the extension host (its node, environment and process, no zut code).
+        // The same script while the zut window idles (settled), inside its extension host (its node, environment and
+        // process, no zut code): the floor before issue 41, which did not share a window's start (a note now).
         const fa = await AgentClient.connect(sockA);
-        floor.push(await fa.call(`const handshake = ${handshake.toString()};
+        settled.push(await fa.call(`const handshake = ${handshake.toString()};
   return handshake(args.folder, args.names, process.env, { spawn: require('child_process').spawn, fs: require('fs'), path: require('path') });`, { folder: w2, names }));
         fa.close();
         const bb = await bareWindowTrial(b.page, sockB);
@@ -282,25 +284,27 @@ try {
         bb.rss = bb.mem.rss;
         bb.agent.close();
         B.push(bb);
-        log(`    trial ${A.length}: view ${fmt(a.viewMs)} ms (max ${a.viewMax} rows), api ${fmt(a.apiMs)}, command ${fmt(a.commandMs)}, floor ${fmt(floor.at(-1))}, rss ${fmt(a.rss)} vs ${fmt(bb.rss)} MiB; activation (VS Code's figure) ${fmt(a.vscodeActivation.ours)} vs hello ${fmt(a.vscodeActivation.hello)} ms; load ${load().toFixed(1)}`);
+        log(`    trial ${A.length}: view ${fmt(a.viewMs)} ms (max ${a.viewMax} rows), api ${fmt(a.apiMs)}, command ${fmt(a.commandMs)}, floor ${fmt(bb.floorMs)} (settled ${fmt(settled.at(-1))}), rss ${fmt(a.rss)} vs ${fmt(bb.rss)} MiB; activation (VS Code's figure) ${fmt(a.vscodeActivation.ours)} vs hello ${fmt(a.vscodeActivation.hello)} ms; load ${load().toFixed(1)}`);
       };
       const trials = Q ? 2 : 5;
       for (let i = 0; i < trials; i++) await trial();
-      const windowRatio = () => summarize(A.map((a, i) => (a.apiMs - a.hostUpMs) / floor[i]));
+      const floor = () => B.map((x) => x.floorMs);
+      const windowRatio = () => summarize(A.map((a, i) => (a.apiMs - a.hostUpMs) / floor()[i]).filter(Number.isFinite));
       let repeats = 0;
       while (!Q && tooWide(windowRatio()) && repeats < 3) {
         repeats++;
         log(`    ratio p25–p75 ${fmt(windowRatio().p25)}–${fmt(windowRatio().p75)} is wider than ±0.15: one more trial`);
         await trial();
       }
-      raw.window = { A: A.map(({ agent: _a, ...x }) => x), B: B.map(({ agent: _a, ...x }) => x), floor };
+      raw.window = { A: A.map(({ agent: _a, ...x }) => x), B: B.map(({ agent: _a, ...x }) => x), settled };
       const view = A.map((a) => (Number.isFinite(a.viewMs) ? a.viewMs : a.apiMs));
       const ours = A.map((a) => a.apiMs - a.hostUpMs);
       const ratio = windowRatio();
       const noise = repeats ? `; measured again ${repeats}× (one trial each) because the ratio's p25–p75 spanned more than ±0.15${tooWide(ratio) ? ', and it still does' : ''}` : '';
-      push(l0, { id: 'ui-window', figure: `Window: extension host up → all ${MIX} extensions running (sh/Python/Node)`, ours: summarize(ours), baseline: summarize(floor),
-        baselineName: 'the same 20 handshaken by a bare script in the extension host', unit: 'ms', ratio, goal: '≤ 1.1×', pass: ratio.median <= 1.1,
-        notes: [`${A.length} trials, zut window / floor / bare window interleaved${noise}`, `page load → all rows "running" in the Zut view ${fmtS(view)} ms${A.some((a) => !Number.isFinite(a.viewMs)) ? ' (some trials from the API: the view did not show all rows)' : ''}; → first command answered ${fmtS(A.map((a) => a.commandMs))} ms; page load → extension host up ${fmtS(A.map((a) => a.hostUpMs))} ms (without zut-vscode ${fmtS(B.map((x) => x.hostUpMs))} ms)`,
+      push(l0, { id: 'ui-window', figure: `Window: extension host up → all ${MIX} extensions running (sh/Python/Node)`, ours: summarize(ours), baseline: summarize(floor().filter(Number.isFinite)),
+        baselineName: 'a window without zut-vscode spawning and handshaking the same 20 as it starts (bench agent)', unit: 'ms', ratio, goal: '≤ 1.2×', pass: ratio.median <= 1.2,
+        notes: [`${A.length} trials, zut window / settled script / bare window interleaved${noise}${B.some((x) => !Number.isFinite(x.floorMs)) ? `; floor failed: ${B.map((x) => x.floorError).filter(Boolean).join('; ')}` : ''}`,
+          `the same script in the settled zut window's extension host (the floor before issue 41): ${fmtS(settled)} ms, ours ${fmt(q(ours, 0.5) / q(settled, 0.5))}× it`, `page load → all rows "running" in the Zut view ${fmtS(view)} ms${A.some((a) => !Number.isFinite(a.viewMs)) ? ' (some trials from the API: the view did not show all rows)' : ''}; → first command answered ${fmtS(A.map((a) => a.commandMs))} ms; page load → extension host up ${fmtS(A.map((a) => a.hostUpMs))} ms (without zut-vscode ${fmtS(B.map((x) => x.hostUpMs))} ms)`,
           `host and floor spawn each executable with the extension host's environment: python3 = ${python3[0]}, node = ${python3[1]} (\`#!/usr/bin/env\` resolves them from its PATH)`] });
       // activate() against a hello-world extension (bench/ui/hello, same activation event) in the same window, by VS
       // Code's own figure (code loading + the activate() call, as Show Running Extensions prints it).
@@ -308,7 +312,7 @@ try {
       const actRatio = summarize(vs.map((a) => a.vscodeActivation.ours / Math.max(1, a.vscodeActivation.hello)));
       push(l0, { id: 'ui-activate', figure: 'Activation in that window (VS Code\'s figure: code loading + activate() call)', ours: summarize(vs.map((a) => a.vscodeActivation.ours)),
         baseline: summarize(vs.map((a) => a.vscodeActivation.hello)), baselineName: 'a hello-world extension, same window and event', unit: 'ms', ratio: actRatio,
-        goal: '≤ 1.1×', pass: vs.length > 0 && actRatio.median <= 1.1,
+        goal: '≤ 1.5×', pass: vs.length > 0 && actRatio.median <= 1.5,   // issue 41's goal
         notes: [`${vs.length}/${A.length} trials read from Developer: Show Running Extensions (whole ms; the hello-world's 0 ms counted as 1 ms)`,
           `activate()'s body by each extension's own clock: ours ${fmtS(A.map((a) => a.activateMs))} ms, hello-world ${fmtS(A.map((a) => a.helloActivateMs).filter((x) => typeof x === 'number'))} ms; activation start → every extension ready (zut's own clock) ${fmtS(A.map((a) => a.startedMs))} ms`,
           `dist/main.js loading dist/extension.js inside activate() (its own clock): ${fmtS(A.map((a) => a.bundleLoadMs).filter((x) => typeof x === 'number'))} ms; its V8 code cache: ${A.map((a) => a.codeCache ?? '?').join(', ')}`] });

@@ -1,6 +1,6 @@
 // Rows 3 and 5 of `npm run bench:ui`: a window with 20 zut extensions (sh / Python / Node) reloaded — page load →
-// every row "running" in the Zut Extensions view and the first command answering — against the same 20 programs
-// handshaken by a bare script; and the extension host's RSS against the same window without zut-vscode.
+// every row "running" in the Zut Extensions view and the first command answering — against a window without
+// zut-vscode that spawns and handshakes the same 20 programs as it starts (the bench agent's floorAtStart); and the extension host's RSS against the same window without zut-vscode.
 import fs from 'node:fs';
 import { AgentClient } from './agent.mjs';
 
@@ -84,10 +84,14 @@ export async function runtimeActivation(page, agent, names = ['Zut Extensions', 
   }
 }
 
-/** One reload of the window without zut-vscode: page load → the extension host's agent activated. */
+/**
+ * One reload of the window without zut-vscode: page load → the extension host's agent activated; and row 3's floor,
+ * which the agent ran as the window started (ZUT_BENCH_FLOOR_AT_START): extension host up → the same 20 `ready`.
+ */
 export async function bareWindowTrial(page, socket) {
   const agent = await reloadWindow(page, socket);
   const origin = await page.evaluate(() => performance.timeOrigin);
   const at = await agent.call('return globalThis.__zutBenchAgent.startedAt;');
-  return { agent, hostUpMs: at - origin };
+  const floor = await agent.call('return globalThis.__zutBenchFloor ? await globalThis.__zutBenchFloor : { error: "ZUT_BENCH_FLOOR_AT_START not set" };');
+  return { agent, hostUpMs: at - origin, floorMs: floor.ms ?? Number.NaN, floorError: floor.error };
 }

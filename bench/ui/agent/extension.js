@@ -4,7 +4,8 @@
 // (vscode, args, require); the reply is {id, ok, value} or {id, ok: false, error}. Activates at startup ("*") so the
 // driver can time the window from the extension host's start. With ZUT_BENCH_WATCH_PREFIX set it also records (in
 // globalThis.__zutBenchWatch, epoch ms) when zut-vscode's API appeared, when every zut extension whose name starts
-// with the prefix was running, and when ZUT_BENCH_WATCH_COMMAND first answered. `@benchmin` is row 4's baseline of
+// with the prefix was running, and when ZUT_BENCH_WATCH_COMMAND first answered. With ZUT_BENCH_FLOOR_AT_START set it
+// runs row 3's floor as it activates (floorAtStart). `@benchmin` is row 4's baseline of
 // VS Code's own chat plumbing: a minimal participant doing one tool round by hand (model → the host's guarded call
 // → model), none of @zut's loop.
 'use strict';
@@ -36,6 +37,7 @@ function activate(context) {
   context.subscriptions.push(vscode.chat.createChatParticipant('zut-bench.min', minimalParticipant));
   context.subscriptions.push(vscode.commands.registerCommand('zutBench.floorPanel', floorPanel));
   if (process.env.ZUT_BENCH_WATCH_PREFIX) watch(process.env.ZUT_BENCH_WATCH_PREFIX, process.env.ZUT_BENCH_WATCH_COMMAND);
+  if (process.env.ZUT_BENCH_FLOOR_AT_START) floorAtStart(process.env.ZUT_BENCH_FLOOR_AT_START);
   server.listen(address);
   context.subscriptions.push({ dispose: () => server.close() });
 }
@@ -67,6 +69,22 @@ function startProfile() {
 }
 
 /** Records when zut-vscode is up, when every `prefix*` extension runs and when `command` first answers. */
+/**
+ * Row 3's fair floor, in a window without zut-vscode: the same 20 programs spawned and handshaken (bench/ui/fixtures.mjs
+ * `handshake`, the module `spec` names) as this extension activates at the window's start. In
+ * globalThis.__zutBenchFloor: a promise of { ms } from this module's load (the extension host up, as row 3's ours
+ * counts from it) to every one `ready`, or { error }.
+ */
+function floorAtStart(specFile) {
+  globalThis.__zutBenchFloor = (async () => {
+    const spec = JSON.parse(fs.readFileSync(specFile, 'utf8'));
+    const handshake = require(spec.module);
+    const at = epoch();
+    const ms = await handshake(spec.folder, spec.names, process.env, { spawn: require('child_process').spawn, fs, path: require('path') });
+    return { ms: at - startedAt + ms };
+  })().catch((e) => ({ error: String(e) }));
+}
+
 function watch(prefix, command) {
   const w = { agentAt: startedAt, apiAt: undefined, allRunningAt: undefined, firstCommandAt: undefined, running: 0, total: 0 };
   globalThis.__zutBenchWatch = w;
