@@ -8,7 +8,11 @@
  * servers green everywhere; the Agent Host does not discover plugin hooks (microsoft/vscode#330114). Skills come from
  * the same MCP server as the tools (its prompts and its `skill` tool); events come through the same hooks as guards.
  * Windows: the plugin's server needs `sh`, so the route is the provider there (agentRoute.ts `pluginBlockedBy`), said in
- * the Agent Host harnesses' cells.
+ * the Agent Host harnesses' cells. Two `zut` servers on the Copilot harness (Copilot CLI's file and the plugin's): VS
+ * Code 1.139's Agent Host hands the engine a desktop plugin's servers through `pluginDirectories` and lets it discover
+ * `mcp-config.json` itself (agentHostMain.js), both under the one name `zut`; the SDK documents plugin sources above
+ * personal ones, so one should shadow the other rather than both running (not run here), and which one a session gets
+ * is the engine's, not the user's: the row warns, with removing Copilot CLI's as the fix (`duplicateWarning`).
  * Text is plain (no markdown, no codicons): the surfaces (src/vscode/reach.ts: a quick pick, doctor lines) dress it.
  * VS Code-free: the adapter gathers the facts.
  */
@@ -36,6 +40,8 @@ export interface ReachRow {
   surface: string;
   /** What to know about the surface itself ("not enabled", "not found on this machine"). */
   note?: string;
+  /** Something set up that works against the user (two `zut` servers on one harness), with the fix that removes it. */
+  warning?: { text: string; fix: ReachFix };
   /** False for a terminal agent neither found on this machine nor set up: its cells say so, with no fix. */
   present: boolean;
   tools: ReachCell;
@@ -95,6 +101,8 @@ const OPEN_SETTINGS = 'workbench.action.openSettings';
 
 /** Copilot CLI's MCP configuration written (`$COPILOT_HOME/mcp-config.json`) by "Copy MCP Client Configuration…". */
 export const COPILOT_CLI_MCP_FIX: ReachFix = { label: "Copy MCP Client Configuration… (Copilot CLI: writes zut's server into ~/.copilot/mcp-config.json)", command: COPY_MCP, args: [{ client: 'copilot-cli' }] };
+/** Copilot CLI's `zut` server taken out of its MCP configuration (the duplicate warning's fix). */
+export const COPILOT_CLI_MCP_REMOVE_FIX: ReachFix = { label: 'Copy MCP Client Configuration… (Copilot CLI: remove zut from ~/.copilot/mcp-config.json)', command: COPY_MCP, args: [{ client: 'copilot-cli', action: 'remove' }] };
 /** Claude Code's MCP server is written by Guard Agent Tools… (its mcp_tool hooks need it), not by a snippet. */
 export const CLAUDE_MCP_FIX: ReachFix = { label: "Guard Agent Tools… (Claude Code, through zut's MCP server: writes the server too)", command: GUARD, args: [{ agent: 'claude', kind: 'mcp' }] };
 
@@ -124,7 +132,8 @@ function toolsOn(h: Harness, f: ReachFacts, what: string): ReachCell {
   if (f.route === 'off') return cell('not-reached', `zut.agentTools.enabled is off: VS Code's agent gets no ${what} of zut's`, openSetting('zut.agentTools.enabled', 'Enable zut.agentTools.enabled'));
   // Copilot CLI's own MCP configuration: the Copilot harness runs Copilot CLI's engine and reads it, whatever the route.
   if (h === 'copilot' && copilotCliMcp(f)) {
-    return cell('reached', `Copilot CLI's ~/.copilot/mcp-config.json names zut's server, and the Copilot harness reads it`);
+    const also = f.route === 'plugin' ? "; so does zut's agent plugin: two servers named zut (see the warning)" : '';
+    return cell('reached', `Copilot CLI's ~/.copilot/mcp-config.json names zut's server, and the Copilot harness reads it${also}`);
   }
   if (f.route === 'plugin' && h !== 'local' && f.remoteAgentHost) {
     const how = "zut's agent plugin, but this window's Agent Host runs on another machine than its UI and may not read the plugin's files (code-server 1.139: not granted)";
@@ -175,6 +184,20 @@ const HARNESSES: { h: Harness; surface: string; note: (s: HarnessSettings) => st
   { h: 'codex', surface: 'VS Code: Codex harness', note: (s) => (s.codexAgentEnabled ? 'Agent Host' : 'Agent Host; not enabled (chat.agentHost.codexAgent.enabled)') },
 ];
 
+/**
+ * Two servers named zut on the Copilot harness: Copilot CLI's file and zut's agent plugin (in a web window the Agent
+ * Host may not read the plugin, so "may"). The fix takes Copilot CLI's out; setting zut.agentTools.via to provider
+ * would take the plugin's out, from the Claude and Codex harnesses too.
+ */
+function duplicateWarning(f: ReachFacts): ReachRow['warning'] {
+  if (f.route !== 'plugin' || !copilotCliMcp(f)) return undefined;
+  const text =
+    `${f.remoteAgentHost ? 'may get' : 'gets'} two MCP servers named zut: Copilot CLI's ~/.copilot/mcp-config.json's and zut's agent plugin's. ` +
+    "The Agent Host hands the engine both under the one name, so one shadows the other (which one is the engine's choice: the plugin's relays to this window, the file's does not); " +
+    'remove one: zut from mcp-config.json, or set zut.agentTools.via to provider';
+  return { text, fix: COPILOT_CLI_MCP_REMOVE_FIX };
+}
+
 /** One terminal agent's row, its scopes taken together. */
 function agentRow(a: TerminalAgentFacts): ReachRow {
   const found = a.checks.some((c) => c.found);
@@ -209,9 +232,11 @@ function agentRow(a: TerminalAgentFacts): ReachRow {
 /** Every row: the four VS Code harnesses, then each terminal agent. */
 export function reachRows(f: ReachFacts): ReachRow[] {
   const harnessRows = HARNESSES.map(({ h, surface, note }): ReachRow => {
+    const warning = h === 'copilot' ? duplicateWarning(f) : undefined;
     return {
       surface,
       note: note(f.harness),
+      ...(warning && { warning }),
       present: true,
       tools: toolsOn(h, f, 'tools'),
       skills: toolsOn(h, f, 'skills'),
@@ -235,9 +260,10 @@ export function reachLines(rows: readonly ReachRow[]): string[] {
   return rows.flatMap((row) => {
     const head = `${row.surface}${row.note ? ` (${row.note})` : ''}`;
     if (!row.present) return [`${head}`];
-    return CAPABILITIES.map((c) => {
+    const cells = CAPABILITIES.map((c) => {
       const x = row[c];
       return `${head} · ${c}: ${STATE_TEXT[x.state]} — ${x.how}${x.fix ? `. Fix: ${x.fix.label}` : ''}`;
     });
+    return row.warning ? [...cells, `${head} · WARNING: ${row.warning.text}. Fix: ${row.warning.fix.label}`] : cells;
   });
 }

@@ -90,6 +90,7 @@ export function reachItems(rows: readonly ReachRow[]): Item[] {
     const gaps = gapsOf(row);
     const reached = (['tools', 'skills', 'guards', 'events'] as const).filter((c: Capability) => row[c].state === 'reached');
     const items: Item[] = [head];
+    if (row.warning) items.push({ label: '$(warning) two zut servers', description: `$(wrench) ${row.warning.fix.label}`, detail: row.warning.text, fix: row.warning.fix });
     if (reached.length > 0) items.push({ label: `${ICON.reached} ${reached.join(', ')}: reached`, description: row.note, detail: [...new Set(reached.map((c) => row[c].how))].join(' · ') });
     for (const g of gaps) {
       items.push({

@@ -1,5 +1,6 @@
-// "Where zut reaches" on Windows (the plugin needs sh: the provider serves, the Agent Host harnesses say why), and
-// Copilot CLI's MCP configuration written and removed on real files
+// "Where zut reaches" on Windows (the plugin needs sh: the provider serves, the Agent Host harnesses say why) and with
+// two `zut` servers on the Copilot harness (Copilot CLI's mcp-config.json beside the plugin's: the row's warning, in
+// each state of the tools cell), and Copilot CLI's MCP configuration written and removed on real files
 // (src/agentSetup/copilotMcp.ts: other servers, other bytes, the mode and a link kept; $COPILOT_HOME honoured).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { applyCopilotMcp, copilotMcpFile, copilotMcpNamesZut, removeCopilotMcp } from '../../src/agentSetup/copilotMcp';
 import { copilotCliCheck } from '../../src/agentSetup/olderAgentChecks';
 import type { Installation } from '../../src/agentSetup/hookInstall';
-import { COPILOT_CLI_MCP_FIX, reachLines, reachRows } from '../../src/ui-model/reach';
+import { COPILOT_CLI_MCP_FIX, COPILOT_CLI_MCP_REMOVE_FIX, reachLines, reachRows } from '../../src/ui-model/reach';
 import { AGENT_HOST, CLAUDE, CODEX, COPILOT, LOCAL, agent, check, facts, row } from '../helpers/reachFacts';
 
 describe('where zut reaches on Windows: the provider serves, and the Agent Host harnesses say why', () => {
@@ -38,6 +39,7 @@ describe('where zut reaches on Windows: the provider serves, and the Agent Host 
     const rows = reachRows(facts({ via: 'plugin', platform: 'win32', copilotCliHooks: ['C:\\u\\.copilot\\hooks\\zut.json (user)'], agents: [copilotCli] }));
     expect(row(rows, COPILOT).tools).toMatchObject({ state: 'reached', how: expect.stringContaining('mcp-config.json') });
     expect(row(rows, COPILOT).guards.state).toBe('reached');
+    expect(row(rows, COPILOT).warning).toBeUndefined(); // no plugin on Windows: no second zut
     expect(row(rows, CLAUDE).tools.state).toBe('unknown');
   });
 
@@ -47,6 +49,43 @@ describe('where zut reaches on Windows: the provider serves, and the Agent Host 
       for (const l of reachLines(rows)) expect(l).not.toContain('the provider serves instead');
       expect(row(rows, LOCAL).tools.how).toBe('the MCP server provider, served by this window');
       expect(row(rows, CLAUDE).tools.how).toMatch(/; zut's agent plugin starts its server with sh, which Windows does not have, so it is not offered$/);
+    }
+  });
+});
+
+describe('where zut reaches: two zut servers on the Copilot harness', () => {
+  const copilotCli = (mcpInstalled: boolean) => agent('copilot-cli', 'Copilot CLI', [check({ mcpInstalled })]);
+
+  it("reached by both (a desktop window, the plugin's route): the row warns, and the fix removes Copilot CLI's", () => {
+    const rows = reachRows(facts({ via: 'plugin', remoteAgentHost: false, agents: [copilotCli(true)] }));
+    const r = row(rows, COPILOT);
+    expect(r.tools).toMatchObject({ state: 'reached', how: expect.stringContaining('two servers named zut') });
+    expect(r.warning?.text).toMatch(/^gets two MCP servers named zut: .*one shadows the other.*remove one/);
+    expect(r.warning?.fix).toEqual(COPILOT_CLI_MCP_REMOVE_FIX);
+    expect(COPILOT_CLI_MCP_REMOVE_FIX.args).toEqual([{ client: 'copilot-cli', action: 'remove' }]);
+    for (const s of [LOCAL, CLAUDE, CODEX]) expect(row(rows, s).warning, s).toBeUndefined();
+    const lines = reachLines(rows);
+    expect(lines.filter((l) => l.includes('WARNING'))).toEqual([`VS Code: Copilot harness (Agent Host) · WARNING: ${r.warning!.text}. Fix: ${COPILOT_CLI_MCP_REMOVE_FIX.label}`]);
+  });
+
+  it('a web window (the plugin may not be read): the warning says may', () => {
+    const r = row(reachRows(facts({ via: 'plugin', remoteAgentHost: true, agents: [copilotCli(true)] })), COPILOT);
+    expect(r.tools.state).toBe('reached');
+    expect(r.warning?.text).toMatch(/^may get two MCP servers named zut/);
+  });
+
+  it("one server only: no warning — the provider's route with Copilot CLI's, the plugin alone, nothing, or agent tools off", () => {
+    const cases = [
+      { f: facts({ via: 'provider', agents: [copilotCli(true)] }), state: 'reached' },
+      { f: facts({ via: 'plugin', agents: [copilotCli(false)] }), state: 'reached' },
+      { f: facts({ via: 'plugin', remoteAgentHost: true, agents: [copilotCli(false)] }), state: 'unknown' },
+      { f: facts({ via: 'provider', agents: [copilotCli(false)] }), state: 'unknown' },
+      { f: facts({ enabled: false, via: 'plugin', agents: [copilotCli(true)] }), state: 'not-reached' },
+    ] as const;
+    for (const { f, state } of cases) {
+      const r = row(reachRows(f), COPILOT);
+      expect(r.tools.state, JSON.stringify({ route: f.route, remote: f.remoteAgentHost })).toBe(state);
+      expect(r.warning).toBeUndefined();
     }
   });
 });
