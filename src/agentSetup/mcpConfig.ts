@@ -66,7 +66,7 @@ const LABELS: Record<McpClient, { label: string; detail: string; where: string }
   cursor: { label: 'Cursor', detail: '~/.cursor/mcp.json, under "mcpServers"', where: 'under "mcpServers" in your ~/.cursor/mcp.json (rather than the repository\'s .cursor/mcp.json)' },
   'copilot-cli': {
     label: 'Copilot CLI',
-    detail: '~/.copilot/mcp-config.json, under "mcpServers" (VS Code\'s Copilot harness reads it too)',
+    detail: 'writes zut\'s server into ~/.copilot/mcp-config.json (VS Code\'s Copilot harness reads it too), or copies it',
     where: 'under "mcpServers" in ~/.copilot/mcp-config.json ($COPILOT_HOME/mcp-config.json when COPILOT_HOME is set)',
   },
   generic: { label: 'Command line', detail: 'for any MCP client that starts a stdio server', where: 'as the command of an MCP client that starts a stdio server' },
