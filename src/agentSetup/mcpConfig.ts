@@ -1,6 +1,7 @@
 /**
  * MCP client configuration snippets that run `zut-host mcp` for one workspace folder through the stable launcher
- * (launcher.ts): Claude Desktop's `claude_desktop_config.json` and Cursor's `mcp.json` (`{"mcpServers": …}`), a
+ * (launcher.ts): Claude Desktop's `claude_desktop_config.json` and Cursor's `mcp.json` (`{"mcpServers": …}`), Copilot
+ * CLI's `mcp-config.json` (its entry's form, copilotMcp.ts: `"type": "local"`, `"tools": ["*"]`), a
  * command line for any other stdio client (POSIX sh; on Windows PowerShell or cmd.exe, quoted so nothing in it
  * expands), or VS Code's user `mcp.json` (`{"servers": …}`, offered last: zut's tools are in VS Code's agent mode
  * already). Global extensions only, unless the project's are asked for: then `--allow-project` with one `--pin
@@ -11,12 +12,18 @@
 import * as path from 'node:path';
 import { cmdQuote, psCommandLine, shQuote } from './launcher';
 import { MCP_SERVER_NAME } from '../hooks/names';
+import { copilotMcpEntry, copilotMcpFile } from './copilotMcp';
 
-export type McpClient = 'claude-desktop' | 'cursor' | 'generic' | 'cmd' | 'vscode';
+export type McpClient = 'claude-desktop' | 'cursor' | 'copilot-cli' | 'generic' | 'cmd' | 'vscode';
 
 /** The clients offered on `platform`, the likeliest first; cmd.exe on Windows only; VS Code last. */
 export function mcpClients(platform: NodeJS.Platform = process.platform): McpClient[] {
-  return ['claude-desktop', 'cursor', 'generic', ...(platform === 'win32' ? (['cmd'] as const) : []), 'vscode'];
+  return ['claude-desktop', 'cursor', 'copilot-cli', 'generic', ...(platform === 'win32' ? (['cmd'] as const) : []), 'vscode'];
+}
+
+/** Whether `client` is a snippet's client on `platform` (a command's argument is checked with it before use). */
+export function isMcpClient(client: unknown, platform: NodeJS.Platform = process.platform): client is McpClient {
+  return (mcpClients(platform) as unknown[]).includes(client);
 }
 
 /** A project extension pinned to its content (`zut-host mcp --pin ID=FINGERPRINT`). */
@@ -57,6 +64,11 @@ const LABELS: Record<McpClient, { label: string; detail: string; where: string }
     where: 'under "mcpServers" in claude_desktop_config.json (Claude Desktop: Settings → Developer → Edit Config)',
   },
   cursor: { label: 'Cursor', detail: '~/.cursor/mcp.json, under "mcpServers"', where: 'under "mcpServers" in your ~/.cursor/mcp.json (rather than the repository\'s .cursor/mcp.json)' },
+  'copilot-cli': {
+    label: 'Copilot CLI',
+    detail: 'writes zut\'s server into ~/.copilot/mcp-config.json (VS Code\'s Copilot harness reads it too), or copies it',
+    where: 'under "mcpServers" in ~/.copilot/mcp-config.json ($COPILOT_HOME/mcp-config.json when COPILOT_HOME is set)',
+  },
   generic: { label: 'Command line', detail: 'for any MCP client that starts a stdio server', where: 'as the command of an MCP client that starts a stdio server' },
   cmd: { label: 'Command line for cmd.exe', detail: 'for an MCP client that runs its command with cmd.exe', where: 'as the command of an MCP client that runs it with cmd.exe' },
   vscode: {
@@ -89,6 +101,8 @@ export function mcpSnippet(client: McpClient, o: McpSnippetOptions): McpSnippet 
     text = [o.launcher, ...args].map(cmdQuote).join(' ');
   } else if (client === 'vscode') {
     text = JSON.stringify({ servers: { [name]: { type: 'stdio', command: o.launcher, args } } }, null, 2);
+  } else if (client === 'copilot-cli') {
+    text = JSON.stringify({ mcpServers: { [name]: copilotMcpEntry(o.launcher, args) } }, null, 2);
   } else {
     text = JSON.stringify({ mcpServers: { [name]: { command: o.launcher, args } } }, null, 2);
   }
@@ -96,11 +110,13 @@ export function mcpSnippet(client: McpClient, o: McpSnippetOptions): McpSnippet 
 }
 
 /**
- * The client's own configuration file where we know it (Cursor's `~/.cursor/mcp.json`; Claude Desktop's on macOS
- * and Windows), for an "Open" button; undefined elsewhere (VS Code's is opened by its own command).
+ * The client's own configuration file where we know it (Cursor's `~/.cursor/mcp.json`, Copilot CLI's
+ * `$COPILOT_HOME/mcp-config.json`; Claude Desktop's on macOS and Windows), for an "Open" button; undefined elsewhere
+ * (VS Code's is opened by its own command).
  */
-export function mcpConfigFile(client: McpClient, env: { home: string; platform: NodeJS.Platform; appData?: string | undefined }): string | undefined {
+export function mcpConfigFile(client: McpClient, env: { home: string; platform: NodeJS.Platform; appData?: string | undefined; copilotHome?: string | undefined }): string | undefined {
   if (client === 'cursor') return path.join(env.home, '.cursor', 'mcp.json');
+  if (client === 'copilot-cli') return copilotMcpFile(env.home, { COPILOT_HOME: env.copilotHome });
   if (client !== 'claude-desktop') return undefined;
   if (env.platform === 'darwin') return path.join(env.home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
   if (env.platform === 'win32' && env.appData) return path.win32.join(env.appData, 'Claude', 'claude_desktop_config.json');

@@ -4,11 +4,8 @@
  * place, and whether their MCP configuration names zut's server — for "Where zut reaches" (ui-model/reach.ts).
  * VS Code-free.
  */
-import * as path from 'node:path';
-import { MCP_SERVER_NAME } from '../hooks/names';
-import { userFile } from '../host/disk/userFile';
-import { isObject } from '../protocol/json';
 import { findClaudeMcp } from './claudeMcp';
+import { copilotMcpNamesZut } from './copilotMcp';
 import { installedCount, planInstall, type HookScope, type Installation } from './hookInstall';
 import { agentOnMachine } from './agents/found';
 import type { SetupCheck } from './agents/types';
@@ -25,20 +22,6 @@ export async function ownHookFiles(inst: Installation, agent: 'vscode' | 'copilo
   return out;
 }
 
-/** Copilot CLI's user MCP configuration (Copilot CLI reads `mcpServers` there; so does VS Code's Copilot harness). */
-export const copilotMcpConfigFile = (home: string): string => path.join(home, '.copilot', 'mcp-config.json');
-
-/** Whether Copilot CLI's `~/.copilot/mcp-config.json` names a server `zut` (a file that is not JSON: no). */
-async function copilotMcpNamesZut(home: string): Promise<boolean> {
-  try {
-    const f = await userFile(copilotMcpConfigFile(home));
-    const json: unknown = f.text === undefined ? undefined : JSON.parse(f.text);
-    return isObject(json) && isObject(json.mcpServers) && isObject(json.mcpServers[MCP_SERVER_NAME]);
-  } catch {
-    return false;
-  }
-}
-
 /** Claude Code's check for `scope`: its hooks of ours (either kind) and a `zut` server where it would find one. */
 export async function claudeCodeCheck(inst: Installation, scope: HookScope): Promise<SetupCheck> {
   const hooksInstalled = (await installedCount(planInstall(inst, 'claude', scope))) > 0;
@@ -48,7 +31,8 @@ export async function claudeCodeCheck(inst: Installation, scope: HookScope): Pro
 
 /**
  * Copilot CLI's check for `scope`: its hooks of ours (`~/.copilot/hooks/zut.json` or `.github/hooks/zut.json`); its
- * MCP configuration is the user's `~/.copilot/mcp-config.json` only (the workspace scope's check never counts it).
+ * MCP configuration is the user's `$COPILOT_HOME/mcp-config.json` (copilotMcp.ts) only (the workspace scope's check
+ * never counts it).
  */
 export async function copilotCliCheck(inst: Installation, scope: HookScope): Promise<SetupCheck> {
   const hooksInstalled = (await installedCount(planInstall(inst, 'copilot-cli', scope))) > 0;

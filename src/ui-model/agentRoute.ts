@@ -7,7 +7,10 @@
  * the Copilot, Claude and Codex harnesses, while a plugin's MCP servers are green on every harness; the provider's
  * server runs in this window's host (project extensions with the user's consent, one copy of each extension), the
  * plugin's in a process of its own (the user's global extensions). So `auto` takes the plugin when new sessions run
- * on an Agent Host harness (or one is enabled), the provider otherwise. VS Code-free: the adapter reads the settings.
+ * on an Agent Host harness (or one is enabled), the provider otherwise. On Windows the plugin is never taken: its
+ * server starts through `sh` (agent-plugin/bin/zut-mcp), and the launcher's pointer it reads is not written there
+ * (agentSetup/launcherPointer.ts), so `auto` and `plugin` take the provider (`pluginBlockedBy` says why). VS Code-free:
+ * the adapter reads the settings.
  */
 import * as z from 'zod';
 import { lazySchema } from '../protocol/lazySchema';
@@ -64,13 +67,19 @@ export function agentHostInUse(h: HarnessSettings): boolean {
 
 export type AgentToolsRoute = 'provider' | 'plugin' | 'off';
 
+/** Why zut's agent plugin cannot serve on `platform` (undefined: it can). */
+export function pluginBlockedBy(platform: NodeJS.Platform): string | undefined {
+  return platform === 'win32' ? "zut's agent plugin starts its server with sh, which Windows does not have" : undefined;
+}
+
 /**
- * The route now: `off` when the user turned agent tools off; the plugin only where VS Code loads plugins; `auto` as
- * the header says. `chatPluginsSupported`: this VS Code has `contributes.chatPlugins` (1.139 has).
+ * The route now: `off` when the user turned agent tools off; the plugin only where VS Code loads plugins and the
+ * plugin's server can start (`platform`: the extension host's, where VS Code starts it); `auto` as the header says.
+ * `chatPluginsSupported`: this VS Code has `contributes.chatPlugins` (1.139 has).
  */
-export function agentToolsRoute(enabled: boolean, via: AgentToolsVia, h: HarnessSettings, chatPluginsSupported: boolean): AgentToolsRoute {
+export function agentToolsRoute(enabled: boolean, via: AgentToolsVia, h: HarnessSettings, chatPluginsSupported: boolean, platform: NodeJS.Platform): AgentToolsRoute {
   if (!enabled) return 'off';
-  const pluginPossible = chatPluginsSupported && h.pluginsEnabled;
+  const pluginPossible = chatPluginsSupported && h.pluginsEnabled && pluginBlockedBy(platform) === undefined;
   if (via === 'provider') return 'provider';
   if (via === 'plugin') return pluginPossible ? 'plugin' : 'provider';
   return pluginPossible && agentHostInUse(h) ? 'plugin' : 'provider';

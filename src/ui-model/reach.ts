@@ -7,10 +7,16 @@
  * marks extension-contributed MCP servers green on Local only and partial on the Agent Host harnesses, a plugin's MCP
  * servers green everywhere; the Agent Host does not discover plugin hooks (microsoft/vscode#330114). Skills come from
  * the same MCP server as the tools (its prompts and its `skill` tool); events come through the same hooks as guards.
+ * Windows: the plugin's server needs `sh`, so the route is the provider there (agentRoute.ts `pluginBlockedBy`), said in
+ * the Agent Host harnesses' cells. Two `zut` servers on the Copilot harness (Copilot CLI's file and the plugin's): VS
+ * Code 1.139's Agent Host hands the engine a desktop plugin's servers through `pluginDirectories` and lets it discover
+ * `mcp-config.json` itself (agentHostMain.js), both under the one name `zut`; the SDK documents plugin sources above
+ * personal ones, so one should shadow the other rather than both running (not run here), and which one a session gets
+ * is the engine's, not the user's: the row warns, with removing Copilot CLI's as the fix (`duplicateWarning`).
  * Text is plain (no markdown, no codicons): the surfaces (src/vscode/reach.ts: a quick pick, doctor lines) dress it.
  * VS Code-free: the adapter gathers the facts.
  */
-import { HARNESS_SETTING_KEYS, type AgentToolsRoute, type AgentToolsVia, type HarnessSettings } from './agentRoute';
+import { agentHostInUse, HARNESS_SETTING_KEYS, pluginBlockedBy, type AgentToolsRoute, type AgentToolsVia, type HarnessSettings } from './agentRoute';
 
 export type ReachState = 'reached' | 'not-reached' | 'unknown';
 export const CAPABILITIES = ['tools', 'skills', 'guards', 'events'] as const;
@@ -34,6 +40,8 @@ export interface ReachRow {
   surface: string;
   /** What to know about the surface itself ("not enabled", "not found on this machine"). */
   note?: string;
+  /** Something set up that works against the user (two `zut` servers on one harness), with the fix that removes it. */
+  warning?: { text: string; fix: ReachFix };
   /** False for a terminal agent neither found on this machine nor set up: its cells say so, with no fix. */
   present: boolean;
   tools: ReachCell;
@@ -70,6 +78,8 @@ export interface ReachFacts {
   harness: HarnessSettings;
   /** This VS Code reads `contributes.chatPlugins`. */
   pluginsSupported: boolean;
+  /** The extension host's platform (where VS Code starts the plugin's server): the plugin needs `sh`, not on Windows. */
+  platform: NodeJS.Platform;
   /**
    * The Agent Host is not on the machine of the window's UI (a web workbench: code-server, Codespaces…), which is where
    * it reads a plugin's files from: in code-server 1.139.1 it cannot ("Access to file:///…/agent-plugin is not granted",
@@ -89,6 +99,13 @@ const GUARD = 'zut.guardAgentTools';
 const COPY_MCP = 'zut.copyMcpConfig';
 const OPEN_SETTINGS = 'workbench.action.openSettings';
 
+/** Copilot CLI's MCP configuration written (`$COPILOT_HOME/mcp-config.json`) by "Copy MCP Client Configuration…". */
+export const COPILOT_CLI_MCP_FIX: ReachFix = { label: "Copy MCP Client Configuration… (Copilot CLI: writes zut's server into ~/.copilot/mcp-config.json)", command: COPY_MCP, args: [{ client: 'copilot-cli' }] };
+/** Copilot CLI's `zut` server taken out of its MCP configuration (the duplicate warning's fix). */
+export const COPILOT_CLI_MCP_REMOVE_FIX: ReachFix = { label: 'Copy MCP Client Configuration… (Copilot CLI: remove zut from ~/.copilot/mcp-config.json)', command: COPY_MCP, args: [{ client: 'copilot-cli', action: 'remove' }] };
+/** Claude Code's MCP server is written by Guard Agent Tools… (its mcp_tool hooks need it), not by a snippet. */
+export const CLAUDE_MCP_FIX: ReachFix = { label: "Guard Agent Tools… (Claude Code, through zut's MCP server: writes the server too)", command: GUARD, args: [{ agent: 'claude', kind: 'mcp' }] };
+
 const openSetting = (key: string, label: string): ReachFix => ({ label, command: OPEN_SETTINGS, args: [key] });
 const guardFix = (agent: string, label: string): ReachFix => ({ label: `Guard Agent Tools… (${label})`, command: GUARD, args: [{ agent }] });
 /** The fix of an agent whose MCP configuration does not name zut: its own, or the Copy command's pick. */
@@ -98,25 +115,37 @@ const cell = (state: ReachState, how: string, fix?: ReachFix): ReachCell => ({ s
 
 type Harness = 'local' | 'copilot' | 'claude' | 'codex';
 
+/** Copilot CLI's user MCP configuration names zut's server (the Copilot harness reads it, whatever the route). */
+const copilotCliMcp = (f: ReachFacts): boolean => f.agents.find((a) => a.agent === 'copilot-cli')?.checks.some((c) => c.scope === 'user' && c.mcpInstalled) ?? false;
+
+/** Why the provider serves though the plugin was asked for (`via` plugin, or `auto` with an Agent Host in use), or ''. */
+function providerInstead(f: ReachFacts): string {
+  if (f.via === 'plugin' && !f.harness.pluginsEnabled) return ' (zut.agentTools.via is plugin, but chat.plugins.enabled is off: the provider serves instead)';
+  if (f.via === 'plugin' && !f.pluginsSupported) return ' (zut.agentTools.via is plugin, but this VS Code has no agent plugins: the provider serves instead)';
+  const blocked = pluginBlockedBy(f.platform);
+  if (blocked && (f.via === 'plugin' || (f.via === 'auto' && agentHostInUse(f.harness)))) return ` (zut.agentTools.via is ${f.via}, but ${blocked}: the provider serves instead)`;
+  return '';
+}
+
 /** Tools (and, from the same server, skills) on one harness, by the route. */
 function toolsOn(h: Harness, f: ReachFacts, what: string): ReachCell {
   if (f.route === 'off') return cell('not-reached', `zut.agentTools.enabled is off: VS Code's agent gets no ${what} of zut's`, openSetting('zut.agentTools.enabled', 'Enable zut.agentTools.enabled'));
   // Copilot CLI's own MCP configuration: the Copilot harness runs Copilot CLI's engine and reads it, whatever the route.
-  const copilotCliMcp = h === 'copilot' && (f.agents.find((a) => a.agent === 'copilot-cli')?.checks.some((c) => c.scope === 'user' && c.mcpInstalled) ?? false);
-  if (copilotCliMcp) return cell('reached', `Copilot CLI's ~/.copilot/mcp-config.json names zut's server, and the Copilot harness reads it`);
+  if (h === 'copilot' && copilotCliMcp(f)) {
+    const also = f.route === 'plugin' ? "; so does zut's agent plugin: two servers named zut (see the warning)" : '';
+    return cell('reached', `Copilot CLI's ~/.copilot/mcp-config.json names zut's server, and the Copilot harness reads it${also}`);
+  }
   if (f.route === 'plugin' && h !== 'local' && f.remoteAgentHost) {
     const how = "zut's agent plugin, but this window's Agent Host runs on another machine than its UI and may not read the plugin's files (code-server 1.139: not granted)";
-    return h === 'copilot' ? cell('unknown', how, { label: 'Copy MCP Client Configuration… (Copilot CLI)', command: COPY_MCP, args: [{ client: 'copilot-cli' }] }) : cell('unknown', how);
+    return h === 'copilot' ? cell('unknown', how, COPILOT_CLI_MCP_FIX) : cell('unknown', how);
   }
   if (f.route === 'plugin') return cell('reached', `zut's agent plugin (its MCP server runs zut-host mcp; a plugin's MCP servers reach every harness, microsoft/vscode#332782)`);
-  const why =
-    f.via === 'plugin' && !f.harness.pluginsEnabled
-      ? ' (zut.agentTools.via is plugin, but chat.plugins.enabled is off: the provider serves instead)'
-      : f.via === 'plugin' && !f.pluginsSupported
-        ? ' (zut.agentTools.via is plugin, but this VS Code has no agent plugins: the provider serves instead)'
-        : '';
+  const why = providerInstead(f);
   if (h === 'local') return cell('reached', `the MCP server provider, served by this window${why}`);
   const how = `the MCP server provider${why}: extension MCP servers are partial on Agent Host harnesses (microsoft/vscode#332782)`;
+  const blocked = pluginBlockedBy(f.platform);
+  // Windows: no plugin to offer; the Copilot harness can still read Copilot CLI's own configuration.
+  if (blocked) return cell('unknown', `${how}; ${blocked}, so it is not offered`, h === 'copilot' ? COPILOT_CLI_MCP_FIX : undefined);
   if (!f.pluginsSupported) return cell('unknown', `${how}; this VS Code has no agent plugins (contributes.chatPlugins, 1.139)`);
   if (f.via === 'plugin' && !f.harness.pluginsEnabled) return cell('unknown', how, openSetting(HARNESS_SETTING_KEYS.pluginsEnabled.key, 'Enable chat.plugins.enabled'));
   return cell('unknown', how, openSetting('zut.agentTools.via', 'Set zut.agentTools.via to plugin'));
@@ -155,6 +184,20 @@ const HARNESSES: { h: Harness; surface: string; note: (s: HarnessSettings) => st
   { h: 'codex', surface: 'VS Code: Codex harness', note: (s) => (s.codexAgentEnabled ? 'Agent Host' : 'Agent Host; not enabled (chat.agentHost.codexAgent.enabled)') },
 ];
 
+/**
+ * Two servers named zut on the Copilot harness: Copilot CLI's file and zut's agent plugin (in a web window the Agent
+ * Host may not read the plugin, so "may"). The fix takes Copilot CLI's out; setting zut.agentTools.via to provider
+ * would take the plugin's out, from the Claude and Codex harnesses too.
+ */
+function duplicateWarning(f: ReachFacts): ReachRow['warning'] {
+  if (f.route !== 'plugin' || !copilotCliMcp(f)) return undefined;
+  const text =
+    `${f.remoteAgentHost ? 'may get' : 'gets'} two MCP servers named zut: Copilot CLI's ~/.copilot/mcp-config.json's and zut's agent plugin's. ` +
+    "The Agent Host hands the engine both under the one name, so one shadows the other (which one is the engine's choice: the plugin's relays to this window, the file's does not); " +
+    'remove one: zut from mcp-config.json, or set zut.agentTools.via to provider';
+  return { text, fix: COPILOT_CLI_MCP_REMOVE_FIX };
+}
+
 /** One terminal agent's row, its scopes taken together. */
 function agentRow(a: TerminalAgentFacts): ReachRow {
   const found = a.checks.some((c) => c.found);
@@ -188,15 +231,19 @@ function agentRow(a: TerminalAgentFacts): ReachRow {
 
 /** Every row: the four VS Code harnesses, then each terminal agent. */
 export function reachRows(f: ReachFacts): ReachRow[] {
-  const harnessRows = HARNESSES.map(({ h, surface, note }): ReachRow => ({
-    surface,
-    note: note(f.harness),
-    present: true,
-    tools: toolsOn(h, f, 'tools'),
-    skills: toolsOn(h, f, 'skills'),
-    guards: hooksOn(h, f, 'guards'),
-    events: hooksOn(h, f, 'events'),
-  }));
+  const harnessRows = HARNESSES.map(({ h, surface, note }): ReachRow => {
+    const warning = h === 'copilot' ? duplicateWarning(f) : undefined;
+    return {
+      surface,
+      note: note(f.harness),
+      ...(warning && { warning }),
+      present: true,
+      tools: toolsOn(h, f, 'tools'),
+      skills: toolsOn(h, f, 'skills'),
+      guards: hooksOn(h, f, 'guards'),
+      events: hooksOn(h, f, 'events'),
+    };
+  });
   return [...harnessRows, ...f.agents.map(agentRow)];
 }
 
@@ -213,9 +260,10 @@ export function reachLines(rows: readonly ReachRow[]): string[] {
   return rows.flatMap((row) => {
     const head = `${row.surface}${row.note ? ` (${row.note})` : ''}`;
     if (!row.present) return [`${head}`];
-    return CAPABILITIES.map((c) => {
+    const cells = CAPABILITIES.map((c) => {
       const x = row[c];
       return `${head} · ${c}: ${STATE_TEXT[x.state]} — ${x.how}${x.fix ? `. Fix: ${x.fix.label}` : ''}`;
     });
+    return row.warning ? [...cells, `${head} · WARNING: ${row.warning.text}. Fix: ${row.warning.fix.label}`] : cells;
   });
 }

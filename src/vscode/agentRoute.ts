@@ -5,7 +5,7 @@
  * (agentModeMcpServer.ts) offers its server only while the route is `provider`: each zut tool once.
  */
 import * as vscode from 'vscode';
-import { agentToolsRoute, HARNESS_SETTING_KEYS, readHarnessSettings, type AgentToolsRoute, type HarnessSettings } from '../ui-model/agentRoute';
+import { agentToolsRoute, HARNESS_SETTING_KEYS, pluginBlockedBy, readHarnessSettings, type AgentToolsRoute, type HarnessSettings } from '../ui-model/agentRoute';
 import { zutSettings } from './settingsRead';
 
 /** The context key `contributes.chatPlugins[0].when` names in package.json. */
@@ -28,11 +28,15 @@ export function harnessSettings(): HarnessSettings {
 /** The route now. */
 export function currentRoute(): AgentToolsRoute {
   const s = zutSettings().settings;
-  return agentToolsRoute(s.agentToolsEnabled, s.agentToolsVia, harnessSettings(), chatPluginsSupported());
+  return agentToolsRoute(s.agentToolsEnabled, s.agentToolsVia, harnessSettings(), chatPluginsSupported(), process.platform);
 }
 
 const describeRoute = (r: AgentToolsRoute): string =>
-  r === 'plugin' ? "zut's agent plugin" : r === 'provider' ? 'the MCP server provider' : 'nothing (zut.agentTools.enabled is off)';
+  r === 'plugin'
+    ? "zut's agent plugin"
+    : r === 'provider'
+      ? `the MCP server provider${pluginBlockedBy(process.platform) && zutSettings().settings.agentToolsVia !== 'provider' ? ` (${pluginBlockedBy(process.platform)})` : ''}`
+      : 'nothing (zut.agentTools.enabled is off)';
 
 /** Keeps the context key in step; `onDidChange` fires with the new route when it changes. */
 export function registerAgentRoute(context: vscode.ExtensionContext, log?: (line: string) => void): vscode.Event<AgentToolsRoute> {

@@ -18,7 +18,9 @@ import { applyInstall, applyUninstall, describePlan, installedCount, planInstall
 import { applyClaudeMcp, claudeMcpFile, findClaudeMcp } from '../agentSetup/claudeMcp';
 import { ensureLauncher } from '../agentSetup/launcher';
 import { writeLauncherPointer } from '../agentSetup/launcherPointer';
-import { allowProjectNote, mcpClients, mcpConfigFile, mcpSnippet, type McpClient } from '../agentSetup/mcpConfig';
+import { allowProjectNote, isMcpClient, mcpClients, mcpConfigFile, mcpSnippet, type McpClient } from '../agentSetup/mcpConfig';
+import { COPILOT_MCP_ACTIONS, type CopilotMcpAction } from '../agentSetup/copilotMcp';
+import { copilotCliMcp } from './copilotMcpCommand';
 import { resolveEHome, resolveZotHome, resolveZutHome } from '../host/disk/paths';
 import { projectPins, type Pin } from '../host/extensions/pins';
 import { isWorkspaceTrusted } from './trust';
@@ -43,6 +45,8 @@ export interface CopyArgs {
   client?: McpClient | HookAgent;
   folder?: string;
   allowProject?: boolean;
+  /** Copilot CLI: write zut's server into its mcp-config.json, take it out, or copy the snippet (absent: asked). */
+  action?: CopilotMcpAction;
 }
 
 /** `zut.guardAgentTools`'s argument; with `action`, nothing more is asked (no confirmation). */
@@ -143,7 +147,13 @@ export async function copyMcpConfig(context: vscode.ExtensionContext, launcher: 
   }
   const row = setupRowOf(picked as HookAgent);
   if (row) return mcpThroughRow(row, inst);
-  const client = picked as McpClient;
+  if (!isMcpClient(picked)) throw new Error(`Copy MCP Client Configuration: no MCP client ${JSON.stringify(picked)} (one of ${mcpClients().join(', ')}, or ${SETUP_ROWS.map((r) => r.agent).join(', ')})`);
+  if (args.action !== undefined && !(COPILOT_MCP_ACTIONS as readonly unknown[]).includes(args.action)) throw new Error(`Copy MCP Client Configuration: no action ${JSON.stringify(args.action)} (one of ${COPILOT_MCP_ACTIONS.join(', ')})`);
+  if (picked === 'copilot-cli') {
+    const done = await copilotCliMcp(inst, args.action);
+    if (done !== 'copy') return done;
+  }
+  const client = picked;
   const label = mcpSnippet(client, base).label;
   let allowProject = args.allowProject;
   if (allowProject === undefined) {

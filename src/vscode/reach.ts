@@ -13,7 +13,7 @@ import type { SetupCheck } from '../agentSetup/agents/types';
 import type { HookScope, Installation } from '../agentSetup/hookInstall';
 import { launcherPath } from '../agentSetup/launcher';
 import { claudeCodeCheck, copilotCliCheck, ownHookFiles } from '../agentSetup/olderAgentChecks';
-import { gapsOf, reachLines, reachRows, type Capability, type ReachFacts, type ReachFix, type ReachRow, type ReachState, type TerminalAgentFacts } from '../ui-model/reach';
+import { CLAUDE_MCP_FIX, COPILOT_CLI_MCP_FIX, gapsOf, reachLines, reachRows, type Capability, type ReachFacts, type ReachFix, type ReachRow, type ReachState, type TerminalAgentFacts } from '../ui-model/reach';
 import { chatPluginsSupported, currentRoute, harnessSettings } from './agentRoute';
 import { zutSettings } from './settingsRead';
 
@@ -50,14 +50,13 @@ export async function reachFacts(context: vscode.ExtensionContext, folder?: stri
       agent: 'claude',
       label: 'Claude Code',
       checks: await checksOf('claude', SCOPES, (scope) => claudeCodeCheck(inst, scope)),
-      // Claude Code's MCP server is written by Guard Agent Tools… (its mcp_tool hooks need it), not by a snippet.
-      mcpFix: { label: "Guard Agent Tools… (Claude Code, through zut's MCP server: writes the server too)", command: 'zut.guardAgentTools', args: [{ agent: 'claude' }] },
+      mcpFix: CLAUDE_MCP_FIX,
     },
     {
       agent: 'copilot-cli',
       label: 'Copilot CLI',
       checks: await checksOf('copilot-cli', SCOPES, (scope) => copilotCliCheck(inst, scope)),
-      mcpFix: { label: 'Copy MCP Client Configuration… (paste it under "mcpServers" in ~/.copilot/mcp-config.json)', command: 'zut.copyMcpConfig' },
+      mcpFix: COPILOT_CLI_MCP_FIX,
     },
     ...(await Promise.all(SETUP_ROWS.map(async (r) => ({ agent: r.agent, label: r.label, checks: await checksOf(r.agent, r.scopes, (scope) => r.check(inst, scope)) })))),
   ];
@@ -66,6 +65,7 @@ export async function reachFacts(context: vscode.ExtensionContext, folder?: stri
     via: s.agentToolsVia,
     harness: harnessSettings(),
     pluginsSupported: chatPluginsSupported(),
+    platform: process.platform,
     remoteAgentHost: vscode.env.uiKind === vscode.UIKind.Web || vscode.env.remoteName !== undefined,
     vscodeHooks: await files('vscode'),
     copilotCliHooks: await files('copilot-cli'),
@@ -90,6 +90,7 @@ export function reachItems(rows: readonly ReachRow[]): Item[] {
     const gaps = gapsOf(row);
     const reached = (['tools', 'skills', 'guards', 'events'] as const).filter((c: Capability) => row[c].state === 'reached');
     const items: Item[] = [head];
+    if (row.warning) items.push({ label: '$(warning) two zut servers', description: `$(wrench) ${row.warning.fix.label}`, detail: row.warning.text, fix: row.warning.fix });
     if (reached.length > 0) items.push({ label: `${ICON.reached} ${reached.join(', ')}: reached`, description: row.note, detail: [...new Set(reached.map((c) => row[c].how))].join(' · ') });
     for (const g of gaps) {
       items.push({

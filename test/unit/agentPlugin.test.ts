@@ -15,7 +15,7 @@ import { Manager } from '../../src/host/manager';
 import { RelayServer } from '../../src/mcp/relayServer';
 import { findMcpWindow, mcpWindowFile, publishMcpWindow } from '../../src/mcp/windowRendezvous';
 import { connectRelay } from '../../src/mcp/windowRelay';
-import { agentToolsRoute, readHarnessSettings, type HarnessSettings } from '../../src/ui-model/agentRoute';
+import { agentToolsRoute, pluginBlockedBy, readHarnessSettings, type HarnessSettings } from '../../src/ui-model/agentRoute';
 import { builtCli } from '../helpers/built';
 import { RecordingUi, cleanupTemps, keepManager, nodeExt, stopManagers, tempDir, zutHome } from '../helpers/hostFixtures';
 
@@ -36,15 +36,27 @@ describe('the route of zut tools to VS Code agent', () => {
   });
 
   it('auto: the plugin when an Agent Host harness is in use, the provider otherwise; off is off; never the plugin where VS Code loads none', () => {
-    expect(agentToolsRoute(true, 'auto', LOCAL, true)).toBe('provider');
-    for (const k of ['defaultToCopilotHarness', 'preferCopilotHarness', 'claudeAgentEnabled', 'codexAgentEnabled'] as const) expect(agentToolsRoute(true, 'auto', { ...LOCAL, [k]: true }, true)).toBe('plugin');
-    expect(agentToolsRoute(true, 'auto', { ...LOCAL, localAgentEnabled: false }, true)).toBe('plugin');
-    expect(agentToolsRoute(true, 'auto', { ...LOCAL, claudeAgentEnabled: true, pluginsEnabled: false }, true)).toBe('provider');
-    expect(agentToolsRoute(true, 'plugin', LOCAL, true)).toBe('plugin');
-    expect(agentToolsRoute(true, 'plugin', LOCAL, false)).toBe('provider');
-    expect(agentToolsRoute(true, 'plugin', { ...LOCAL, pluginsEnabled: false }, true)).toBe('provider');
-    expect(agentToolsRoute(true, 'provider', { ...LOCAL, claudeAgentEnabled: true }, true)).toBe('provider');
-    expect(agentToolsRoute(false, 'plugin', LOCAL, true)).toBe('off');
+    expect(agentToolsRoute(true, 'auto', LOCAL, true, 'linux')).toBe('provider');
+    for (const k of ['defaultToCopilotHarness', 'preferCopilotHarness', 'claudeAgentEnabled', 'codexAgentEnabled'] as const) expect(agentToolsRoute(true, 'auto', { ...LOCAL, [k]: true }, true, 'linux')).toBe('plugin');
+    expect(agentToolsRoute(true, 'auto', { ...LOCAL, localAgentEnabled: false }, true, 'linux')).toBe('plugin');
+    expect(agentToolsRoute(true, 'auto', { ...LOCAL, claudeAgentEnabled: true, pluginsEnabled: false }, true, 'linux')).toBe('provider');
+    expect(agentToolsRoute(true, 'plugin', LOCAL, true, 'linux')).toBe('plugin');
+    expect(agentToolsRoute(true, 'plugin', LOCAL, false, 'linux')).toBe('provider');
+    expect(agentToolsRoute(true, 'plugin', { ...LOCAL, pluginsEnabled: false }, true, 'linux')).toBe('provider');
+    expect(agentToolsRoute(true, 'provider', { ...LOCAL, claudeAgentEnabled: true }, true, 'linux')).toBe('provider');
+    expect(agentToolsRoute(false, 'plugin', LOCAL, true, 'linux')).toBe('off');
+  });
+
+  it("Windows: auto and plugin take the provider (the plugin's server starts with sh), with the reason; macOS takes the plugin as Linux does", () => {
+    const agentHost = { ...LOCAL, defaultToCopilotHarness: true };
+    for (const via of ['auto', 'plugin'] as const) {
+      expect(agentToolsRoute(true, via, agentHost, true, 'win32'), via).toBe('provider');
+      expect(agentToolsRoute(true, via, agentHost, true, 'darwin'), via).toBe('plugin');
+    }
+    expect(agentToolsRoute(true, 'provider', agentHost, true, 'win32')).toBe('provider');
+    expect(agentToolsRoute(false, 'plugin', agentHost, true, 'win32')).toBe('off');
+    expect(pluginBlockedBy('win32')).toMatch(/starts its server with sh/);
+    for (const p of ['linux', 'darwin', 'freebsd'] as const) expect(pluginBlockedBy(p), p).toBeUndefined();
   });
 });
 

@@ -236,13 +236,17 @@ describe('MCP client snippets', () => {
   const pins = [{ id: '.zut/extensions/kit', fingerprint: 'a'.repeat(64) }, { id: '.e/extensions/x y.ts', fingerprint: 'b'.repeat(64) }];
 
   it('Claude Desktop and Cursor: {"mcpServers": …}; VS Code: {"servers": …}, offered last; the server is always `zut`; global extensions only unless asked', () => {
-    expect(mcpClients('linux')).toEqual(['claude-desktop', 'cursor', 'generic', 'vscode']);
-    expect(mcpClients('win32')).toEqual(['claude-desktop', 'cursor', 'generic', 'cmd', 'vscode']);
+    expect(mcpClients('linux')).toEqual(['claude-desktop', 'cursor', 'copilot-cli', 'generic', 'vscode']);
+    expect(mcpClients('win32')).toEqual(['claude-desktop', 'cursor', 'copilot-cli', 'generic', 'cmd', 'vscode']);
     expect(mcpSnippet('vscode', o).detail).toMatch(/agent mode already: this duplicates them/);
     for (const c of ['claude-desktop', 'cursor'] as const) {
       expect(JSON.parse(mcpSnippet(c, o).text)).toEqual({ mcpServers: { zut: { command: o.launcher, args: ['mcp', '--cwd', folder] } } });
     }
     expect(JSON.parse(mcpSnippet('vscode', o).text)).toEqual({ servers: { zut: { type: 'stdio', command: o.launcher, args: ['mcp', '--cwd', folder] } } });
+    // Copilot CLI (and VS Code's Copilot harness): a local server offering all its tools, as the real harness ran it.
+    expect(JSON.parse(mcpSnippet('copilot-cli', o).text)).toEqual({ mcpServers: { zut: { type: 'local', command: o.launcher, args: ['mcp', '--cwd', folder], tools: ['*'] } } });
+    expect(mcpConfigFile('copilot-cli', { home: '/h', platform: 'linux' })).toBe('/h/.copilot/mcp-config.json');
+    expect(mcpConfigFile('copilot-cli', { home: '/h', platform: 'linux', copilotHome: '/elsewhere/copilot' })).toBe('/elsewhere/copilot/mcp-config.json');
     // The project's extensions: --allow-project and one --pin per extension (their content when copied).
     expect(JSON.parse(mcpSnippet('cursor', { ...o, allowProject: true, pins }).text).mcpServers.zut.args).toEqual([
       'mcp', '--cwd', folder, '--allow-project', '--pin', `.zut/extensions/kit=${'a'.repeat(64)}`, '--pin', `.e/extensions/x y.ts=${'b'.repeat(64)}`,

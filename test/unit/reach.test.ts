@@ -5,43 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentToolsRoute, readHarnessSettings, type AgentToolsVia, type HarnessSettings } from '../../src/ui-model/agentRoute';
-import { gapsOf, reachLines, reachRows, type AgentScopeCheck, type ReachFacts, type ReachRow, type TerminalAgentFacts } from '../../src/ui-model/reach';
+import { COPILOT_CLI_MCP_FIX, gapsOf, reachLines, reachRows } from '../../src/ui-model/reach';
 import { copilotCliCheck, claudeCodeCheck, ownHookFiles } from '../../src/agentSetup/olderAgentChecks';
 import { applyInstall, planInstall, type Installation } from '../../src/agentSetup/hookInstall';
-
-const DEFAULTS: HarnessSettings = readHarnessSettings(() => undefined);
-
-/** The facts with the route computed as the window computes it (agentToolsRoute), and nothing installed. */
-function facts(o: { enabled?: boolean; via?: AgentToolsVia; harness?: Partial<HarnessSettings>; pluginsSupported?: boolean; remoteAgentHost?: boolean } & Partial<Pick<ReachFacts, 'vscodeHooks' | 'copilotCliHooks' | 'agents'>> = {}): ReachFacts {
-  const harness = { ...DEFAULTS, ...o.harness };
-  const via = o.via ?? 'auto';
-  const pluginsSupported = o.pluginsSupported ?? true;
-  return {
-    route: agentToolsRoute(o.enabled ?? true, via, harness, pluginsSupported),
-    via,
-    harness,
-    pluginsSupported,
-    vscodeHooks: o.vscodeHooks ?? [],
-    copilotCliHooks: o.copilotCliHooks ?? [],
-    agents: o.agents ?? [],
-    ...(o.remoteAgentHost !== undefined && { remoteAgentHost: o.remoteAgentHost }),
-  };
-}
-
-const row = (rows: ReachRow[], surface: string): ReachRow => {
-  const r = rows.find((x) => x.surface === surface);
-  if (!r) throw new Error(`no row ${surface}: ${rows.map((x) => x.surface).join(', ')}`);
-  return r;
-};
-const LOCAL = 'VS Code: Local harness';
-const COPILOT = 'VS Code: Copilot harness';
-const CLAUDE = 'VS Code: Claude harness';
-const CODEX = 'VS Code: Codex harness';
-const AGENT_HOST = [COPILOT, CLAUDE, CODEX];
-
-const check = (o: Partial<AgentScopeCheck> = {}): AgentScopeCheck => ({ scope: 'user', found: true, hooksInstalled: false, mcpInstalled: false, problems: [], ...o });
-const agent = (id: string, label: string, checks: AgentScopeCheck[]): TerminalAgentFacts => ({ agent: id, label, checks });
+import { AGENT_HOST, CLAUDE, CODEX, COPILOT, LOCAL, agent, check, facts, row } from '../helpers/reachFacts';
 
 describe('where zut reaches: VS Code harnesses, tools and skills by the route', () => {
   it('provider (the default, no Agent Host in use): Local reached; Copilot, Claude and Codex unknown, fixed by zut.agentTools.via = plugin', () => {
@@ -259,7 +226,8 @@ describe('where zut reaches: the older agents\' checks on real files', () => {
     const remote = reachRows(facts({ via: 'plugin', remoteAgentHost: true }));
     expect(row(remote, LOCAL).tools.state).toBe('reached');
     for (const h of AGENT_HOST) expect(row(remote, h).tools).toMatchObject({ state: 'unknown', how: expect.stringContaining('may not read the plugin') });
-    expect(row(remote, COPILOT).tools.fix).toEqual({ label: 'Copy MCP Client Configuration… (Copilot CLI)', command: 'zut.copyMcpConfig', args: [{ client: 'copilot-cli' }] });
+    expect(row(remote, COPILOT).tools.fix).toEqual(COPILOT_CLI_MCP_FIX);
+    expect(COPILOT_CLI_MCP_FIX).toMatchObject({ command: 'zut.copyMcpConfig', args: [{ client: 'copilot-cli' }] });
     expect(row(reachRows(facts({ via: 'plugin', remoteAgentHost: false })), COPILOT).tools.state).toBe('reached');
     const copilotCli = { agent: 'copilot-cli', label: 'Copilot CLI', checks: [{ scope: 'user' as const, found: true, hooksInstalled: false, mcpInstalled: true, problems: [] }] };
     for (const via of ['provider', 'plugin'] as const) {

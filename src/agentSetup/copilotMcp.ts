@@ -1,0 +1,96 @@
+/**
+ * zut's MCP server in Copilot CLI's own MCP configuration, `$COPILOT_HOME/mcp-config.json` (default
+ * `~/.copilot/mcp-config.json`), which VS Code's Copilot harness (Copilot CLI's engine) reads too: the entry
+ * (`{"type": "local", "command", "args", "tools": ["*"]}` under `mcpServers.zut`, the form the real harness ran in
+ * test/vscode/ui/agentHost.test.mjs), whether one is there, and writing or removing ours when the user asks ("Copy MCP
+ * Client Configuration…" → Copilot CLI). Changed as text through the careful writer (host/disk/jsonText.ts,
+ * userFile.ts): the user's other servers and every other byte kept, owner, mode and links kept. VS Code-free.
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { memberOf, parseJsonText, removeMember } from '../host/disk/jsonText';
+import { userFile } from '../host/disk/userFile';
+import { MCP_SERVER_NAME } from '../hooks/names';
+import { isObject } from '../protocol/json';
+import { setMember } from './claudeMcp';
+import { writeOrRemove } from './agents/cursor';
+import type { SetupStep } from './agents/types';
+import type { Installation } from './hookInstall';
+
+/** What "Copy MCP Client Configuration…" does with Copilot CLI's file (its `action` argument; absent: asked). */
+export const COPILOT_MCP_ACTIONS = ['write', 'remove', 'copy'] as const;
+export type CopilotMcpAction = (typeof COPILOT_MCP_ACTIONS)[number];
+
+/** The variable that moves Copilot CLI's configuration directory (its default: `~/.copilot`). */
+export const COPILOT_HOME_ENV = 'COPILOT_HOME';
+
+/** Copilot CLI's configuration directory: `$COPILOT_HOME` when it is an absolute path, else `~/.copilot`. */
+export function copilotHome(home: string, env: NodeJS.ProcessEnv = process.env): string {
+  const set = env[COPILOT_HOME_ENV];
+  return set && path.isAbsolute(set) ? set : path.join(home, '.copilot');
+}
+
+/** Copilot CLI's user MCP configuration. */
+export const copilotMcpFile = (home: string, env: NodeJS.ProcessEnv = process.env): string => path.join(copilotHome(home, env), 'mcp-config.json');
+
+/** One Copilot CLI server entry: a local (stdio) server offering all its tools. */
+export interface CopilotMcpEntry {
+  type: 'local';
+  command: string;
+  args: string[];
+  tools: ['*'];
+}
+
+export const copilotMcpEntry = (command: string, args: readonly string[]): CopilotMcpEntry => ({ type: 'local', command, args: [...args], tools: ['*'] });
+
+/** The entry we write: the stable launcher's `zut-host mcp` (else this installation's Node and CLI), every folder. */
+export function copilotMcpServer(inst: Pick<Installation, 'launcher' | 'node' | 'cli'>): CopilotMcpEntry {
+  const cli = existsSync(path.join(path.dirname(inst.cli), 'cli.js')) ? path.join(path.dirname(inst.cli), 'cli.js') : inst.cli;
+  const words = [...(inst.launcher ? [inst.launcher] : [inst.node, cli]), 'mcp'];
+  return copilotMcpEntry(words[0]!, words.slice(1));
+}
+
+/** The file read as a JSON object (absent: `{}`); anything else is refused by name, the file left as it is. */
+async function readObject(file: string) {
+  const f = await userFile(file);
+  let json: unknown = {};
+  try {
+    if (f.text !== undefined) json = JSON.parse(f.text);
+  } catch (e) {
+    throw new Error(`${file} is not JSON (${(e as Error).message}): left as it is`);
+  }
+  if (!isObject(json)) throw new Error(`${file} is not a JSON object: left as it is`);
+  if (json.mcpServers !== undefined && !isObject(json.mcpServers)) throw new Error(`${file}: "mcpServers" is not an object: left as it is`);
+  return { f, json };
+}
+
+/** Whether Copilot CLI's file names a server `zut` (a file that is not JSON, or cannot be read: no). */
+export async function copilotMcpNamesZut(home: string, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  try {
+    const { json } = await readObject(copilotMcpFile(home, env));
+    return isObject(json.mcpServers) && isObject(json.mcpServers[MCP_SERVER_NAME]);
+  } catch {
+    return false;
+  }
+}
+
+/** Writes our server under `mcpServers.zut` (replacing an entry of that name; others kept); returns what changed. */
+export async function applyCopilotMcp(inst: Installation, env: NodeJS.ProcessEnv = process.env): Promise<SetupStep[]> {
+  const file = copilotMcpFile(inst.home, env);
+  const { f } = await readObject(file);
+  const entry = copilotMcpServer(inst);
+  const text = setMember(f.text ?? '{\n}\n', ['mcpServers'], MCP_SERVER_NAME, entry);
+  if (text === f.text) return [];
+  await f.write(text);
+  return [{ file, changes: [`mcpServers.${MCP_SERVER_NAME}: ${JSON.stringify(entry)}`] }];
+}
+
+/** Takes `mcpServers.zut` out (the file removed when nothing of the user's is left in it); returns what changed. */
+export async function removeCopilotMcp(home: string, env: NodeJS.ProcessEnv = process.env): Promise<SetupStep[]> {
+  const file = copilotMcpFile(home, env);
+  if (!existsSync(file)) return [];
+  const { f, json } = await readObject(file);
+  if (!isObject(json.mcpServers) || !isObject(json.mcpServers[MCP_SERVER_NAME]) || f.text === undefined) return [];
+  await writeOrRemove(f, removeMember(f.text, memberOf(parseJsonText(f.text), 'mcpServers')!, MCP_SERVER_NAME), { mcpServers: {} });
+  return [{ file, changes: [`mcpServers.${MCP_SERVER_NAME} removed`] }];
+}
