@@ -121,6 +121,38 @@ suite('agent setup (launcher, Copy MCP Client Configuration, Guard Agent Tools)'
     }
   });
 
+  test("Copy MCP Client Configuration → Copilot CLI: zut's server written into $COPILOT_HOME/mcp-config.json beside the user's, then removed", async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'copilot-home-'));
+    const file = path.join(home, 'mcp-config.json');
+    // The user's own server, on one line as they wrote it: kept byte for byte.
+    const other = '"other": { "type": "local", "command": "other-server", "tools": ["*"] }';
+    const mine = `{\n  "mcpServers": {\n    ${other}\n  }\n}\n`;
+    fs.writeFileSync(file, mine, { mode: 0o600 });
+    const was = process.env.COPILOT_HOME;
+    process.env.COPILOT_HOME = home;
+    try {
+      /** @type {any} */ const w = await vscode.commands.executeCommand('zut.copyMcpConfig', { client: 'copilot-cli', action: 'write', folder: WS });
+      assert.ok(w && w.client === 'copilot-cli', `the command said what it wrote: ${JSON.stringify(w)}`);
+      const text = fs.readFileSync(file, 'utf8');
+      assert.ok(text.includes(other), `the user's entry kept as written: ${text}`);
+      const servers = JSON.parse(text).mcpServers;
+      assert.deepStrictEqual(servers.other, { type: 'local', command: 'other-server', tools: ['*'] });
+      assert.strictEqual(servers.zut.type, 'local');
+      assert.deepStrictEqual(servers.zut.tools, ['*']);
+      assert.strictEqual(servers.zut.args[0], 'mcp');
+      assert.ok(path.isAbsolute(servers.zut.command) && /[\\/]zut-host(\.cmd)?$/i.test(servers.zut.command), `the stable launcher: ${servers.zut.command}`);
+      assert.strictEqual(fs.statSync(file).mode & 0o777, 0o600, 'the file keeps its mode');
+      /** @type {any} */ const r = await vscode.commands.executeCommand('zut.copyMcpConfig', { client: 'copilot-cli', action: 'remove', folder: WS });
+      assert.ok(r && r.client === 'copilot-cli', `the command said what it removed: ${JSON.stringify(r)}`);
+      const after = JSON.parse(fs.readFileSync(file, 'utf8')).mcpServers;
+      assert.deepStrictEqual(Object.keys(after), ['other']);
+    } finally {
+      if (was === undefined) delete process.env.COPILOT_HOME;
+      else process.env.COPILOT_HOME = was;
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   test('Guard Agent Tools: the written PreToolUse command is denied by the guard running here; Remove takes it out', async () => {
     const file = path.join(WS, '.github', 'hooks', 'zut.json');
     assert.ok(!fs.existsSync(file), 'no hook file before');
