@@ -45,10 +45,10 @@ export function readHookLog(log) {
  */
 
 /**
- * One run's options: `args` after the agent's own (`-p …`), `env` over the offline environment, `unset` variables of
- * that environment to leave out, `telemetry` to leave out Copilot CLI's --disable-client-telemetry, `escapes` when the
- * run may try to leave the machine (the rig's own check).
- * @typedef {{ args?: string[], env?: NodeJS.ProcessEnv, unset?: string[], telemetry?: boolean, escapes?: boolean }} RunOptions
+ * One run's options: `prompt` instead of PROMPT, `args` after the agent's own (`-p …`), `env` over the offline
+ * environment, `unset` variables of that environment to leave out, `telemetry` to leave out Copilot CLI's
+ * --disable-client-telemetry, `escapes` when the run may try to leave the machine (the rig's own check).
+ * @typedef {{ prompt?: string, args?: string[], env?: NodeJS.ProcessEnv, unset?: string[], telemetry?: boolean, escapes?: boolean }} RunOptions
  */
 
 async function run(kind, sb, script, o) {
@@ -59,7 +59,7 @@ async function run(kind, sb, script, o) {
     const env = (kind === 'claude' ? claudeEnv : copilotEnv)(sb.home, model, { ...sb.zutEnv, ...o.env });
     for (const k of o.unset ?? []) delete env[k];
     const own = kind === 'copilot' && !o.telemetry ? ['--disable-client-telemetry'] : [];
-    const args = ['-p', PROMPT, '--output-format', 'json', ...own, ...(o.args ?? [])];
+    const args = ['-p', o.prompt ?? PROMPT, '--output-format', 'json', ...own, ...(o.args ?? [])];
     const r = await runAgent(kind === 'claude' ? agents.claude : agents.copilot, args, { cwd: sb.ws, env });
     const said = `${kind} ${args.join(' ')}\nexit ${r.code} ${r.signal ?? ''} after ${r.ms} ms\nstderr: ${r.stderr.slice(-2000)}\nstdout: ${r.stdout.slice(-2000)}`;
     assert.ok(!r.timedOut, `the agent did not finish within its deadline:\n${said}`);
