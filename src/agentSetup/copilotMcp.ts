@@ -12,6 +12,7 @@ import { memberOf, parseJsonText, removeMember } from '../host/disk/jsonText';
 import { userFile } from '../host/disk/userFile';
 import { MCP_SERVER_NAME } from '../hooks/names';
 import { isObject } from '../protocol/json';
+import { parseMcpObject } from './userJson';
 import { setMember } from './claudeMcp';
 import { writeOrRemove } from './agents/cursor';
 import type { SetupStep } from './agents/types';
@@ -53,15 +54,7 @@ export function copilotMcpServer(inst: Pick<Installation, 'launcher' | 'node' | 
 /** The file read as a JSON object (absent: `{}`); anything else is refused by name, the file left as it is. */
 async function readObject(file: string) {
   const f = await userFile(file);
-  let json: unknown = {};
-  try {
-    if (f.text !== undefined) json = JSON.parse(f.text);
-  } catch (e) {
-    throw new Error(`${file} is not JSON (${(e as Error).message}): left as it is`);
-  }
-  if (!isObject(json)) throw new Error(`${file} is not a JSON object: left as it is`);
-  if (json.mcpServers !== undefined && !isObject(json.mcpServers)) throw new Error(`${file}: "mcpServers" is not an object: left as it is`);
-  return { f, json };
+  return { f, json: parseMcpObject(file, f.text) ?? {} };
 }
 
 /** Whether Copilot CLI's file names a server `zut` (a file that is not JSON, or cannot be read: no). */

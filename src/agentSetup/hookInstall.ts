@@ -22,6 +22,7 @@ import { appendItem, appendMember, memberOf, parseJsonText, removeItem, removeMe
 import { cmdQuote, psCommandLine, shQuote } from './launcher';
 import { NO_WARM_FLAG, type HookAgent } from '../hooks/names';
 import { isObject } from '../protocol/json';
+import { parseObject } from './userJson';
 import { isOwnMcpHookHandler, MCP_HOOK_EVENTS, mcpHookHandler } from '../hooks/mcpHook';
 
 /** How Claude Code's entries reach zut: a command per call, or an `mcp_tool` call to zut's MCP server. */
@@ -203,19 +204,6 @@ const sameEntry = (a: unknown, b: Json, also: readonly string[] = []) => {
 
 /** The plan's file, resolved by the careful writer (a workspace file must not lead out of the workspace). */
 const open = (plan: InstallPlan) => userFile(plan.file, plan.workspace !== undefined ? { within: plan.workspace } : {});
-
-/** The file's JSON object, or undefined when there is no file; anything else is refused, the file left as it is. */
-function parseObject(file: string, text: string | undefined): Json | undefined {
-  if (text === undefined) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${file} is not JSON (${(e as Error).message}): left as it is`);
-  }
-  if (!isObject(json)) throw new Error(`${file} is not a JSON object: left as it is`);
-  return json;
-}
 
 /** How many of the plan's entries its file holds now (0 when there is no file, or it is not JSON we can read). */
 export async function installedCount(plan: InstallPlan): Promise<number> {

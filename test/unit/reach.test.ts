@@ -2,13 +2,13 @@
 // (reached, not reached, unknown) with the one fix of a gap, the route cases (provider, plugin, off, plugins
 // disabled), and the doctor lines; the checks of the older agents (src/agentSetup/olderAgentChecks.ts) on real files.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { COPILOT_CLI_MCP_FIX, gapsOf, reachLines, reachRows } from '../../src/ui-model/reach';
 import { copilotCliCheck, claudeCodeCheck, ownHookFiles } from '../../src/agentSetup/olderAgentChecks';
 import { applyInstall, planInstall, type Installation } from '../../src/agentSetup/hookInstall';
 import { AGENT_HOST, CLAUDE, CODEX, COPILOT, LOCAL, agent, check, facts, row } from '../helpers/reachFacts';
+import { tempInstallation } from '../helpers/tempInstallation';
 
 describe('where zut reaches: VS Code harnesses, tools and skills by the route', () => {
   it('provider (the default, no Agent Host in use): Local reached; Copilot, Claude and Codex unknown, fixed by zut.agentTools.via = plugin', () => {
@@ -190,15 +190,7 @@ describe('where zut reaches: the older agents\' checks on real files', () => {
   afterEach(() => {
     for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
   });
-  const setup = (): Installation => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-reach-'));
-    dirs.push(root);
-    const home = path.join(root, 'home');
-    const workspace = path.join(root, 'ws');
-    fs.mkdirSync(home);
-    fs.mkdirSync(workspace);
-    return { node: process.execPath, cli: path.join(root, 'dist', 'cli.js'), launcher: path.join(root, 'bin', 'zut-host'), home, workspace, platform: 'linux' };
-  };
+  const setup = (): Installation => tempInstallation('zut-reach-', dirs, 'linux');
 
   it('Copilot CLI: hooks of ours and ~/.copilot/mcp-config.json naming zut; VS Code\'s agent hooks are told apart', async () => {
     const inst = setup();

@@ -3,7 +3,6 @@
 // each state of the tools cell), and Copilot CLI's MCP configuration written and removed on real files
 // (src/agentSetup/copilotMcp.ts: other servers, other bytes, the mode and a link kept; $COPILOT_HOME honoured).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyCopilotMcp, copilotMcpFile, copilotMcpNamesZut, removeCopilotMcp } from '../../src/agentSetup/copilotMcp';
@@ -11,6 +10,7 @@ import { copilotCliCheck } from '../../src/agentSetup/olderAgentChecks';
 import type { Installation } from '../../src/agentSetup/hookInstall';
 import { COPILOT_CLI_MCP_FIX, COPILOT_CLI_MCP_REMOVE_FIX, reachLines, reachRows } from '../../src/ui-model/reach';
 import { AGENT_HOST, CLAUDE, CODEX, COPILOT, LOCAL, agent, check, facts, row } from '../helpers/reachFacts';
+import { tempInstallation } from '../helpers/tempInstallation';
 
 describe('where zut reaches on Windows: the provider serves, and the Agent Host harnesses say why', () => {
   it("via plugin, or auto with an Agent Host harness in use: the provider; Local reached, the Agent Host harnesses unknown naming sh, with no plugin setting offered", () => {
@@ -95,12 +95,7 @@ describe("Copilot CLI's MCP configuration on real files", () => {
   afterEach(() => {
     for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
   });
-  const setup = (): Installation => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-copilot-mcp-'));
-    dirs.push(root);
-    fs.mkdirSync(path.join(root, 'home'));
-    return { node: process.execPath, cli: path.join(root, 'dist', 'cli.js'), launcher: path.join(root, 'bin', 'zut-host'), home: path.join(root, 'home'), workspace: root, platform: process.platform };
-  };
+  const setup = (): Installation => tempInstallation('zut-copilot-mcp-', dirs);
   const noEnv = {};
 
   it('writes zut beside the user\'s servers (their bytes kept), replaces only zut, and takes out exactly it', async () => {

@@ -6,7 +6,6 @@
 // writer), "Guard Agent Tools…"'s writers, or a setting that exists and can fix the gap on that platform — on real
 // files in a temporary home, each checked afterwards by the same checks the view reads.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SETUP_ROWS, setupRowOf } from '../../src/agentSetup/agents';
@@ -19,6 +18,7 @@ import { isObject } from '../../src/protocol/json';
 import { AGENT_TOOLS_VIA, HARNESS_SETTING_KEYS, pluginBlockedBy, type HarnessSettings } from '../../src/ui-model/agentRoute';
 import { CLAUDE_MCP_FIX, COPILOT_CLI_MCP_FIX, reachRows, type AgentScopeCheck, type ReachFix, type TerminalAgentFacts } from '../../src/ui-model/reach';
 import { facts } from '../helpers/reachFacts';
+import { tempInstallation } from '../helpers/tempInstallation';
 
 const PLATFORMS: readonly NodeJS.Platform[] = ['linux', 'darwin', 'win32'];
 const HARNESS_KEYS = Object.keys(HARNESS_SETTING_KEYS) as (keyof HarnessSettings)[];
@@ -69,15 +69,7 @@ afterAll(() => {
   for (const d of roots) fs.rmSync(d, { recursive: true, force: true });
 });
 /** A fresh home and workspace for one fix's run (nothing of the user's touched). */
-function inst(): Installation {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'zut-reach-fix-'));
-  roots.push(root);
-  const home = path.join(root, 'home');
-  const workspace = path.join(root, 'ws');
-  fs.mkdirSync(home);
-  fs.mkdirSync(workspace);
-  return { node: process.execPath, cli: path.join(root, 'dist', 'cli.js'), launcher: path.join(root, 'bin', 'zut-host'), home, workspace, platform: process.platform };
-}
+const inst = (): Installation => tempInstallation('zut-reach-fix-', roots);
 /** Copilot CLI's file under the temporary home, whatever this process's $COPILOT_HOME. */
 const noEnv = {};
 

@@ -17,6 +17,7 @@ import { appendMember, memberOf, parseJsonText, removeMember, replaceValue } fro
 import { userFile } from '../../host/disk/userFile';
 import { MCP_SERVER_NAME } from '../../hooks/names';
 import { isObject } from '../../protocol/json';
+import { parseMcpObject } from '../userJson';
 import { HOOK_TIMEOUT_SECONDS } from '../../protocol/limits';
 import { claudeMcpServer } from '../claudeMcp';
 import { hookCommand, type HookScope, type Installation } from '../hookInstall';
@@ -129,18 +130,7 @@ async function uninstallHooks(inst: Installation, scope: HookScope): Promise<Set
 }
 
 /** The MCP settings' JSON object (undefined: no file); anything else refused, the file left as it is. */
-function mcpJson(file: string, text: string | undefined): Record<string, unknown> | undefined {
-  if (text === undefined) return undefined;
-  let j: unknown;
-  try {
-    j = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${file} is not JSON (${(e as Error).message}): left as it is`);
-  }
-  if (!isObject(j)) throw new Error(`${file} is not a JSON object: left as it is`);
-  if (j.mcpServers !== undefined && !isObject(j.mcpServers)) throw new Error(`${file}: "mcpServers" is not an object: left as it is`);
-  return j;
-}
+const mcpJson = parseMcpObject;
 
 function userScopeOnly(scope: HookScope): void {
   if (scope !== 'user') throw new Error("Cline CLI reads MCP servers only from ~/.cline/data/settings/cline_mcp_settings.json (every folder): use --scope user for zut's MCP server");

@@ -15,6 +15,7 @@ import { userFile, type UserFile } from '../../host/disk/userFile';
 import { appendItem, memberOf, parseJsonText, removeItem, removeMember } from '../../host/disk/jsonText';
 import { MCP_SERVER_NAME } from '../../hooks/names';
 import { isObject } from '../../protocol/json';
+import { parseObject } from '../userJson';
 import { HOOK_TIMEOUT_SECONDS } from '../../protocol/limits';
 import { claudeMcpServer, setMember } from '../claudeMcp';
 import { hookCommand, hookEntry, type HookScope, type Installation } from '../hookInstall';
@@ -41,14 +42,7 @@ function ownCommands(inst: Installation, event: string): Set<string> {
 
 async function readJson(file: string, o: { within?: string }) {
   const f = await userFile(file, o);
-  let json: unknown = {};
-  try {
-    if (f.text !== undefined) json = JSON.parse(f.text);
-  } catch (e) {
-    throw new Error(`${file} is not JSON (${(e as Error).message}): left as it is`);
-  }
-  if (!isObject(json)) throw new Error(`${file} is not a JSON object: left as it is`);
-  return { f, json };
+  return { f, json: parseObject(file, f.text) ?? {} };
 }
 
 /** Writes what is left, or deletes the file when that is only what an install writes into a new file (nothing of the user's). */
