@@ -18,10 +18,10 @@ const TOKEN_LIFE_S = 3600;
 
 /**
  * @param {{ url: string }} model the scripted Anthropic Messages model (startModel)
- * @returns {Promise<{ url: string, seen: { method: string, path: string, auth: string }[], close: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, seen: { method: string, path: string, auth: string, agent: string }[], close: () => Promise<void> }>}
  */
 export async function startCapi(model) {
-  /** @type {{ method: string, path: string, auth: string }[]} */
+  /** @type {{ method: string, path: string, auth: string, agent: string }[]} (`agent`: the request's User-Agent) */
   const seen = [];
   let base = '';
   const json = (res, code, value) => res.writeHead(code, { 'content-type': 'application/json' }).end(JSON.stringify(value));
@@ -32,7 +32,7 @@ export async function startCapi(model) {
     req.on('data', (c) => { size += c.length; if (size > MAX_BODY_BYTES) req.destroy(); else chunks.push(c); });
     req.on('end', () => {
       const url = new URL(req.url ?? '/', base);
-      seen.push({ method: req.method ?? '', path: url.pathname, auth: String(req.headers.authorization ?? '').slice(0, 40) });
+      seen.push({ method: req.method ?? '', path: url.pathname, auth: String(req.headers.authorization ?? '').slice(0, 40), agent: String(req.headers['user-agent'] ?? '') });
       const body = Buffer.concat(chunks);
       // The runtime also asks /copilot_internal/managed_settings, /mcp/readonly (GitHub's MCP server), /auto and
       // /models/session (auto mode): refused, and the harness goes on without them.
@@ -66,7 +66,7 @@ export async function startCapi(model) {
       return json(res, 404, { error: { message: `capi stand-in: no ${req.method} ${url.pathname}` } });
     });
   });
-  server.on('connect', (req, socket) => { seen.push({ method: 'CONNECT', path: req.url ?? '', auth: '' }); socket.end('HTTP/1.1 403 Forbidden\r\n\r\n'); });
+  server.on('connect', (req, socket) => { seen.push({ method: 'CONNECT', path: req.url ?? '', auth: '', agent: '' }); socket.end('HTTP/1.1 403 Forbidden\r\n\r\n'); });
   await new Promise((resolve, reject) => { server.once('error', reject); server.listen(0, '127.0.0.1', () => resolve(undefined)); });
   const address = server.address();
   base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
