@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 // @ts-check
 // Runs the extension's tests inside a real VS Code: code-server 4.139.1 (VS Code 1.139.1) + Playwright + chromium.
-//   node test/vscode/run.mjs [--suite inhost|ui|all] [--grep REGEX] [--timeout SECONDS] [--keep] [--code-server VERSION]
+//   node test/vscode/run.mjs [--suite inhost|ui|all|agents] [--grep REGEX] [--timeout SECONDS] [--keep] [--code-server VERSION]
 // --code-server (or ZUT_CODE_SERVER_VERSION): another code-server from the npm registry, e.g. 4.104.0 = VS Code 1.104.0.
 // in-host: test/vscode/inhost/*.test.js run by mocha INSIDE the extension host (repo = development extension).
 // ui:      test/vscode/ui/*.test.mjs run by mocha here, driving the workbench through test/vscode/ui/harness.mjs.
+// agents:  test/vscode/ui/*.agents.mjs the same way: the Agent Host's Claude and Codex harnesses, which run real agents
+//          (their SDKs installed into the agents' cache, test/vscode/lib/agentSdks.mjs) — not in `all` (`npm test`), run
+//          by `npm run test:agents` after the terminal agents, as the house keeps real agents out of `npm test`.
 // Builds and packages first, kills every code-server tree it started (also on failure and Ctrl+C), prints
 // `N passed, M failed` per suite and overall, exits non-zero on any failure. Artifacts: .test-runs/<stamp>/.
 import fs from 'node:fs';
@@ -16,7 +19,7 @@ import { REPO, ensureRunDirs, fixtureExtensions, fixtureVsix, removeTemp, server
 const { values: opts } = parseArgs({ options: {
   suite: { type: 'string', default: 'all' }, grep: { type: 'string' }, timeout: { type: 'string', default: '900' },
   keep: { type: 'boolean', default: false }, 'code-server': { type: 'string' } } });
-if (!['all', 'inhost', 'ui'].includes(opts.suite)) { console.error(`unknown --suite ${opts.suite} (inhost|ui|all)`); process.exit(2); }
+if (!['all', 'inhost', 'ui', 'agents'].includes(opts.suite)) { console.error(`unknown --suite ${opts.suite} (inhost|ui|all|agents)`); process.exit(2); }
 if (opts.keep) process.env.ZUT_VSCODE_KEEP = '1';
 // Through the environment: tools() (lib/context.mjs) provisions it, for this runner and the UI harness alike.
 if (opts['code-server']) process.env.ZUT_CODE_SERVER_VERSION = opts['code-server'];
@@ -131,10 +134,11 @@ function readInhostResult(file, code) {
   return { passed: r.passes, failed, failedTests: r.tests.filter((x) => x.state === 'failed') };
 }
 
-async function runUi(harness) {
+/** The UI suite (`ending` .test.mjs) or the agents' (.agents.mjs), driven the same way. */
+async function runUi(harness, ending = '.test.mjs') {
   const { default: Mocha } = await import('mocha');
   const dir = path.join(REPO, 'test', 'vscode', 'ui');
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.test.mjs')).sort().map((f) => path.join(dir, f));
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith(ending)).sort().map((f) => path.join(dir, f));
   const mocha = new Mocha({ ui: 'bdd', timeout: 120_000, slow: 30_000, reporter: 'spec', color: false, rootHooks: harness.mochaHooks,
     ...(opts.grep ? { grep: opts.grep } : {}) });
   for (const f of files) mocha.addFile(f);
@@ -170,8 +174,9 @@ try {
   const tl = await tools();
   console.log(`tools: code-server ${tl.codeServerVersion} (VS Code ${tl.vscodeVersion}) with Node ${tl.nodeMajor} from ${rel(tl.tools)} (${secs(t)})`);
   const harness = await import('./ui/harness.mjs');
-  for (const [name, fn] of /** @type {[string, typeof runInhost | typeof runUi][]} */ ([['inhost', runInhost], ['ui', runUi]])) {
-    if (opts.suite !== 'all' && opts.suite !== name) continue;
+  const suites = /** @type {[string, (h: any) => Promise<any>][]} */ ([['inhost', runInhost], ['ui', runUi], ['agents', (h) => runUi(h, '.agents.mjs')]]);
+  for (const [name, fn] of suites) {
+    if (opts.suite === 'all' ? name === 'agents' : opts.suite !== name) continue;
     t = Date.now();
     console.log(`\n=== ${name} suite ===`);
     let r;
