@@ -289,7 +289,8 @@ try {
       const trials = Q ? 2 : 5;
       for (let i = 0; i < trials; i++) await trial();
       const floor = () => B.map((x) => x.floorMs);
-      const windowRatio = () => summarize(A.map((a, i) => (a.apiMs - a.hostUpMs) / floor()[i]).filter(Number.isFinite));
+      // Both from their extension host process's start: zut-vscode may activate before the bench agent does.
+      const windowRatio = () => summarize(A.map((a, i) => (a.apiMs - a.hostStartMs) / floor()[i]).filter(Number.isFinite));
       let repeats = 0;
       while (!Q && tooWide(windowRatio()) && repeats < 3) {
         repeats++;
@@ -298,10 +299,10 @@ try {
       }
       raw.window = { A: A.map(({ agent: _a, ...x }) => x), B: B.map(({ agent: _a, ...x }) => x), settled };
       const view = A.map((a) => (Number.isFinite(a.viewMs) ? a.viewMs : a.apiMs));
-      const ours = A.map((a) => a.apiMs - a.hostUpMs);
+      const ours = A.map((a) => a.apiMs - a.hostStartMs);
       const ratio = windowRatio();
       const noise = repeats ? `; measured again ${repeats}× (one trial each) because the ratio's p25–p75 spanned more than ±0.15${tooWide(ratio) ? ', and it still does' : ''}` : '';
-      push(l0, { id: 'ui-window', figure: `Window: extension host up → all ${MIX} extensions running (sh/Python/Node)`, ours: summarize(ours), baseline: summarize(floor().filter(Number.isFinite)),
+      push(l0, { id: 'ui-window', figure: `Window: extension host start → all ${MIX} extensions running (sh/Python/Node)`, ours: summarize(ours), baseline: summarize(floor().filter(Number.isFinite)),
         baselineName: 'a window without zut-vscode spawning and handshaking the same 20 as it starts (bench agent)', unit: 'ms', ratio, goal: '≤ 1.2×', pass: ratio.median <= 1.2,
         notes: [`${A.length} trials, zut window / settled script / bare window interleaved${noise}${B.some((x) => !Number.isFinite(x.floorMs)) ? `; floor failed: ${B.map((x) => x.floorError).filter(Boolean).join('; ')}` : ''}`,
           `the same script in the settled zut window's extension host (the floor before issue 41): ${fmtS(settled)} ms, ours ${fmt(q(ours, 0.5) / q(settled, 0.5))}× it`, `page load → all rows "running" in the Zut view ${fmtS(view)} ms${A.some((a) => !Number.isFinite(a.viewMs)) ? ' (some trials from the API: the view did not show all rows)' : ''}; → first command answered ${fmtS(A.map((a) => a.commandMs))} ms; page load → extension host up ${fmtS(A.map((a) => a.hostUpMs))} ms (without zut-vscode ${fmtS(B.map((x) => x.hostUpMs))} ms)`,
