@@ -13,6 +13,7 @@ import { userFile } from '../host/disk/userFile';
 import { MCP_SERVER_NAME } from '../hooks/names';
 import { isObject } from '../protocol/json';
 import { parseMcpObject } from './userJson';
+import { copilotHome } from './copilotHome';
 import { setMember } from './claudeMcp';
 import { writeOrRemove } from './agents/cursor';
 import type { SetupStep } from './agents/types';
@@ -22,14 +23,7 @@ import type { Installation } from './hookInstall';
 export const COPILOT_MCP_ACTIONS = ['write', 'remove', 'copy'] as const;
 export type CopilotMcpAction = (typeof COPILOT_MCP_ACTIONS)[number];
 
-/** The variable that moves Copilot CLI's configuration directory (its default: `~/.copilot`). */
-export const COPILOT_HOME_ENV = 'COPILOT_HOME';
-
-/** Copilot CLI's configuration directory: `$COPILOT_HOME` when it is an absolute path, else `~/.copilot`. */
-export function copilotHome(home: string, env: NodeJS.ProcessEnv = process.env): string {
-  const set = env[COPILOT_HOME_ENV];
-  return set && path.isAbsolute(set) ? set : path.join(home, '.copilot');
-}
+export { COPILOT_HOME_ENV, copilotHome } from './copilotHome';
 
 /** Copilot CLI's user MCP configuration. */
 export const copilotMcpFile = (home: string, env: NodeJS.ProcessEnv = process.env): string => path.join(copilotHome(home, env), 'mcp-config.json');

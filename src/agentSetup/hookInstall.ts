@@ -23,6 +23,7 @@ import { cmdQuote, psCommandLine, shQuote } from './launcher';
 import { NO_WARM_FLAG, type HookAgent } from '../hooks/names';
 import { isObject } from '../protocol/json';
 import { parseObject } from './userJson';
+import { copilotHome } from './copilotHome';
 import { isOwnMcpHookHandler, MCP_HOOK_EVENTS, mcpHookHandler } from '../hooks/mcpHook';
 
 /** How Claude Code's entries reach zut: a command per call, or an `mcp_tool` call to zut's MCP server. */
@@ -118,7 +119,9 @@ function olderWindowsForms(inst: Installation, agent: HookAgent, event: string, 
 
 function fileOf(inst: Installation, agent: HookAgent, scope: HookScope): string {
   if (agent === 'claude') return scope === 'user' ? path.join(inst.home, '.claude', 'settings.json') : path.join(inst.workspace, '.claude', 'settings.local.json');
-  return scope === 'user' ? path.join(inst.home, '.copilot', 'hooks', 'zut.json') : path.join(inst.workspace, '.github', 'hooks', 'zut.json');
+  // VS Code's agent reads ~/.copilot/hooks; Copilot CLI its own configuration directory ($COPILOT_HOME when set).
+  const copilot = agent === 'copilot-cli' ? copilotHome(inst.home) : path.join(inst.home, '.copilot');
+  return scope === 'user' ? path.join(copilot, 'hooks', 'zut.json') : path.join(inst.workspace, '.github', 'hooks', 'zut.json');
 }
 
 /** What installing for `agent` in `scope` writes. */

@@ -4,8 +4,10 @@
  * place, and whether their MCP configuration names zut's server — for "Where zut reaches" (ui-model/reach.ts).
  * VS Code-free.
  */
+import * as path from 'node:path';
 import { findClaudeMcp } from './claudeMcp';
 import { copilotMcpNamesZut } from './copilotMcp';
+import { copilotHome } from './copilotHome';
 import { installedCount, planInstall, type HookScope, type Installation } from './hookInstall';
 import { agentOnMachine } from './agents/found';
 import type { SetupCheck } from './agents/types';
@@ -30,12 +32,12 @@ export async function claudeCodeCheck(inst: Installation, scope: HookScope): Pro
 }
 
 /**
- * Copilot CLI's check for `scope`: its hooks of ours (`~/.copilot/hooks/zut.json` or `.github/hooks/zut.json`); its
+ * Copilot CLI's check for `scope`: its hooks of ours (`$COPILOT_HOME/hooks/zut.json`, default `~/.copilot`, or `.github/hooks/zut.json`); its
  * MCP configuration is the user's `$COPILOT_HOME/mcp-config.json` (copilotMcp.ts) only (the workspace scope's check
  * never counts it).
  */
 export async function copilotCliCheck(inst: Installation, scope: HookScope): Promise<SetupCheck> {
   const hooksInstalled = (await installedCount(planInstall(inst, 'copilot-cli', scope))) > 0;
   const mcpInstalled = scope === 'user' && (await copilotMcpNamesZut(inst.home));
-  return { agent: 'copilot-cli', found: agentOnMachine('copilot', ['.copilot'], inst.home), hooksInstalled, mcpInstalled, ...(hooksInstalled && { hooksRun: true }), problems: [] };
+  return { agent: 'copilot-cli', found: agentOnMachine('copilot', [path.relative(inst.home, copilotHome(inst.home))], inst.home), hooksInstalled, mcpInstalled, ...(hooksInstalled && { hooksRun: true }), problems: [] };
 }

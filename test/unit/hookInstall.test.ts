@@ -35,7 +35,7 @@ afterAll(async () => {
   cleanupTemps();
 });
 
-const env = () => ({ ...process.env, HOME: home, ZUT_HOME: zutHome, ZOT_HOME: path.join(tmp, 'no-zot'), GUARD_LOG: path.join(tmp, 'guard.log'), ZUT_HOOK_WARM: '0' });
+const env = () => ({ ...process.env, HOME: home, ZUT_HOME: zutHome, ZOT_HOME: path.join(tmp, 'no-zot'), GUARD_LOG: path.join(tmp, 'guard.log'), ZUT_HOOK_WARM: '0', COPILOT_HOME: undefined });
 const zutHost = (...args: string[]) => runProcess(process.execPath, [cli, ...args], { cwd: workspace, env: env() });
 
 /** Runs a hook command line through the shell, JSON on stdin. */
@@ -91,6 +91,17 @@ describe('zut-host hook install / uninstall', () => {
     const run = await shell(cmd, JSON.stringify({ timestamp: 1, cwd: workspace, toolName: 'bash', toolArgs: JSON.stringify({ command: 'rm -rf /' }) }));
     expect(JSON.parse(run.stdout)).toEqual({ permissionDecision: 'deny', permissionDecisionReason: 'blocked by hook-guard: no rm -rf here' });
     await zutHost('hook', 'uninstall', '--agent', 'copilot-cli', '--scope', 'user');
+    await expect(fs.access(file)).rejects.toThrow();
+  }, 90_000);
+
+  it("copilot-cli, user scope with $COPILOT_HOME: the hooks go where Copilot CLI reads its configuration", async () => {
+    const copilotHome = path.join(tmp, 'copilot-elsewhere');
+    const file = path.join(copilotHome, 'hooks', 'zut.json');
+    const run = (verb: string) => runProcess(process.execPath, [cli, 'hook', verb, '--agent', 'copilot-cli', '--scope', 'user'], { cwd: workspace, env: { ...env(), COPILOT_HOME: copilotHome } });
+    expect((await run('install')).code).toBe(0);
+    expect((JSON.parse(await fs.readFile(file, 'utf8')) as { version: number }).version).toBe(1);
+    await expect(fs.access(path.join(home, '.copilot', 'hooks', 'zut.json'))).rejects.toThrow();
+    expect((await run('uninstall')).code).toBe(0);
     await expect(fs.access(file)).rejects.toThrow();
   }, 90_000);
 
