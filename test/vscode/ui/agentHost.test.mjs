@@ -30,7 +30,8 @@
 // has list, listTools and resources.list/read/listTemplates but no prompt method; a skill's SkillSource is project,
 // inherited, personal-copilot, personal-agents, plugin, custom, builtin or sdk (no MCP); a slash command's
 // SlashCommandKind is builtin, skill or client (no MCP prompt). So zut's skills reach this harness's model through
-// zut's `skill` tool only.
+// zut's `skill` tool only. What the Agent Host harness tests share (the server's settings and CAPI routing, the `tee`d
+// MCP server, a turn, the checks of what the model got) is in agentHostTurn.mjs.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,12 +40,14 @@ import { startModel } from '../../agents/lib/model.mjs';
 import { logHookCommand, readHookLog } from '../../agents/lib/scenario.mjs';
 import { CAPI_MODEL_NAME, startCapi } from '../lib/capi.mjs';
 import { REPO } from '../lib/context.mjs';
-import { chatInput, openWorkbench, retry, screenshot, sendChat, startServer, tempDir, workspaceCopy } from './harness.mjs';
+import {
+  DROPDOWN_TRY_MS, GUARD_DENY, PARIS, PICKER_TIMEOUT_MS, agentHostServer, assertOfferedOnce, assertStayedLocal, chatTurn, mainRounds,
+  mcpMessages, openChat, resultOf, teedZutMcp, toolCalls,
+} from './agentHostTurn.mjs';
+import { chatInput, openWorkbench, retry, screenshot, startServer, tempDir, workspaceCopy } from './harness.mjs';
 
 /** One turn: Agent Host start, session creation, the runtime's MCP start and two model rounds (observed: ~30 s). */
 const TURN_TIMEOUT_MS = 120_000;
-/** The model list reaches the chat input once the Agent Host has asked /models (observed: ~20 s after restore). */
-const MODELS_TIMEOUT_MS = 60_000;
 /** `zut-host hook install` (a Node start and one file written). */
 const CLI_TIMEOUT_MS = 30_000;
 /** The chat's `/` menu opens on the typed `/` (the runtime's command list is fetched once per session). */
@@ -52,40 +55,16 @@ const SUGGEST_TIMEOUT_MS = 15_000;
 /** The `/` menu's filter follows the typed text within a frame or two; this long is ample before it is read. */
 const SUGGEST_SETTLE_MS = 1_000;
 
-/** The example weather extension's answer for Paris (examples/workspace/.zut/extensions/weather/weather.mjs). */
-const PARIS = 'Paris: 19°C, light rain, wind 9 km/h, humidity 74%';
 /** The first line of the example `briefing` extension's `weather-briefing` SKILL.md body. */
 const SKILL_HEADING = '# Weather briefing';
-/** The example guard's reason for anything with `rm -rf`, as zut words a block. */
-const GUARD_DENY = 'blocked by guard: refused: matches danger pattern "rm -rf"';
 
 /** The final word of each turn, each its own so a turn's response is told from the one before. */
 const END = ['first turn over', 'second turn over', 'third turn over'];
 
-/**
- * The tool_result the model got for its `name` call whose input matches `input` (found in `body`'s history by the
- * tool_use id), as text (its text blocks joined); undefined when there is none.
- * @param {any} body @param {string} name @param {(input: any) => boolean} [input]
- */
-function resultOf(body, name, input = () => true) {
-  const blocks = (body?.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : []));
-  const use = blocks.find((b) => b.type === 'tool_use' && b.name === name && input(b.input));
-  const result = use && blocks.find((b) => b.type === 'tool_result' && b.tool_use_id === use.id);
-  if (!result) return undefined;
-  if (typeof result.content === 'string') return result.content;
-  return (Array.isArray(result.content) ? result.content : []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-}
-
 describe("agent host: Copilot-harness turns with zut's tools, skills and hooks", () => {
-  let server;
-  let page;
-  let model;
-  let capi;
-  let ws;
-  let mcpLog;
-  let mcpOutLog;
-  let hookLog;
-  let victim;
+  // What before() starts and makes, for the tests and after(): `mcp`, zut's MCP server's recordings; `hookLog`, the
+  // logging preToolUse hook's; `victim`, the directory the shell call is to remove.
+  let server, page, model, capi, ws, mcp, hookLog, victim;
   // The main-loop steps, three turns; the harness names zut's MCP tools `zut-<tool>`.
   const script = [
     { tool: 'zut-weather', input: { city: 'rm -rf /' } }, { text: END[0] },
@@ -95,13 +74,7 @@ describe("agent host: Copilot-harness turns with zut's tools, skills and hooks",
   ];
 
   /** Sends `prompt` and waits for the turn's response, which ends with END[n]; returns its text. */
-  async function turn(prompt, n) {
-    await sendChat(page, prompt);
-    const response = page.locator('.interactive-item-container.interactive-response', { hasText: END[n] }).last();
-    await response.waitFor({ timeout: TURN_TIMEOUT_MS });
-    await screenshot(page, `agenthost-turn-${n + 1}`);
-    return (await response.innerText()).replace(/[\s\u00a0]+/g, ' ');
-  }
+  const turn = (prompt, n) => chatTurn(page, prompt, END[n], { timeout: TURN_TIMEOUT_MS, shot: `agenthost-turn-${n + 1}`, model, capi });
 
   before(async () => {
     model = await startModel(script);
@@ -118,42 +91,22 @@ describe("agent host: Copilot-harness turns with zut's tools, skills and hooks",
     assert.equal(install.status, 0, `hook install: ${install.stdout}\n${install.stderr}`);
     hookLog = path.join(tempDir('hook-log'), 'pre.log');
     fs.writeFileSync(path.join(ws, '.github', 'hooks', 'log.json'), JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: 'command', bash: logHookCommand(hookLog, 'preToolUse'), timeoutSec: 10 }] } }));
-    server = await startServer({
-      name: 'agenthost',
-      settings: {
-        'zut.agentTools.via': 'plugin', 'chat.defaultToCopilotHarness': true, 'chat.agentHost.unsafeTestToken': 'zut-test-token',
-        // MCP tool calls run without VS Code's confirmation (the harness's "allow-all" mode).
-        'chat.tools.global.autoApprove': true,
-      },
-      env: { VSCODE_AGENT_HOST_CAPI_URL_OVERRIDE: capi.url, COPILOT_API_URL: capi.url, COPILOT_DEBUG_GITHUB_API_URL: capi.url,
-        COPILOT_HOME: copilotHome, ZUT_HOOKS_DIR: hooksDir },
-    });
-    const extensionsDir = path.join(server.dir, 'extensions');   // the rig's layout (lib/codeServer.mjs makeDirs)
-    const ext = fs.readdirSync(extensionsDir).find((d) => d.startsWith('zut.zut-vscode-'));
-    assert.ok(ext, `zut installed in ${extensionsDir}`);
-    const mcpDir = tempDir('mcp-log');
-    mcpLog = path.join(mcpDir, 'to-server.jsonl');
-    mcpOutLog = path.join(mcpDir, 'from-server.jsonl');
-    // Two `tee`s keep both directions between the harness and zut's server (newline-delimited JSON-RPC).
-    fs.writeFileSync(path.join(copilotHome, 'mcp-config.json'), JSON.stringify({ mcpServers: { zut: { type: 'local', command: 'sh',
-      args: ['-c', 'tee -a "$0" | sh "$1" --window | tee -a "$2"', mcpLog, path.join(extensionsDir, ext, 'agent-plugin', 'bin', 'zut-mcp'), mcpOutLog], tools: ['*'] } } }));
+    server = await startServer(agentHostServer(capi, hooksDir, { name: 'agenthost', env: { COPILOT_HOME: copilotHome } }));
+    mcp = teedZutMcp(server);
+    fs.writeFileSync(path.join(copilotHome, 'mcp-config.json'), JSON.stringify({ mcpServers: { zut: { type: 'local', command: mcp.command, args: mcp.args, tools: ['*'] } } }));
     page = await openWorkbench(server, { folder: ws });
   });
   after(async () => { await server?.stop(); await model?.close(); await capi?.close(); });
 
-  /** The JSON-RPC messages of one direction's recording, in order (a line that is not JSON fails the test). */
-  const mcpMessages = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').split('\n').filter(Boolean).map((l) => JSON.parse(l));
-  const main = () => model.requests.filter((r) => r.main);
+  const main = () => mainRounds(model);
 
   it('zut-weather is offered once, runs, and the guard deny reaches the model', async function () {
-    this.timeout(TURN_TIMEOUT_MS + MODELS_TIMEOUT_MS + 60_000);
-    await page.keyboard.press('Control+Alt+KeyI');
-    const inputPart = page.locator('.interactive-input-part').first();
-    await chatInput(page).waitFor();
+    this.timeout(TURN_TIMEOUT_MS + PICKER_TIMEOUT_MS + 60_000);
+    const inputPart = await openChat(page);
     // A new chat is a Copilot-harness session (chat.defaultToCopilotHarness); its model picker starts on "Auto", which
     // needs Copilot's auto-mode service: the scripted model is picked instead.
     const auto = inputPart.getByText('Auto', { exact: true }).first();
-    await auto.waitFor({ timeout: MODELS_TIMEOUT_MS });
+    await auto.waitFor({ timeout: PICKER_TIMEOUT_MS });
     assert.match(await inputPart.innerText(), /\bCopilot\b/, 'the session is the Copilot harness');
     // The picker lists "Auto" and an "Other Models" entry that shows the scripted model when clicked. The picker can
     // open before its list has settled (the Agent Host lists models again as the session starts and the widget
@@ -162,13 +115,13 @@ describe("agent host: Copilot-harness turns with zut's tools, skills and hooks",
     await retry(async () => {
       if (await dropdown.isVisible()) await page.keyboard.press('Escape');
       await auto.click();
-      await dropdown.getByText('Other Models').first().click({ timeout: 5000 });
+      await dropdown.getByText('Other Models').first().click({ timeout: DROPDOWN_TRY_MS });
       const row = page.locator('.action-widget .monaco-list-row', { hasText: CAPI_MODEL_NAME }).last();
-      await row.hover({ timeout: 5000 });   // the list's focus follows the mouse; End + Enter picks its last (only) row
+      await row.hover({ timeout: DROPDOWN_TRY_MS });   // the list's focus follows the mouse; End + Enter picks its last (only) row
       await page.keyboard.press('End');
       await page.keyboard.press('Enter');
-      await inputPart.getByText(CAPI_MODEL_NAME).first().waitFor({ timeout: 5000 });
-    }, { timeout: MODELS_TIMEOUT_MS });
+      await inputPart.getByText(CAPI_MODEL_NAME).first().waitFor({ timeout: DROPDOWN_TRY_MS });
+    }, { timeout: PICKER_TIMEOUT_MS });
 
     const text = await turn('What is the weather?', 0);
     assert.match(text, /"zut-weather" failed/, text);
@@ -176,16 +129,14 @@ describe("agent host: Copilot-harness turns with zut's tools, skills and hooks",
     const rounds = main();
     assert.equal(rounds.length, 2, `two main-loop rounds (have ${rounds.length})`);
     const names = rounds[0].body.tools.map((t) => t.name);
-    const zut = names.filter((n) => n.startsWith('zut-'));
-    assert.deepEqual(zut.filter((n, i) => zut.indexOf(n) !== i), [], `no zut tool offered twice: ${zut.join(', ')}`);
-    for (const n of ['zut-weather', 'zut-forecast', 'zut-skill']) assert.ok(names.includes(n), `${n} offered (have: ${zut.join(', ')})`);
+    assertOfferedOnce(names.filter((n) => n.startsWith('zut-')), ['zut-weather', 'zut-forecast', 'zut-skill']);
     const last = rounds[1].body.messages.at(-1);
     const result = last.content.find((c) => c.type === 'tool_result');
     assert.ok(result, JSON.stringify(last));
     assert.match(JSON.stringify(result.content), /blocked by guard: refused: matches danger pattern \\"rm -rf\\"/);
     // zut's MCP server judged it: zut's preToolUse hook (which would word it "Denied by preToolUse hook") let it pass.
     assert.doesNotMatch(JSON.stringify(result.content), /Denied by preToolUse hook/);
-    assert.deepEqual([...model.escapes, ...capi.seen.filter((s) => s.method === 'CONNECT')], [], 'nothing tried to leave the machine');
+    assertStayedLocal(model, capi);
   });
 
   it("zut-weather for Paris runs and its result reaches the model; zut-skill loads a zut extension's skill", async function () {
@@ -200,15 +151,14 @@ describe("agent host: Copilot-harness turns with zut's tools, skills and hooks",
     assert.ok(paris?.includes(PARIS), `the weather result reached the model: ${paris}`);
     const skill = resultOf(last, 'zut-skill', (i) => i?.name === 'weather-briefing');
     assert.ok(skill?.includes(SKILL_HEADING), `the skill's SKILL.md reached the model: ${skill?.slice(0, 300)}`);
-    const calls = mcpMessages(mcpLog).filter((m) => m.method === 'tools/call').map((m) => m.params?.name);
-    assert.deepEqual(calls, ['weather', 'weather', 'skill'], 'the harness called zut\'s server for each');
+    assert.deepEqual(toolCalls(mcp.toServer).map((p) => p?.name), ['weather', 'weather', 'skill'], 'the harness called zut\'s server for each');
   });
 
   it('MCP prompts: zut advertises them, the harness neither lists them nor offers them as skills or slash commands', async function () {
     this.timeout(SUGGEST_TIMEOUT_MS + 30_000);
-    const init = mcpMessages(mcpOutLog).find((m) => m.result?.serverInfo?.name === 'zut');
+    const init = mcpMessages(mcp.fromServer).find((m) => m.result?.serverInfo?.name === 'zut');
     assert.ok(init?.result.capabilities?.prompts, `zut's initialize answer advertises prompts: ${JSON.stringify(init)}`);
-    const methods = [...new Set(mcpMessages(mcpLog).map((m) => m.method).filter(Boolean))];
+    const methods = [...new Set(mcpMessages(mcp.toServer).map((m) => m.method).filter(Boolean))];
     assert.ok(methods.includes('tools/call'), `the recording holds the session's calls: ${methods.join(', ')}`);
     assert.deepEqual(methods.filter((m) => m.startsWith('prompts/')), [], `the harness asked zut for prompts: ${methods.join(', ')}`);
     for (const r of main()) assert.ok(!JSON.stringify(r.body.system ?? '').includes('weather-briefing'), 'the system prompt names the skill');
@@ -245,6 +195,6 @@ describe("agent host: Copilot-harness turns with zut's tools, skills and hooks",
     // does not see the shell call, whose deny by zut's hook ends the preToolUse hooks).
     const logged = readHookLog(hookLog).map((c) => [c.payload?.toolName, c.payload?.cwd]).filter(([t]) => String(t).startsWith('zut-'));
     assert.deepEqual(logged, [['zut-weather', ws], ['zut-weather', ws], ['zut-skill', ws]]);
-    assert.deepEqual([...model.escapes, ...capi.seen.filter((s) => s.method === 'CONNECT')], [], 'nothing tried to leave the machine');
+    assertStayedLocal(model, capi);
   });
 });
