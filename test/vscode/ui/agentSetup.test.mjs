@@ -12,9 +12,37 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { notification, openWorkbench, paletteRow, pickRow, retry, runWhenListed, screenshot, startServer, workspaceCopy } from './harness.mjs';
 
-/** The labels of the open quick pick's rows, in order (each row's first label: not its detail). */
-function rowLabels(page) {
-  return page.locator('.quick-input-widget .monaco-list-row').evaluateAll((rows) => rows.map((r) => r.querySelector('.label-name')?.textContent?.trim()));
+/** The open quick pick's rows now rendered: [list index, first label (not the detail), the list's size]. */
+function renderedRows(page) {
+  return page
+    .locator('.quick-input-widget .monaco-list-row')
+    .evaluateAll((rows) => rows.map((r) => [Number(r.getAttribute('data-index')), r.querySelector('.label-name')?.textContent?.trim(), Number(r.getAttribute('aria-setsize'))]));
+}
+
+/**
+ * The labels of all the open quick pick's rows, in order. The list renders only the rows that fit: read, go to the
+ * last as a keyboard user does (Ctrl+End, quickInput.last) until every row of the list's size was read, Ctrl+Home
+ * back to the first.
+ */
+async function rowLabels(page) {
+  const rows = new Map();
+  let size = 0;
+  const read = async () => {
+    for (const [i, label, n] of await renderedRows(page)) {
+      rows.set(i, label);
+      size = n;
+    }
+  };
+  await read();
+  if (rows.size < size) {
+    await page.keyboard.press('Control+End');
+    await retry(async () => {
+      await read();
+      assert.equal(rows.size, size, `rows read of ${size}: ${JSON.stringify([...rows])}`);
+    });
+    await page.keyboard.press('Control+Home');
+  }
+  return [...rows.keys()].sort((a, b) => a - b).map((i) => rows.get(i));
 }
 
 describe('agent setup: Guard Agent Tools and Copy MCP Client Configuration', () => {
