@@ -23,11 +23,16 @@ export function claudeMcpFile(inst: Where, scope: HookScope): string {
   return scope === 'workspace' ? path.join(inst.workspace, '.mcp.json') : path.join(inst.home, '.claude.json');
 }
 
-/** The server entry that runs `zut-host mcp`: the launcher, else this installation's Node and CLI (`--cwd` for a workspace). */
-export function claudeMcpServer(inst: Installation, scope: HookScope): { type: 'stdio'; command: string; args: string[] } {
+/** `zut-host mcp` and `args` as a server's command line: the launcher, else this installation's Node and CLI. */
+export function zutMcpWords(inst: Pick<Installation, 'launcher' | 'node' | 'cli'>, args: readonly string[] = []): { command: string; args: string[] } {
   const cli = existsSync(path.join(path.dirname(inst.cli), 'cli.js')) ? path.join(path.dirname(inst.cli), 'cli.js') : inst.cli;
-  const words = [...(inst.launcher ? [inst.launcher] : [inst.node, cli]), 'mcp', ...(scope === 'workspace' ? ['--cwd', inst.workspace] : [])];
-  return { type: 'stdio', command: words[0]!, args: words.slice(1) };
+  const words = [...(inst.launcher ? [inst.launcher] : [inst.node, cli]), 'mcp', ...args];
+  return { command: words[0]!, args: words.slice(1) };
+}
+
+/** The server entry that runs `zut-host mcp` (`--cwd` for a workspace). */
+export function claudeMcpServer(inst: Installation, scope: HookScope): { type: 'stdio'; command: string; args: string[] } {
+  return { type: 'stdio', ...zutMcpWords(inst, scope === 'workspace' ? ['--cwd', inst.workspace] : []) };
 }
 
 const readJson = async (file: string): Promise<Record<string, unknown> | undefined> => {

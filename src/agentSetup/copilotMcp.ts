@@ -14,7 +14,7 @@ import { MCP_SERVER_NAME } from '../hooks/names';
 import { isObject } from '../protocol/json';
 import { parseMcpObject } from './userJson';
 import { copilotHome } from './copilotHome';
-import { setMember } from './claudeMcp';
+import { setMember, zutMcpWords } from './claudeMcp';
 import { writeOrRemove } from './agents/cursor';
 import type { SetupStep } from './agents/types';
 import type { Installation } from './hookInstall';
@@ -40,9 +40,8 @@ export const copilotMcpEntry = (command: string, args: readonly string[]): Copil
 
 /** The entry we write: the stable launcher's `zut-host mcp` (else this installation's Node and CLI), every folder. */
 export function copilotMcpServer(inst: Pick<Installation, 'launcher' | 'node' | 'cli'>): CopilotMcpEntry {
-  const cli = existsSync(path.join(path.dirname(inst.cli), 'cli.js')) ? path.join(path.dirname(inst.cli), 'cli.js') : inst.cli;
-  const words = [...(inst.launcher ? [inst.launcher] : [inst.node, cli]), 'mcp'];
-  return copilotMcpEntry(words[0]!, words.slice(1));
+  const { command, args } = zutMcpWords(inst);
+  return copilotMcpEntry(command, args);
 }
 
 /** The file read as a JSON object (absent: `{}`); anything else is refused by name, the file left as it is. */

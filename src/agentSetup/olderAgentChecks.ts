@@ -4,10 +4,9 @@
  * place, and whether their MCP configuration names zut's server — for "Where zut reaches" (ui-model/reach.ts).
  * VS Code-free.
  */
-import * as path from 'node:path';
 import { findClaudeMcp } from './claudeMcp';
 import { copilotMcpNamesZut } from './copilotMcp';
-import { copilotHome } from './copilotHome';
+import { copilotCliFound } from './copilotHome';
 import { installedCount, planInstall, type HookScope, type Installation } from './hookInstall';
 import { agentOnMachine } from './agents/found';
 import type { SetupCheck } from './agents/types';
@@ -39,5 +38,5 @@ export async function claudeCodeCheck(inst: Installation, scope: HookScope): Pro
 export async function copilotCliCheck(inst: Installation, scope: HookScope): Promise<SetupCheck> {
   const hooksInstalled = (await installedCount(planInstall(inst, 'copilot-cli', scope))) > 0;
   const mcpInstalled = scope === 'user' && (await copilotMcpNamesZut(inst.home));
-  return { agent: 'copilot-cli', found: agentOnMachine('copilot', [path.relative(inst.home, copilotHome(inst.home))], inst.home), hooksInstalled, mcpInstalled, ...(hooksInstalled && { hooksRun: true }), problems: [] };
+  return { agent: 'copilot-cli', found: copilotCliFound(inst.home), hooksInstalled, mcpInstalled, ...(hooksInstalled && { hooksRun: true }), problems: [] };
 }

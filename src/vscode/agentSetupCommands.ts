@@ -20,7 +20,7 @@ import { isWorkspaceTrusted } from './trust';
 import { errorText, pickFolder, stepsText } from './agentSetupShared';
 import { SETUP_ROWS, setupRowOf, type AgentSetupRow } from '../agentSetup/agents';
 import { agentOnMachine } from '../agentSetup/agents/found';
-import { copilotHome } from '../agentSetup/copilotHome';
+import { copilotCliFound } from '../agentSetup/copilotHome';
 import { agentChecks } from '../agentSetup/agents/checks';
 
 /** "Zut: Copy MCP Client Configuration…" (copyMcpCommand.ts), in this bundle. */
@@ -49,7 +49,7 @@ export interface GuardArgs {
 
 const AGENTS: { agent: HookAgent; label: string; detail: string; found: (home: string) => boolean }[] = [
   { agent: 'vscode', label: "VS Code's agent", detail: 'Copilot Agent mode: ~/.copilot/hooks/zut.json or .github/hooks/zut.json', found: () => true },
-  { agent: 'copilot-cli', label: 'Copilot CLI', detail: 'the same files, "version": 1, camelCase events', found: (home) => agentOnMachine('copilot', [path.relative(home, copilotHome(home))], home) },
+  { agent: 'copilot-cli', label: 'Copilot CLI', detail: 'the same files, "version": 1, camelCase events', found: copilotCliFound },
   { agent: 'claude', label: 'Claude Code', detail: '~/.claude/settings.json or .claude/settings.local.json', found: (home) => agentOnMachine('claude', ['.claude'], home) },
 ];
 
