@@ -121,6 +121,10 @@ export interface SettingsRead {
   problems: string[];
 }
 
+/** Whether `raw` is the default `d` itself: the same primitive, or an empty list where the default is one. */
+const isDefault = (raw: unknown, d: unknown): boolean =>
+  raw === d || (Array.isArray(raw) && raw.length === 0 && Array.isArray(d) && d.length === 0);
+
 /**
  * Reads and validates every `zut.*` setting. `get(key)` returns the raw value (undefined = unset).
  * An invalid value never throws: the default is used and a problem line says so.
@@ -130,7 +134,9 @@ export function readSettings(get: (key: string) => unknown): SettingsRead {
   const pick = <K extends keyof typeof fields>(key: K): (typeof fields)[K]['default'] => {
     const f = fields[key];
     const raw = get(key);
-    if (raw === undefined || raw === null) return f.default;
+    // Unset (VS Code returns package.json's default then, which is `fields`' default: settings.test.ts holds them
+    // equal): nothing to check, so no schema is built at activation (issue 41).
+    if (raw === undefined || raw === null || isDefault(raw, f.default)) return f.default;
     const r = f.schema.safeParse(raw);
     if (r.success) return r.data as (typeof fields)[K]['default'];
     const why = r.error.issues.map((i) => i.message).join('; ');

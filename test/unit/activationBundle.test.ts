@@ -1,6 +1,7 @@
 // Activation loads only what a window needs before its first extension answers (issue 41): dist/extension.js holds
 // none of the modules of the lazy bundles (esbuild.mjs; ARCHITECTURE.md "Lazy bundles") nor the heavy modules only
-// they use; loading it builds no zod schema (lazySchema), and neither loading it nor activate() requires a lazy bundle.
+// they use; loading it builds no zod schema (lazySchema), nor does activate() in a first window (no setting set,
+// nothing stored: nothing to validate), and neither loading it nor activate() requires a lazy bundle.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -55,7 +56,7 @@ describe('activation bundle', () => {
     expect(inputs.filter((f) => NOT_AT_ACTIVATION.includes(f))).toEqual([]);
   });
 
-  it('builds no zod schema while it loads, and requires no lazy bundle while it loads or activates', () => {
+  it('builds no zod schema while it loads or activates a first window, and requires no lazy bundle then', () => {
     const home = path.join(dir, 'home');
     fs.mkdirSync(home, { recursive: true });
     const r = spawnSync(process.execPath, [path.join(__dirname, 'fixtures', 'activationProbe.cjs'), path.join(dir, 'dist', 'extension.js'), dir], {
@@ -66,10 +67,12 @@ describe('activation bundle', () => {
     });
     const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
     expect(line, r.stderr).toBeDefined();
-    const probe = JSON.parse(line!) as { atLoad: { zodCalls: string[]; required: string[] }; duringActivate: { required: string[] }; err?: string };
+    const probe = JSON.parse(line!) as { atLoad: { zodCalls: string[]; required: string[] }; duringActivate: { zodCalls: string[]; required: string[] }; err?: string };
     expect(probe.err).toBeUndefined();
     expect(probe.atLoad.required).toEqual([path.join('dist', 'extension.js')]);
     expect(probe.atLoad.zodCalls).toEqual([]);
     expect(probe.duringActivate.required).toEqual([]);
+    // A first window (no setting set, nothing stored) validates nothing, so activate() builds no schema either.
+    expect(probe.duringActivate.zodCalls).toEqual([]);
   });
 });

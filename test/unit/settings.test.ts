@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { affectsAny, effectiveZutHome, expandHome, readSettings, reloadInputsDiffer, resolveExtensionPaths, RELOAD_KEYS, userScopedGetter, type InspectedSetting } from '../../src/ui-model/settings';
@@ -26,6 +27,18 @@ describe('readSettings', () => {
       compatE: true,
     });
     expect(problems).toEqual([]);
+  });
+
+  it("reads package.json's defaults (what VS Code gives for a setting nobody set) as its own, for every setting", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { default: unknown }> } };
+    };
+    const contributed = Object.fromEntries(Object.entries(pkg.contributes.configuration.properties).map(([k, v]) => [k.replace(/^zut\./, ''), v.default]));
+    const asked: string[] = [];
+    const fromPackage = readSettings((key) => (asked.push(key), contributed[key]));
+    expect(fromPackage).toEqual(readSettings(getter({})));
+    expect(fromPackage.problems).toEqual([]);
+    expect(asked.sort()).toEqual(Object.keys(contributed).sort());
   });
 
   it('reads valid values', () => {

@@ -104,8 +104,9 @@ export class SessionTracker {
     private readonly cwd: string | undefined,
     private readonly newId: () => string = randomUUID,
   ) {
-    const parsed = Snapshot.safeParse(snapshot);
-    this.snap = parsed.success ? parsed.data : { branches: {} };
+    // Nothing saved yet (a first window): nothing to check, so no schema is built at activation (issue 41).
+    const parsed = snapshot === undefined ? undefined : Snapshot.safeParse(snapshot);
+    this.snap = parsed?.success ? parsed.data : { branches: {} };
   }
 
   /** The branch that was active last (restored after a window reload), for `hello_ack.session`. */
