@@ -316,7 +316,10 @@ try {
         goal: '≤ 1.5×', pass: vs.length > 0 && actRatio.median <= 1.5,   // issue 41's goal
         notes: [`${vs.length}/${A.length} trials read from Developer: Show Running Extensions (whole ms; the hello-world's 0 ms counted as 1 ms)`,
           `activate()'s body by each extension's own clock: ours ${fmtS(A.map((a) => a.activateMs))} ms, hello-world ${fmtS(A.map((a) => a.helloActivateMs).filter((x) => typeof x === 'number'))} ms; activation start → every extension ready (zut's own clock) ${fmtS(A.map((a) => a.startedMs))} ms`,
-          `dist/main.js loading dist/extension.js inside activate() (its own clock): ${fmtS(A.map((a) => a.bundleLoadMs).filter((x) => typeof x === 'number'))} ms; its V8 code cache: ${A.map((a) => a.codeCache ?? '?').join(', ')}`] });
+          `dist/main.js loading dist/extension.js inside activate() (its own clock): ${fmtS(A.map((a) => a.bundleLoadMs).filter((x) => typeof x === 'number'))} ms; its V8 code cache: ${A.map((a) => a.codeCache ?? '?').join(', ')}`,
+          // VS Code's "code loading" awaits the extension's localized messages before it requires the entry
+          // (extHostExtensionService.ts _loadCommonJSModule): whatever else the extension host runs then counts too.
+          `VS Code's figure less activate()'s body (VS Code's code loading, which awaits the localized messages first: other extensions' work in that wait counts): ours ${fmtS(vs.filter((a) => typeof a.activateMs === 'number').map((a) => a.vscodeActivation.ours - a.activateMs))} ms, hello-world ${fmtS(vs.filter((a) => typeof a.helloActivateMs === 'number').map((a) => a.vscodeActivation.hello - a.helloActivateMs))} ms`] });
       const diff = A.map((a, i) => a.rss - B[i].rss);
       push(l0, { id: 'ui-rss', figure: `Extension host RSS, ${MIX} extensions running, panels closed: zut-vscode's share`, ours: summarize(diff),
         baseline: summarize(B.map((x) => x.rss)), baselineName: 'RSS of the same window without zut-vscode', unit: 'MiB', goal: '≤ 30 MiB above', pass: q(diff, 0.5) <= 30,
