@@ -58,7 +58,7 @@ function configurationStandIn(cwd) {
 function vscodeStandIn(cwd = process.cwd()) {
   const names = [...new Set([...fs.readFileSync(require.resolve('@types/vscode/index.d.ts', { paths: [cwd] }), 'utf8')
     .matchAll(/^\s{1,4}export (?:namespace|class|enum|const|function|let) (\w+)/gm)].map((m) => m[1]))];
-  return stub(names, { workspace: stub([], { getConfiguration: configurationStandIn(cwd), workspaceFolders: undefined }) });
+  return stub(names, { workspace: stub([], { getConfiguration: configurationStandIn(cwd) }) });
 }
 
 module.exports = { stub, vscodeStandIn };
