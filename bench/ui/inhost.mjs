@@ -1,11 +1,14 @@
 // Rows 2 and 4 of `npm run bench:ui`, measured inside the extension host through the bench agent.
 
 /**
- * Row 2: `zut.newExtension` writes a `lang` extension; then `trials` interleaved pairs of
- *  - ours: edit its main file (the reply changes) and save it → `invokeCommand` answers with the new text, and
- *  - baseline: `restart(name)` → the command answers (the same extension's cold start).
- * One warm-up pair first (reported as firstSave / firstRestart). The last new text is also checked through
- * `zut.command.<name>`. Returns { save: ms[], restart: ms[], firstSave, firstRestart, viaCommand }.
+ * Row 2: `zut.newExtension` writes a `lang` extension; then `trials` interleaved triples of
+ *  - ours: edit its main file (the reply changes) and save it → once it runs again, `invokeCommand` answers with the
+ *    new text;
+ *  - `restart(name)` → the command answers (the same extension's cold start);
+ *  - the floor: the same edit saved in a copy of the main file outside every extension's directory, and
+ *    `restart(name)` at that save's event → the command answers (a save VS Code reacts to alike, then a restart).
+ * One warm-up triple first (firstSave / firstRestart / firstSiblingRestart). The last new text is also checked through
+ * `zut.command.<name>`. Returns { save, restart, siblingRestart: ms[] and their hops, the firsts, viaCommand }.
  */
 export function measureSave(agent, { lang, name, trials }) {
   return agent.call(`
@@ -15,13 +18,28 @@ await until(() => running(h, made.name), 120000);
 const answer = async (want) => { try { const r = await h.invokeCommand(made.command, 'x'); return String(r.display).includes(want); } catch { return false; } };
 await until(() => answer('from'), 60000);
 const uri = vscode.Uri.file(made.mainFile);
+// The floor's save: a copy of the main file outside every extension's directory (the workspace folder's own
+// save-floor-<name>/), saved with the same edit. VS Code reacts to it as to the main file (the language's extension,
+// git, the file watcher) and nothing of ours restarts; the restart is asked for at its save event.
+const fsx = require('fs');
+const pathx = require('path');
+const sibling = vscode.Uri.file(pathx.join(vscode.workspace.workspaceFolders[0].uri.fsPath, 'save-floor-' + made.name, pathx.basename(made.mainFile)));
+fsx.mkdirSync(pathx.dirname(sibling.fsPath), { recursive: true });
+fsx.copyFileSync(made.mainFile, sibling.fsPath);
+let restartAtSave;
 const re = /Hello(#[\\w]+)? from/;
-const out = { save: [], restart: [], saveHops: [], restartHops: [], editAttempts: 0 };
+const out = { save: [], restart: [], saveHops: [], restartHops: [], siblingRestart: [], siblingRestartHops: [], editAttempts: 0 };
 // Hop marks (epoch ms) of the trial in progress: VS Code's save event, the extension leaving 'running' (the host
 // stopped it) and 'running' again (the new process said ready).
 let marks = {};
 const subs = [
-  vscode.workspace.onDidSaveTextDocument((d) => { if (d.uri.fsPath === made.mainFile) marks.saved ??= epoch(); }),
+  vscode.workspace.onDidSaveTextDocument((d) => {
+    if (d.uri.fsPath === made.mainFile) marks.saved ??= epoch();
+    if (d.uri.fsPath === sibling.fsPath && restartAtSave === null) {
+      marks.saved ??= epoch();
+      restartAtSave = h.restart(made.name);
+    }
+  }),
   h.onDidChangeExtensions(() => {
     const e = h.extensions().find((x) => x.name === made.name);
     if (!e || marks.t0 === undefined) return;
@@ -29,7 +47,7 @@ const subs = [
     else if (marks.down !== undefined) marks.up ??= epoch();
   }),
 ];
-const edit = async (k) => {
+const edit = async (k, uri = vscode.Uri.file(made.mainFile)) => {
   // Always through a fresh document object: the one opened earlier can be closed under us (its isDirty then stays
   // false whatever is applied: 'the edit left main.ts clean'), and right after the file was written VS Code may
   // still sync the document with the disk and drop an edit: retried, each retry with a text of its own (the same
@@ -41,14 +59,14 @@ const edit = async (k) => {
     await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true, viewColumn: vscode.ViewColumn.One });
     const text = doc.getText();
     const m = re.exec(text);
-    if (!m) throw new Error(made.mainFile + ' has no "Hello from" to change');
+    if (!m) throw new Error(uri.fsPath + ' has no "Hello from" to change');
     const e = new vscode.WorkspaceEdit();
     e.replace(uri, new vscode.Range(doc.positionAt(m.index), doc.positionAt(m.index + m[0].length)), 'Hello#' + tag + ' from');
     const applied = await vscode.workspace.applyEdit(e);
     const now = await vscode.workspace.openTextDocument(uri);
     if (applied && now.isDirty && now.getText().includes('Hello#' + tag + ' from')) return tag;
     out.editAttempts++;
-    if (attempt >= 10) throw new Error('the edit left ' + made.mainFile + ' clean (applied ' + applied + ', dirty ' + now.isDirty + ')');
+    if (attempt >= 10) throw new Error('the edit left ' + uri.fsPath + ' clean (applied ' + applied + ', dirty ' + now.isDirty + ')');
     await sleep(300);
   }
 };
@@ -70,6 +88,9 @@ const save = async (k) => {
     marks.t0 = t0;
     if (!(await vscode.workspace.save(uri))) throw new Error('saving ' + made.mainFile + ' failed twice');
   }
+  // Asked once it runs again, as the restart trials ask after their restart: a command sent earlier reaches the old
+  // process, and one every 2 ms keeps it busy when its shutdown comes (a sh extension answers one in ~60 ms).
+  await until(() => marks.up !== undefined, 60000, 2);
   await until(() => answer('Hello#' + tag + ' from'), 60000, 2);
   const t1 = epoch();
   out.save.push(t1 - t0);
@@ -87,22 +108,45 @@ const restart = async () => {
   out.restartHops.push(hopsOf(t0, t1));
   marks = {};
 };
+// The floor's trial: the same edit saved in the copy, and a restart at its save event.
+const siblingRestart = async (k) => {
+  await edit(k, sibling);
+  marks = {};
+  const t0 = epoch();
+  marks.t0 = t0;
+  restartAtSave = null;
+  if (!(await vscode.workspace.save(sibling))) throw new Error('saving ' + sibling.fsPath + ' failed');
+  await until(() => restartAtSave !== null, 10000, 1);
+  await restartAtSave;
+  restartAtSave = undefined;
+  await until(() => answer('from'), 60000, 2);
+  const t1 = epoch();
+  out.siblingRestart.push(t1 - t0);
+  out.siblingRestartHops.push(hopsOf(t0, t1));
+  marks = {};
+};
 // Warm-up, reported apart: the first save of a file also pays VS Code's first-time work (a .ts file activates the
 // TypeScript extension in this same extension host).
 await save(1000);
 await restart();
+await siblingRestart(1000);
 out.firstSave = out.save.pop();
 out.firstRestart = out.restart.pop();
+out.firstSiblingRestart = out.siblingRestart.pop();
 out.saveHops.pop();
 out.restartHops.pop();
+out.siblingRestartHops.pop();
+// Each trial runs the three in a rotating order, so a drift in the machine's load falls on each alike.
+const order = [save, restart, siblingRestart];
 for (let k = 0; k < args.trials; k++) {
-  if (k % 2 === 0) { await save(k); await restart(); } else { await restart(); await save(k); }
+  for (let j = 0; j < order.length; j++) await order[(k + j) % order.length](k);
 }
 const last = await vscode.commands.executeCommand('zut.command.' + made.command, 'x');
 out.viaCommand = last && last.display;
 for (const d of subs) d.dispose();
 await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 require('fs').rmSync(made.dir, { recursive: true, force: true });
+fsx.rmSync(pathx.dirname(sibling.fsPath), { recursive: true, force: true });
 await vscode.commands.executeCommand('zut.reload');
 return out;
 `, { lang, name, trials });

@@ -6,7 +6,7 @@
 // row whose ratio's p25–p75 spans more than ±0.15 (±0.1 for the chat round) is measured again, up to a budget, and
 // says so. Not part of `npm test`. Artifacts (server logs, page logs, bench-ui.json) in .test-runs/<stamp>/.
 // Rows: 1 panel keystroke → painted row (vs a minimal webview's round trip through the extension host; local echo
-// and integrated terminal as info), 2 save → new behaviour (vs VS Code's save event + a restart), 3 window → every
+// and integrated terminal as info), 2 save → new behaviour (vs the same edit saved in a copy + a restart at its save event), 3 window → every
 // extension ready (vs a bare script), activate() (vs a hello-world extension's, by VS Code's own figure), 4 @zut
 // tool round (vs @benchmin), 5 extension-host memory, 6 panel storm (long tasks of our frame only).
 import * as esbuild from 'esbuild';
@@ -175,29 +175,36 @@ try {
         const l0 = load();
         const trials = Q ? 2 : 6;
         const r = await measureSave(agent, { lang, name: `save-${lang}`, trials });
-        // The floor of each pair: VS Code's own save (workspace.save → its save event, in this save trial) + a restart
-        // of the same extension (the adjacent restart trial): what a save that did nothing but restart would take.
-        const floorOf = (x) => x.saveHops.map((hh, i) => (typeof hh.saved === 'number' ? hh.saved + x.restart[i] : Number.NaN));
+        // The floor of each triple: the same edit saved in a copy of the main file (VS Code's save and whatever it
+        // sets off: the language's extension, git, the file watcher) and a restart of the same extension at that
+        // save's event: what a save that did nothing but restart would take. Before (issue 41's first runs) the floor
+        // was the save trial's own save event + a separate restart in a quiet moment, which missed the work a save
+        // sets off in VS Code while the restart runs; still printed below.
+        const floorOf = (x) => x.siblingRestart;
+        const summedFloorOf = (x) => x.saveHops.map((hh, i) => (typeof hh.saved === 'number' ? hh.saved + x.restart[i] : Number.NaN));
         let floor = floorOf(r);
         const ratioOf = () => summarize(r.save.map((x, i) => x / floor[i]).filter(Number.isFinite));
         let repeats = 0;
         while (!Q && tooWide(ratioOf()) && repeats < 2) {
           repeats++;
-          log(`    ratio p25–p75 wider than ±0.15: ${trials} more pairs`);
+          log(`    ratio p25–p75 wider than ±0.15: ${trials} more triples`);
           const more = await measureSave(agent, { lang, name: `save-${lang}-${repeats}`, trials });
-          for (const key of ['save', 'restart', 'saveHops', 'restartHops']) r[key].push(...more[key]);
+          for (const key of ['save', 'restart', 'saveHops', 'restartHops', 'siblingRestart', 'siblingRestartHops']) r[key].push(...more[key]);
           r.editAttempts += more.editAttempts;
           r.viaCommand = more.viaCommand;
           floor = floorOf(r);
         }
         raw[`save-${lang}`] = r;
         const ratio = ratioOf();
+        const summed = summedFloorOf(r);
+        const summedRatio = summarize(r.save.map((x, i) => x / summed[i]).filter(Number.isFinite));
         const restartRatio = summarize(r.save.map((x, i) => x / r.restart[i]));
         const noise = repeats ? `; measured again ${repeats}× because the ratio's p25–p75 spanned more than ±0.15${tooWide(ratio) ? ', and it still does' : ''}` : '';
         push(l0, { id: `ui-save-${lang}`, figure: `Save → new behaviour (${lang} template)`, ours: summarize(r.save), baseline: summarize(floor.filter(Number.isFinite)),
-          baselineName: 'floor: VS Code\'s save event + a restart of the same extension', unit: 'ms', ratio, goal: '≤ 1.1×', pass: ratio.median <= 1.1,
-          notes: [`${r.save.length} interleaved save/restart pairs after one warm-up pair (the first save took ${fmt(r.firstSave)} ms, its restart ${fmt(r.firstRestart)} ms)${noise}; vs the restart alone ${S.fmtSummary(restartRatio)}×; zut.command.save-${lang} then answered "${r.viaCommand}"${r.editAttempts ? `; ${r.editAttempts} edits retried` : ''}`,
-            `where the time goes (median ms): save → VS Code's save event ${hopS(r.saveHops, 'saved')}, → the old process stopping ${hopS(r.saveHops, 'down')}, → running again ${hopS(r.saveHops, 'up')}, → the command answering the new text ${hopS(r.saveHops, 'answered')}; restart: → stopping ${hopS(r.restartHops, 'down')}, → running ${hopS(r.restartHops, 'up')}, → answering ${hopS(r.restartHops, 'answered')}`] });
+          baselineName: 'floor: the same edit saved in a copy of the file, and a restart of the same extension at its save event', unit: 'ms', ratio, goal: '≤ 1.1×', pass: ratio.median <= 1.1,
+          notes: [`${r.save.length} interleaved save / restart / copy's save + restart triples after one warm-up triple (the first save took ${fmt(r.firstSave)} ms, its restart ${fmt(r.firstRestart)} ms, the copy's ${fmt(r.firstSiblingRestart)} ms)${noise}; zut.command.save-${lang} then answered "${r.viaCommand}"${r.editAttempts ? `; ${r.editAttempts} edits retried` : ''}`,
+            `against the floor before (this save's event + a restart in a quiet moment, ${fmtS(summed.filter(Number.isFinite))} ms): ${S.fmtSummary(summedRatio)}×; against the restart alone: ${S.fmtSummary(restartRatio)}×`,
+            `where the time goes (median ms): save → VS Code's save event ${hopS(r.saveHops, 'saved')}, → the old process stopping ${hopS(r.saveHops, 'down')}, → running again ${hopS(r.saveHops, 'up')}, → the command answering the new text ${hopS(r.saveHops, 'answered')}; the floor: → its save event ${hopS(r.siblingRestartHops, 'saved')}, → stopping ${hopS(r.siblingRestartHops, 'down')}, → running ${hopS(r.siblingRestartHops, 'up')}, → answering ${hopS(r.siblingRestartHops, 'answered')}; restart alone: → stopping ${hopS(r.restartHops, 'down')}, → running ${hopS(r.restartHops, 'up')}, → answering ${hopS(r.restartHops, 'answered')}`] });
       } catch (e) {
         failures.push(`row 2 (${lang}): ${e.stack ?? String(e)}`);
         log(`  row 2 (${lang}) FAILED: ${String(e).split('\n')[0]}`);
@@ -310,6 +317,8 @@ try {
       // activate() against a hello-world extension (bench/ui/hello, same activation event) in the same window, by VS
       // Code's own figure (code loading + the activate() call, as Show Running Extensions prints it).
       const vs = A.filter((a) => Number.isFinite(a.vscodeActivation?.ours) && Number.isFinite(a.vscodeActivation?.hello));
+      const ownClock = (a) => typeof a.activateMs === 'number' && typeof a.bundleLoadMs === 'number';
+      const ownMs = (a) => a.bundleLoadMs + a.activateMs;
       const actRatio = summarize(vs.map((a) => a.vscodeActivation.ours / Math.max(1, a.vscodeActivation.hello)));
       push(l0, { id: 'ui-activate', figure: 'Activation in that window (VS Code\'s figure: code loading + activate() call)', ours: summarize(vs.map((a) => a.vscodeActivation.ours)),
         baseline: summarize(vs.map((a) => a.vscodeActivation.hello)), baselineName: 'a hello-world extension, same window and event', unit: 'ms', ratio: actRatio,
@@ -317,9 +326,11 @@ try {
         notes: [`${vs.length}/${A.length} trials read from Developer: Show Running Extensions (whole ms; the hello-world's 0 ms counted as 1 ms)`,
           `activate()'s body by each extension's own clock: ours ${fmtS(A.map((a) => a.activateMs))} ms, hello-world ${fmtS(A.map((a) => a.helloActivateMs).filter((x) => typeof x === 'number'))} ms; activation start → every extension ready (zut's own clock) ${fmtS(A.map((a) => a.startedMs))} ms`,
           `dist/main.js loading dist/extension.js inside activate() (its own clock): ${fmtS(A.map((a) => a.bundleLoadMs).filter((x) => typeof x === 'number'))} ms; its V8 code cache: ${A.map((a) => a.codeCache ?? '?').join(', ')}`,
-          // VS Code's "code loading" awaits the extension's localized messages before it requires the entry
+          // Ours: dist/main.js's activate() as a whole, loading the bundle and then its activate(). VS Code's "code
+          // loading" awaits the extension's localized messages before it requires the entry
           // (extHostExtensionService.ts _loadCommonJSModule): whatever else the extension host runs then counts too.
-          `VS Code's figure less activate()'s body (VS Code's code loading, which awaits the localized messages first: other extensions' work in that wait counts): ours ${fmtS(vs.filter((a) => typeof a.activateMs === 'number').map((a) => a.vscodeActivation.ours - a.activateMs))} ms, hello-world ${fmtS(vs.filter((a) => typeof a.helloActivateMs === 'number').map((a) => a.vscodeActivation.hello - a.helloActivateMs))} ms`] });
+          `ours by its own clock (dist/main.js's activate(): the bundle's load + its activate()): ${fmtS(A.filter(ownClock).map(ownMs))} ms, ${fmt(q(vs.filter(ownClock).map((a) => ownMs(a) / a.vscodeActivation.ours), 0.5) * 100)}% of VS Code's figure (median)`,
+          `VS Code's figure less that (VS Code's code loading, which awaits the localized messages first: other extensions' work in that wait counts): ours ${fmtS(vs.filter(ownClock).map((a) => a.vscodeActivation.ours - ownMs(a)))} ms, hello-world ${fmtS(vs.filter((a) => typeof a.helloActivateMs === 'number').map((a) => a.vscodeActivation.hello - a.helloActivateMs))} ms`] });
       const diff = A.map((a, i) => a.rss - B[i].rss);
       push(l0, { id: 'ui-rss', figure: `Extension host RSS, ${MIX} extensions running, panels closed: zut-vscode's share`, ours: summarize(diff),
         baseline: summarize(B.map((x) => x.rss)), baselineName: 'RSS of the same window without zut-vscode', unit: 'MiB', goal: '≤ 30 MiB above', pass: q(diff, 0.5) <= 30,
