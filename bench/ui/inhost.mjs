@@ -145,7 +145,7 @@ const last = await vscode.commands.executeCommand('zut.command.' + made.command,
 out.viaCommand = last && last.display;
 for (const d of subs) d.dispose();
 await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-require('fs').rmSync(made.dir, { recursive: true, force: true });
+fsx.rmSync(made.dir, { recursive: true, force: true });
 fsx.rmSync(pathx.dirname(sibling.fsPath), { recursive: true, force: true });
 await vscode.commands.executeCommand('zut.reload');
 return out;

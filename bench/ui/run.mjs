@@ -6,9 +6,10 @@
 // row whose ratio's p25–p75 spans more than ±0.15 (±0.1 for the chat round) is measured again, up to a budget, and
 // says so. Not part of `npm test`. Artifacts (server logs, page logs, bench-ui.json) in .test-runs/<stamp>/.
 // Rows: 1 panel keystroke → painted row (vs a minimal webview's round trip through the extension host; local echo
-// and integrated terminal as info), 2 save → new behaviour (vs the same edit saved in a copy + a restart at its save event), 3 window → every
-// extension ready (vs a bare script), activate() (vs a hello-world extension's, by VS Code's own figure), 4 @zut
-// tool round (vs @benchmin), 5 extension-host memory, 6 panel storm (long tasks of our frame only).
+// and integrated terminal as info), 2 save → new behaviour (vs the same edit saved in a copy + a restart at its save
+// event), 3 window → every extension ready (vs a window whose bench agent spawns the same programs as it starts),
+// activate() (vs a hello-world extension's, by VS Code's own figure), 4 @zut tool round (vs @benchmin), 5
+// extension-host memory, 6 panel storm (long tasks of our frame only).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import os from 'node:os';
