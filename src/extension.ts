@@ -33,9 +33,16 @@ export interface ActivationTimings {
   readonly activateMs: number;
   /** Resolves once the first start is over (every extension ready or failed): its time and who became ready. */
   readonly started: Promise<{ ms: number; ready: string[] }>;
-  /** Set by dist/main.js (src/main.ts): loading this bundle before `activate()`, and whether its code cache served. */
+  /**
+   * Set by dist/main.js (src/main.ts), whose activate() returns before this bundle is loaded: that call's own time
+   * (what VS Code's figure holds of ours beyond loading dist/main.js), the wait from its return to the load's task (the extension host's other work), the load (a task of its own), whether its code cache
+   * served, and the time from dist/main.js's activate() call to its promise resolving (this activate() returned).
+   */
+  callMs?: number;
+  waitMs?: number;
   bundleLoadMs?: number;
   codeCache?: 'used' | 'none' | 'rejected';
+  resolvedMs?: number;
 }
 
 let running: { stop(): Promise<void> } | undefined;

@@ -209,3 +209,60 @@ describe('the code-cache loader (dist/main.js)', () => {
     expect(load.wrote).toBe(false);
   });
 });
+
+/**
+ * dist/main.js's activate() in a fresh Node, beside `extension.js` written from `bundle`; the child prints what it saw
+ * as JSON lines: `returned` (whether the bundle had run when activate() returned, and whether it returned a promise),
+ * then `settled` (the promise's value or error, and the bundle's log). `deactivateFirst`: deactivate() right after.
+ */
+function activateInChild(bundle: string, deactivateFirst = false): { returned: { ran: boolean; promise: boolean }; settled: { value?: unknown; error?: string; log: string[] } } {
+  const dir = tempDir();
+  fs.copyFileSync(path.join(loaderDir, 'main.js'), path.join(dir, 'main.js'));
+  fs.writeFileSync(path.join(dir, 'extension.js'), bundle);
+  const storage = path.join(dir, 'storage');
+  fs.mkdirSync(storage, { mode: 0o700 });
+  const script = `globalThis.__log = [];
+const m = require(${JSON.stringify(path.join(dir, 'main.js'))});
+const p = m.activate({ globalStorageUri: { fsPath: ${JSON.stringify(storage)} } });
+console.log(JSON.stringify({ returned: { ran: globalThis.__log.length > 0, promise: typeof p?.then === 'function' } }));
+${deactivateFirst ? 'm.deactivate();' : ''}
+p.then((value) => console.log(JSON.stringify({ settled: { value, log: globalThis.__log } })),
+  (e) => console.log(JSON.stringify({ settled: { error: String(e.message), log: globalThis.__log } })))
+  .finally(() => setTimeout(() => { console.log(JSON.stringify({ after: globalThis.__log })); process.exit(0); }, 50));`;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`activation child failed (status ${r.status}): ${r.stderr}`);
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const after = lines.find((l) => 'after' in l)?.after as string[];
+  const settled = lines.find((l) => 'settled' in l)?.settled as { value?: unknown; error?: string; log: string[] };
+  expect(after).toEqual(settled.log); // nothing ran once the promise had settled
+  return { returned: lines.find((l) => 'returned' in l)?.returned as { ran: boolean; promise: boolean }, settled };
+}
+
+describe("dist/main.js's activate(): returns before the bundle loads", () => {
+  const bundle = `"use strict"; __log.push('loaded');
+exports.activate = (ctx) => { __log.push('activate'); return { timings: {}, storage: ctx.globalStorageUri.fsPath.endsWith('storage') }; };
+exports.deactivate = () => { __log.push('deactivate'); };`;
+
+  it('loads the bundle and runs its activate() after returning; the promise carries its exports and the split', () => {
+    const { returned, settled } = activateInChild(bundle);
+    expect(returned).toEqual({ ran: false, promise: true });
+    expect(settled.log).toEqual(['loaded', 'activate']);
+    const value = settled.value as { storage: boolean; timings: Record<string, unknown> };
+    expect(value.storage).toBe(true);
+    expect(value.timings.codeCache).toBe('none');
+    for (const k of ['callMs', 'waitMs', 'bundleLoadMs', 'resolvedMs']) expect(value.timings[k], k).toEqual(expect.any(Number));
+    expect(value.timings.resolvedMs as number).toBeGreaterThanOrEqual(value.timings.bundleLoadMs as number);
+  });
+
+  it('deactivated before the load: the promise resolves with nothing, and the bundle is never loaded', () => {
+    const { returned, settled } = activateInChild(bundle, true);
+    expect(returned.ran).toBe(false);
+    expect(settled).toEqual({ log: [] });
+  });
+
+  it("a bundle that throws while loading, or in its activate(), rejects the promise with that error", () => {
+    expect(activateInChild(`throw new Error('broken bundle');`).settled).toEqual({ error: 'broken bundle', log: [] });
+    const throwing = `"use strict"; __log.push('loaded'); exports.activate = () => { throw new Error('broken activate'); };`;
+    expect(activateInChild(throwing).settled).toEqual({ error: 'broken activate', log: ['loaded'] });
+  });
+});
