@@ -1,4 +1,5 @@
 // Rows 2 and 4 of `npm run bench:ui`, measured inside the extension host through the bench agent.
+import path from 'node:path';
 
 /**
  * Row 2: `zut.newExtension` writes a `lang` extension; then `trials` interleaved triples of
@@ -160,6 +161,7 @@ return out;
  *  - the same round through \`@benchmin\` (bench/ui/agent): a minimal participant calling the same guarded path by
  *    hand, i.e. VS Code's own chat plumbing for one tool round with none of @zut's loop;
  * and, as information, VS Code's own hops for one bare \`sendRequest\` of the same model (no chat request).
+ * With ZUT_BENCH_PROFILE_DIR set (by hand), the rounds run one participant at a time under a CPU profile instead.
  */
 export function measureChat(agent, { trials }) {
   return agent.call(`
@@ -185,6 +187,9 @@ const bareLm = async () => {
 const viaChat = async (k, who = 'zut', allTools = false) => {
   globalThis.__zutBenchMinAllTools = allTools;
   const before = (await requests()).length;
+  // Each round in a chat of its own: in one chat of 180 rounds the page re-measures every earlier response (the
+  // chat list's heights) and the workbench renderer, busy nearly all of each round, sets the pace of both sides.
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
   await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@' + who + ' call uibench_echo {"i":' + k + '}', modelSelector: MODEL });
   const reqs = await until(async () => { const r = (await requests()).slice(before); return r.length >= 2 && r; }, 60000, 5);
   const call = reqs[0];
@@ -207,12 +212,35 @@ const direct = async (k) => {
 };
 await viaChat(-1); await viaChat(-1, 'benchmin'); await viaChat(-1, 'benchmin', true); await direct(-1); await bareLm();
 for (const k of Object.keys(out)) if (Array.isArray(out[k])) out[k].length = 0;   // warm-up done
-for (let k = 0; k < args.trials; k++) {
+// ZUT_BENCH_PROFILE_DIR (by hand): a CPU profile of this extension host over the rounds, one participant at a time,
+// written there as exthost-chat-<who>-<epoch ms>.cpuprofile with its marks (bench/ui/profileSplit.mjs --before 0).
+const profiled = async (who, rounds) => {
+  const inspector = require('inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (m, p) => new Promise((res, rej) => session.post(m, p, (e, r) => (e ? rej(e) : res(r))));
+  await post('Profiler.enable'); await post('Profiler.setSamplingInterval', { interval: 200 }); await post('Profiler.start');
+  const at = epoch();
+  for (const r of rounds) await r();
+  const end = epoch();
+  const { profile } = await post('Profiler.stop');
+  session.disconnect();
+  const file = require('path').join(args.profileDir, 'exthost-chat-' + who + '-' + Math.round(at));
+  require('fs').mkdirSync(args.profileDir, { recursive: true });
+  require('fs').writeFileSync(file + '.cpuprofile', JSON.stringify(profile));
+  require('fs').writeFileSync(file + '.marks.json', JSON.stringify({ profileStartAt: at, apiAt: at, allRunningAt: end, rounds: rounds.length }));
+};
+if (args.profileDir) {
+  for (const [who, all] of [['zut', false], ['benchmin', false], ['benchmin', true]]) {
+    await profiled(who + (all ? '-all' : ''), Array.from({ length: args.trials }, (_, k) => () => viaChat(k, who, all)));
+  }
+}
+for (let k = 0; !args.profileDir && k < args.trials; k++) {
   const steps = [() => viaChat(k), () => viaChat(k, 'benchmin'), () => viaChat(k, 'benchmin', true), () => direct(k)];
   for (let j = 0; j < steps.length; j++) await steps[(k + j) % steps.length]();
   await bareLm();
 }
 globalThis.__zutBenchMinAllTools = false;
 return out;
-`, { trials });
+`, { trials, profileDir: process.env.ZUT_BENCH_PROFILE_DIR && path.resolve(process.env.ZUT_BENCH_PROFILE_DIR) });
 }
