@@ -8,8 +8,8 @@
 // Rows: 1 panel keystroke → painted row (vs a minimal webview's round trip through the extension host; local echo
 // and integrated terminal as info), 2 save → new behaviour (vs the same edit saved in a copy + a restart at its save
 // event), 3 window → every extension ready (vs a window whose bench agent spawns the same programs as it starts),
-// activate() (vs a hello-world extension's, by VS Code's own figure), 4 @zut tool round (vs @benchmin), 5
-// extension-host memory, 6 panel storm (long tasks of our frame only).
+// activate() (vs a hello-world extension's, by VS Code's own figure), 4 @zut tool round (vs @benchmin offering the
+// same tools; with one tool as info), 5 extension-host memory, 6 panel storm (long tasks of our frame only).
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -230,23 +230,30 @@ try {
         fs.writeFileSync(`${file}.marks.json`, JSON.stringify({ profileStartAt }));
       }
       const minRatioOf = () => summarize(r.round.map((x, i) => x / r.minRound[i]));
+      // Issue 41's goal is on the like-for-like floor: @benchmin offering the same tools as @zut.
+      const likeRatioOf = () => summarize(r.round.map((x, i) => x / r.minAllRound[i]));
       let repeats = 0;
       // The issue's bar for this row: enough interleaved rounds that the ratio's p25–p75 stays inside ±0.1.
-      while (!Q && !cdp && tooWide(minRatioOf(), 0.1) && repeats < 2) {
+      while (!Q && !cdp && tooWide(likeRatioOf(), 0.1) && repeats < 2) {
         repeats++;
-        log(`    @zut/@benchmin p25–p75 ${fmt(minRatioOf().p25)}–${fmt(minRatioOf().p75)} is wider than ±0.1: ${trials} more rounds`);
+        log(`    @zut/@benchmin (same tools) p25–p75 ${fmt(likeRatioOf().p25)}–${fmt(likeRatioOf().p75)} is wider than ±0.1: ${trials} more rounds`);
         const more = await measureChat(agent, { trials });
         for (const key of Object.keys(more)) if (Array.isArray(more[key]) && Array.isArray(r[key])) r[key].push(...more[key]);
       }
       raw.chat = r;
       const ratio = summarize(r.round.map((x, i) => x / r.direct[i]));
       const minRatio = minRatioOf();
-      const noise = repeats ? `; measured again ${repeats}× (${trials} rounds each) because the ratio's p25–p75 spanned more than ±0.1${tooWide(minRatio, 0.1) ? ', and it still does' : ''}` : '';
-      push(l0, { id: 'ui-chat-min', figure: '@zut tool round (model tool-call part → next model request) vs the same round through a minimal participant', ours: summarize(r.round), baseline: summarize(r.minRound),
-        baselineName: '@benchmin: VS Code\'s chat plumbing + the guarded call', unit: 'ms', ratio: minRatio, goal: '≤ 1.1×', pass: minRatio.median <= 1.1,
-        notes: [`${r.round.length} rounds of each, interleaved${noise}`,
-          `@zut: model part → tool_call frame ${fmtS(r.toFrame)} ms; tool_result → next model request ${fmtS(r.fromResult)} ms; @benchmin: ${fmtS(r.minToFrame)} ms; ${fmtS(r.minFromResult)} ms; what @zut adds = the difference of the rounds, median ${fmt(q(r.round, 0.5) - q(r.minRound, 0.5))} ms`,
-          `@benchmin offering the same ${r.toolsOffered?.minAll ?? '?'} tools as @zut's ${r.zutToolsOffered ?? '?'} (VS Code's own too, as zut.chat.editorTools "all"): round ${fmtS(r.minAllRound)} ms, @zut ${fmt(q(r.round, 0.5) / q(r.minAllRound, 0.5))}× that`] });
+      const likeRatio = likeRatioOf();
+      const noise = repeats ? `; measured again ${repeats}× (${trials} rounds each) because the ratio's p25–p75 spanned more than ±0.1${tooWide(likeRatio, 0.1) ? ', and it still does' : ''}` : '';
+      const ofMedians = (floor) => `ratio of the medians ${fmt(q(r.round, 0.5) / q(floor, 0.5))}×`;
+      push(l0, { id: 'ui-chat-like', figure: '@zut tool round (model tool-call part → next model request) vs the same round through a minimal participant offering the same tools', ours: summarize(r.round), baseline: summarize(r.minAllRound),
+        baselineName: `@benchmin offering the same ${r.toolsOffered?.minAll ?? '?'} tools as @zut's ${r.zutToolsOffered ?? '?'} (VS Code's own too, as zut.chat.editorTools "all")`, unit: 'ms', ratio: likeRatio, goal: '≤ 1.1×', pass: likeRatio.median <= 1.1,
+        notes: [`${r.round.length} rounds of each, interleaved, each round in a chat of its own${noise}; ${ofMedians(r.minAllRound)}`,
+          `@zut: model part → tool_call frame ${fmtS(r.toFrame)} ms; tool_result → next model request ${fmtS(r.fromResult)} ms; @benchmin with the same tools: ${fmtS(r.minAllToFrame)} ms; ${fmtS(r.minAllFromResult)} ms`] });
+      push(l0, { id: 'ui-chat-min', figure: '@zut tool round vs the same round through a minimal participant offering only the called tool', ours: summarize(r.round), baseline: summarize(r.minRound),
+        baselineName: '@benchmin: VS Code\'s chat plumbing + the guarded call', unit: 'ms', ratio: minRatio, goal: 'info', pass: true,
+        notes: [`${ofMedians(r.minRound)}; what @zut adds = the difference of the rounds, median ${fmt(q(r.round, 0.5) - q(r.minRound, 0.5))} ms (offering VS Code's own tools, zut.chat.editorTools "all", is part of it: the row before)`,
+          `@benchmin: model part → tool_call frame ${fmtS(r.minToFrame)} ms; tool_result → next model request ${fmtS(r.minFromResult)} ms`] });
       push(l0, { id: 'ui-chat', figure: '@zut tool round vs the guarded call alone', ours: summarize(r.round), baseline: summarize(r.direct),
         baselineName: 'invokeTool from the extension host', unit: 'ms', ratio, goal: 'info', pass: true,
         notes: [`VS Code's own lm hops for a bare sendRequest of the same model (no @zut): request → provider ${fmtS(r.lmRequest)} ms, reply part → stream ended ${fmtS(r.lmStreamEnd)} ms`] });
@@ -326,14 +333,14 @@ try {
         notes: [`${A.length} trials, zut window / settled script / bare window interleaved${noise}${B.some((x) => !Number.isFinite(x.floorMs)) ? `; floor failed: ${B.map((x) => x.floorError).filter(Boolean).join('; ')}` : ''}`,
           `the same script in the settled zut window's extension host (the floor before issue 41): ${fmtS(settled)} ms, ours ${fmt(q(ours, 0.5) / q(settled, 0.5))}× it`, `page load → all rows "running" in the Zut view ${fmtS(view)} ms${A.some((a) => !Number.isFinite(a.viewMs)) ? ' (some trials from the API: the view did not show all rows)' : ''}; → first command answered ${fmtS(A.map((a) => a.commandMs))} ms; page load → extension host up ${fmtS(A.map((a) => a.hostUpMs))} ms (without zut-vscode ${fmtS(B.map((x) => x.hostUpMs))} ms)`,
           `host and floor spawn each executable with the extension host's environment: python3 = ${python3[0]}, node = ${python3[1]} (\`#!/usr/bin/env\` resolves them from its PATH)`] });
-      // activate() against a hello-world extension (bench/ui/hello, same activation event) in the same window, by VS
+      // activate() against a hello-world extension (bench/ui/hello, same activation events) in the same window, by VS
       // Code's own figure (code loading + the activate() call, as Show Running Extensions prints it).
       const vs = A.filter((a) => Number.isFinite(a.vscodeActivation?.ours) && Number.isFinite(a.vscodeActivation?.hello));
       const ownClock = (a) => typeof a.activateMs === 'number' && typeof a.bundleLoadMs === 'number';
       const ownMs = (a) => a.bundleLoadMs + a.activateMs;
       const actRatio = summarize(vs.map((a) => a.vscodeActivation.ours / Math.max(1, a.vscodeActivation.hello)));
       push(l0, { id: 'ui-activate', figure: 'Activation in that window (VS Code\'s figure: code loading + activate() call)', ours: summarize(vs.map((a) => a.vscodeActivation.ours)),
-        baseline: summarize(vs.map((a) => a.vscodeActivation.hello)), baselineName: 'a hello-world extension, same window and event', unit: 'ms', ratio: actRatio,
+        baseline: summarize(vs.map((a) => a.vscodeActivation.hello)), baselineName: 'a hello-world extension, same window and activation events', unit: 'ms', ratio: actRatio,
         goal: '≤ 1.5×', pass: vs.length > 0 && actRatio.median <= 1.5,   // issue 41's goal
         notes: [`${vs.length}/${A.length} trials read from Developer: Show Running Extensions (whole ms; the hello-world's 0 ms counted as 1 ms)`,
           `activate()'s body by each extension's own clock: ours ${fmtS(A.map((a) => a.activateMs))} ms, hello-world ${fmtS(A.map((a) => a.helloActivateMs).filter((x) => typeof x === 'number'))} ms; activation start → every extension ready (zut's own clock) ${fmtS(A.map((a) => a.startedMs))} ms`,

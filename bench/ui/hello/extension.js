@@ -1,6 +1,7 @@
 // TEST ONLY (npm run bench:ui): the activation floor of row 3b, `yo code`'s hello-world extension (one command),
-// activated on the same event as zut-vscode (onStartupFinished) in the same window. Its activate() times itself as
-// zut-vscode's does (performance.now() around the body) and leaves the figure in globalThis.__zutBenchHello.
+// activated on the same events as zut-vscode (package.json: a workspace with .zut/extensions activates both as the
+// window starts, onStartupFinished any other) in the same window. Its activate() times itself as zut-vscode's does
+// (performance.now() around the body) and leaves the figure in globalThis.__zutBenchHello.
 'use strict';
 const vscode = require('vscode');
 
