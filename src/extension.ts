@@ -35,8 +35,9 @@ export interface ActivationTimings {
   readonly started: Promise<{ ms: number; ready: string[] }>;
   /**
    * Set by dist/main.js (src/main.ts), whose activate() returns before this bundle is loaded: that call's own time
-   * (what VS Code's figure holds of ours beyond loading dist/main.js), the wait from its return to the load's task (the extension host's other work), the load (a task of its own), whether its code cache
-   * served, and the time from dist/main.js's activate() call to its promise resolving (this activate() returned).
+   * (what VS Code's figure holds of ours beyond loading dist/main.js), the wait from its return to the load's task
+   * (the extension host's other work), the load (a task of its own), whether its code cache served, and the time
+   * from dist/main.js's activate() call to its promise resolving (this activate() returned).
    */
   callMs?: number;
   waitMs?: number;
