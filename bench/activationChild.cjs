@@ -1,9 +1,10 @@
 // `npm run bench`'s activation row (bench/activation.ts): loads one extension's entry file (argv[2]) in this fresh
 // Node process with a stand-in `vscode` module (every API name of @types/vscode, each a recursive no-op Proxy whose
 // calls return more of the same, configuration reads returning their defaults, no workspace folders), then calls
-// its activate() with a stand-in context (its global storage: ZUT_BENCH_STORAGE, else a fresh folder). Prints {loadMs, activateMs, resolvedMs, split, err}: the time to require the file (VS
-// Code's "code loading"), the activate() call, the call's start → its promise resolved, and (ours) where that went, by
-// this process's clock. ZUT_HOME points at an empty temporary folder.
+// its activate() with a stand-in context (its global storage: ZUT_BENCH_STORAGE, else a fresh folder). Prints
+// {loadMs, activateMs, resolvedMs, split, err}: the time to require the file (VS Code's "code loading"), the
+// activate() call, the call's start → its promise resolved, and (ours) where that went, by this process's clock.
+// ZUT_HOME points at an empty temporary folder.
 'use strict';
 const { stub, vscodeStandIn } = require('../test/helpers/vscodeStandIn.cjs');
 const Module = require('module');

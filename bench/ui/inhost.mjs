@@ -225,10 +225,11 @@ const profiled = async (who, rounds) => {
   const end = epoch();
   const { profile } = await post('Profiler.stop');
   session.disconnect();
+  const fs = require('fs');
   const file = require('path').join(args.profileDir, 'exthost-chat-' + who + '-' + Math.round(at));
-  require('fs').mkdirSync(args.profileDir, { recursive: true });
-  require('fs').writeFileSync(file + '.cpuprofile', JSON.stringify(profile));
-  require('fs').writeFileSync(file + '.marks.json', JSON.stringify({ profileStartAt: at, apiAt: at, allRunningAt: end, rounds: rounds.length }));
+  fs.mkdirSync(args.profileDir, { recursive: true });
+  fs.writeFileSync(file + '.cpuprofile', JSON.stringify(profile));
+  fs.writeFileSync(file + '.marks.json', JSON.stringify({ profileStartAt: at, apiAt: at, allRunningAt: end, rounds: rounds.length }));
 };
 if (args.profileDir) {
   for (const [who, all] of [['zut', false], ['benchmin', false], ['benchmin', true]]) {
