@@ -153,6 +153,18 @@ describe('conversation', () => {
     expect(readTurnMeta({ zut: { session: 1 } })).toBeUndefined();
   });
 
+  it('reads each response\'s metadata once however often a request asks (a long chat is not parsed twice per turn)', () => {
+    const zut = { session: 's', branch: 's', turn: 1, messages: [{ role: 'user', parts: [{ kind: 'text', text: 'hi' }] }] };
+    const first = readTurnMeta({ zut });
+    expect(first?.turn).toBe(1);
+    expect(readTurnMeta({ zut })).toBe(first);
+    const bad = { session: 1 };
+    expect(readTurnMeta({ zut: bad })).toBeUndefined();
+    expect(readTurnMeta({ zut: bad })).toBeUndefined();
+    expect(readTurnMeta({ zut: 'text' })).toBeUndefined();
+    expect(readTurnMeta(undefined)).toBeUndefined();
+  });
+
   it('/help lists every extension command and tool', async () => {
     const root = tempDir();
     const host = await startManager([probe(root, { name: 'p', tools: [{ name: 'e', kind: 'echo' }, { name: 'later', kind: 'echo', deferred: true }] })]);
