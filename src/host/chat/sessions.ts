@@ -48,20 +48,20 @@ export const TurnMeta = /* @__PURE__ */ lazySchema(() => z.object({
 export type TurnMeta = z.infer<typeof TurnMeta>;
 
 /**
- * Each `metadata.zut` already read (null: malformed): a request reads every earlier response twice (its session and
- * its conversation), and a long chat's turns carry whole conversations — parsed once, not once per read.
+ * Each `metadata.zut` already read (undefined: malformed): a request reads every earlier response twice (its session
+ * and its conversation), and a long chat's turns carry whole conversations — parsed once, not once per read.
  */
-const turnMetaRead = new WeakMap<object, TurnMeta | null>();
+const turnMetaRead = new WeakMap<object, TurnMeta | undefined>();
 
 /** Reads `metadata.zut` of a chat result; undefined when absent or malformed. The result is shared: read-only. */
 export function readTurnMeta(metadata: unknown): TurnMeta | undefined {
   const zut = (metadata as { zut?: unknown } | undefined)?.zut;
   if (typeof zut !== 'object' || zut === null) return undefined;
-  const known = turnMetaRead.get(zut);
-  if (known !== undefined) return known ?? undefined;
+  if (turnMetaRead.has(zut)) return turnMetaRead.get(zut);
   const parsed = TurnMeta.safeParse(zut);
-  turnMetaRead.set(zut, parsed.success ? parsed.data : null);
-  return parsed.success ? parsed.data : undefined;
+  const meta = parsed.success ? parsed.data : undefined;
+  turnMetaRead.set(zut, meta);
+  return meta;
 }
 
 
