@@ -2,6 +2,14 @@
 import path from 'node:path';
 
 /**
+ * Row 4: how long the scripted model thinks before its tool-call part (ms). A real model takes hundreds of ms to
+ * seconds before its first part; with none, each round started while the page was still drawing the chat that had
+ * just opened, and that drawing (0.3–0.7 s a round, pairwise ratios 0.7–2.2) set both sides' rounds. 500 ms: more than
+ * this machine's page takes to draw a new chat and its request (the warm-up round's), the same for both sides.
+ */
+export const MODEL_THINK_MS = 500;
+
+/**
  * Row 2: `zut.newExtension` writes a `lang` extension; then `trials` interleaved triples of
  *  - ours: edit its main file (the reply changes) and save it → once it runs again, `invokeCommand` answers with the
  *    new text;
@@ -161,6 +169,8 @@ return out;
  *  - the same round through \`@benchmin\` (bench/ui/agent): a minimal participant calling the same guarded path by
  *    hand, i.e. VS Code's own chat plumbing for one tool round with none of @zut's loop;
  * and, as information, VS Code's own hops for one bare \`sendRequest\` of the same model (no chat request).
+ * The model thinks MODEL_THINK_MS before each tool call; each round starts once the previous participant's handler
+ * returned; \`split\` has each round's time by whose it was (splitOf, from the participants' round marks).
  * With ZUT_BENCH_PROFILE_DIR set (by hand), the rounds run one participant at a time under a CPU profile instead.
  */
 export function measureChat(agent, { trials }) {
@@ -169,7 +179,21 @@ const h = await zut();
 await until(() => running(h, 'uibench'));
 const MODEL = { vendor: 'zut-test', id: 'scripted' };
 const requests = () => vscode.commands.executeCommand('zutTest.requests');
-const out = { round: [], toFrame: [], fromResult: [], minRound: [], minToFrame: [], minFromResult: [], minAllRound: [], minAllToFrame: [], minAllFromResult: [], direct: [], lmRequest: [], lmStreamEnd: [] };
+const out = { round: [], toFrame: [], fromResult: [], minRound: [], minToFrame: [], minFromResult: [], minAllRound: [], minAllToFrame: [], minAllFromResult: [], direct: [], lmRequest: [], lmStreamEnd: [], split: [] };
+// Where a round's time went, from the participant's marks (zut-vscode's: src/host/chat/roundMarks.ts, on with
+// ZUT_BENCH_MARKS=1; @benchmin's: the bench agent's) and the model's and the tool's clocks (all epoch ms, one process):
+//   VS Code  = tool-call part → the participant has it, → its stream ended, its next request → the model has it;
+//   the call = the guarded call to the child and back, less the child's own time (the same path on both sides);
+//   code     = the participant's own code between those: stream ended → call started, call answered → next request.
+const MARKS = Symbol.for('zut.bench.roundMarks');
+const splitOf = (marks, call, stamps, next) => {
+  const at = (name, after) => marks.find(([n, t]) => n === name && t >= after)?.[1];
+  const part = at('modelPart', call.toolCallAt), end = part && at('modelEnd', part), start = end && at('toolStart', end);
+  const resolved = start && at('toolResolved', stamps.sent), send = resolved && at('modelSend', resolved);
+  if (!send) return undefined;
+  return { vscode: part - call.toolCallAt + (end - part) + (next.atHr - send), call: stamps.recv - start + (resolved - stamps.sent),
+    code: start - end + (send - resolved), relayIn: part - call.toolCallAt, streamEnd: end - part, relayOut: next.atHr - send };
+};
 const [model] = await vscode.lm.selectChatModels(MODEL);
 // VS Code's own hops for one model call (no @zut): sendRequest → the provider has it, and the reply part → the
 // caller's stream ended. A tool round has one of each (the tool-call reply ends, the next request starts).
@@ -184,14 +208,19 @@ const bareLm = async () => {
   out.lmStreamEnd.push(t1 - req.toolCallAt);
 };
 // One chat request through participant \`who\` (zut: @zut's loop; benchmin: the bench agent's minimal participant).
+let seq = 0;
 const viaChat = async (k, who = 'zut', allTools = false) => {
   globalThis.__zutBenchMinAllTools = allTools;
   const before = (await requests()).length;
+  const prompt = 'call uibench_echo {"i":' + (++seq) + '}';
   // Each round in a chat of its own: in one chat of 180 rounds the page re-measures every earlier response (the
   // chat list's heights) and the workbench renderer, busy nearly all of each round, sets the pace of both sides.
+  globalThis[MARKS] = []; globalThis.__zutBenchMinMarks = [];
   await vscode.commands.executeCommand('workbench.action.chat.newChat');
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@' + who + ' call uibench_echo {"i":' + k + '}', modelSelector: MODEL });
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@' + who + ' ' + prompt, modelSelector: MODEL });
   const reqs = await until(async () => { const r = (await requests()).slice(before); return r.length >= 2 && r; }, 60000, 5);
+  // The participant's handler has returned (its response is complete) before the next round starts, whichever it is.
+  await until(async () => (who === 'zut' ? (await vscode.commands.executeCommand('zut.chat.recentResponses')).at(-1)?.prompt === prompt : globalThis.__zutBenchMinDone === prompt), 60000, 5);
   const call = reqs[0];
   const next = reqs[1];
   const result = next.messages.at(-1).parts.find((p) => p.type === 'toolResult');
@@ -200,9 +229,10 @@ const viaChat = async (k, who = 'zut', allTools = false) => {
   out[pre ? pre + 'Round' : 'round'].push(next.atHr - call.toolCallAt);
   out[pre ? pre + 'ToFrame' : 'toFrame'].push(stamps.recv - call.toolCallAt);
   out[pre ? pre + 'FromResult' : 'fromResult'].push(next.atHr - stamps.sent);
+  out.split.push({ who: pre || 'zut', ...splitOf(pre ? globalThis.__zutBenchMinMarks : globalThis[MARKS] ?? [], call, stamps, next) });
   if (pre === 'minAll') out.toolsOffered = { zut: null, minAll: call.tools.length };
   if (!pre) out.zutToolsOffered = call.tools.length;
-  await sleep(200);   // the response finishes streaming before the next request
+  await sleep(200);   // the page draws the finished response before the next round
 };
 const direct = async (k) => {
   const t0 = epoch();
@@ -210,6 +240,9 @@ const direct = async (k) => {
   out.direct.push(epoch() - t0);
   if (r.isError) throw new Error('uibench_echo failed: ' + JSON.stringify(r));
 };
+// The model thinks before its tool call (MODEL_THINK_MS), as a real one does: the page has drawn the new chat and the
+// request by then, on both sides, and the round measures the round, not the chat's opening still being drawn.
+await vscode.commands.executeCommand('zutTest.toolCallDelay', args.thinkMs);
 await viaChat(-1); await viaChat(-1, 'benchmin'); await viaChat(-1, 'benchmin', true); await direct(-1); await bareLm();
 for (const k of Object.keys(out)) if (Array.isArray(out[k])) out[k].length = 0;   // warm-up done
 // ZUT_BENCH_PROFILE_DIR (by hand): a CPU profile of this extension host over the rounds, one participant at a time,
@@ -242,6 +275,7 @@ for (let k = 0; !args.profileDir && k < args.trials; k++) {
   await bareLm();
 }
 globalThis.__zutBenchMinAllTools = false;
+await vscode.commands.executeCommand('zutTest.toolCallDelay', 0);
 return out;
-`, { trials, profileDir: process.env.ZUT_BENCH_PROFILE_DIR && path.resolve(process.env.ZUT_BENCH_PROFILE_DIR) });
+`, { trials, thinkMs: MODEL_THINK_MS, profileDir: process.env.ZUT_BENCH_PROFILE_DIR && path.resolve(process.env.ZUT_BENCH_PROFILE_DIR) });
 }

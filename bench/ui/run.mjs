@@ -22,7 +22,7 @@ import { AgentClient } from './agent.mjs';
 import { handshake, PANEL_LINES, STORM_FRAMES, writeFloorAtStart, writeWorkspace } from './fixtures.mjs';
 import { installWindowProbe } from './probes.mjs';
 import { measureKeystrokes, measureStorm, openFloor, openPanel, hops } from './panel.mjs';
-import { measureChat, measureSave } from './inhost.mjs';
+import { MODEL_THINK_MS, measureChat, measureSave } from './inhost.mjs';
 import { bareWindowTrial, hostRss, zutWindowTrial } from './window.mjs';
 
 const { values: opts } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' }, keep: { type: 'boolean', default: false }, json: { type: 'string' } } });
@@ -79,7 +79,7 @@ async function open(server, folder, socket) {
 
 try {
   const serverA = await harness.startServer({ name: 'bench-ui', settings,
-    env: { ZUT_BENCH_AGENT_SOCKET: sockA, ZUT_BENCH_WATCH_PREFIX: 'mix-', ZUT_BENCH_WATCH_COMMAND: 'mix-node-02-hi', ...(process.env.ZUT_BENCH_PROFILE_DIR && { ZUT_BENCH_PROFILE_DIR: path.resolve(process.env.ZUT_BENCH_PROFILE_DIR) }) } });
+    env: { ZUT_BENCH_AGENT_SOCKET: sockA, ZUT_BENCH_MARKS: '1', ZUT_BENCH_WATCH_PREFIX: 'mix-', ZUT_BENCH_WATCH_COMMAND: 'mix-node-02-hi', ...(process.env.ZUT_BENCH_PROFILE_DIR && { ZUT_BENCH_PROFILE_DIR: path.resolve(process.env.ZUT_BENCH_PROFILE_DIR) }) } });
   installVsix(tl, serverA, agentVsix);
   installVsix(tl, serverA, modelVsix);
   installVsix(tl, serverA, helloVsix);
@@ -246,10 +246,15 @@ try {
       const likeRatio = likeRatioOf();
       const noise = repeats ? `; measured again ${repeats}× (${trials} rounds each) because the ratio's p25–p75 spanned more than ±0.1${tooWide(likeRatio, 0.1) ? ', and it still does' : ''}` : '';
       const ofMedians = (floor) => `ratio of the medians ${fmt(q(r.round, 0.5) / q(floor, 0.5))}×`;
+      // Where a round went (bench/ui/inhost.mjs splitOf): medians over the rounds with every mark, per participant.
+      const part = (who, key) => r.split.filter((x) => x.who === who && Number.isFinite(x[key])).map((x) => x[key]);
+      const split = (who) => `VS Code's hops ${fmtS(part(who, 'vscode'))} (tool-call part → the participant ${fmt(q(part(who, 'relayIn'), 0.5))}, → stream ended ${fmt(q(part(who, 'streamEnd'), 0.5))}, next request → the model ${fmt(q(part(who, 'relayOut'), 0.5))}), the guarded call ${fmtS(part(who, 'call'))}, the participant's own code ${fmtS(part(who, 'code'))}`;
+      const ownShare = r.split.filter((x) => x.who === 'zut' && Number.isFinite(x.code)).map((x) => (100 * x.code) / (x.vscode + x.call + x.code));
       push(l0, { id: 'ui-chat-like', figure: '@zut tool round (model tool-call part → next model request) vs the same round through a minimal participant offering the same tools', ours: summarize(r.round), baseline: summarize(r.minAllRound),
         baselineName: `@benchmin offering the same ${r.toolsOffered?.minAll ?? '?'} tools as @zut's ${r.zutToolsOffered ?? '?'} (VS Code's own too, as zut.chat.editorTools "all")`, unit: 'ms', ratio: likeRatio, goal: '≤ 1.1×', pass: likeRatio.median <= 1.1,
         notes: [`${r.round.length} rounds of each, interleaved, each round in a chat of its own${noise}; ${ofMedians(r.minAllRound)}`,
-          `@zut: model part → tool_call frame ${fmtS(r.toFrame)} ms; tool_result → next model request ${fmtS(r.fromResult)} ms; @benchmin with the same tools: ${fmtS(r.minAllToFrame)} ms; ${fmtS(r.minAllFromResult)} ms`] });
+          `@zut: model part → tool_call frame ${fmtS(r.toFrame)} ms; tool_result → next model request ${fmtS(r.fromResult)} ms; @benchmin with the same tools: ${fmtS(r.minAllToFrame)} ms; ${fmtS(r.minAllFromResult)} ms`,
+          `where a round went (ms; the model thinks ${MODEL_THINK_MS} ms before its tool call, each round starts once the previous response is complete): @zut: ${split('zut')}; @benchmin with the same tools: ${split('minAll')}; zut-vscode's own code is ${fmtS(ownShare)}% of its round (${part('zut', 'code').length}/${r.round.length} rounds with every mark)`] });
       push(l0, { id: 'ui-chat-min', figure: '@zut tool round vs the same round through a minimal participant offering only the called tool', ours: summarize(r.round), baseline: summarize(r.minRound),
         baselineName: '@benchmin: VS Code\'s chat plumbing + the guarded call', unit: 'ms', ratio: minRatio, goal: 'info', pass: true,
         notes: [`${ofMedians(r.minRound)}; what @zut adds = the difference of the rounds, median ${fmt(q(r.round, 0.5) - q(r.minRound, 0.5))} ms (offering VS Code's own tools, zut.chat.editorTools "all", is part of it: the row before)`,

@@ -241,6 +241,11 @@ export const TOOL_SUMMARY_MAX_CHARS = 160;
 /** Chat responses kept for diagnostics (`zut.chat.recentResponses`). Ours. */
 export const CHAT_RECENT_RESPONSES = 20;
 /**
+ * `@zut` round marks kept for `npm run bench:ui` (src/host/chat/roundMarks.ts; only with ZUT_BENCH_MARKS=1). Ours: a
+ * tool round makes 5–6, the bench reads them after each round; the cap only bounds a forgotten switch.
+ */
+export const CHAT_ROUND_MARKS_MAX = 1000;
+/**
  * `submit`s waiting for the running `@zut` request: at most this many per extension. Ours (issue 20): a further
  * submit replaces the extension's pending one (its latest intent wins), so a flood opens chat once, not N times.
  */

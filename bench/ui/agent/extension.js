@@ -43,6 +43,8 @@ function activate(context) {
 }
 
 const epoch = () => performance.timeOrigin + performance.now();
+/** @benchmin's round marks, named as zut-vscode's (src/host/chat/roundMarks.ts), for row 4's split of a round. */
+const mark = (name) => (globalThis.__zutBenchMinMarks ??= []).push([name, epoch()]);
 
 /**
  * ZUT_BENCH_PROFILE_DIR (bench:ui's window row, by hand): a CPU profile of this extension host from this agent's
@@ -135,22 +137,27 @@ async function minimalParticipant(request, _context, stream, token) {
   }
   const messages = [vscode.LanguageModelChatMessage.User(request.prompt)];
   for (let round = 0; round < 2; round++) {
+    mark('modelSend');
     const r = await request.model.sendRequest(messages, { tools }, token);
     const calls = [];
     for await (const part of r.stream) {
+      mark('modelPart');
       if (part instanceof vscode.LanguageModelToolCallPart) calls.push(part);
       else if (part instanceof vscode.LanguageModelTextPart) stream.markdown(part.value);
     }
-    if (calls.length === 0) return {};
+    mark('modelEnd');
+    if (calls.length === 0) break;
     messages.push(vscode.LanguageModelChatMessage.Assistant(calls));
     const results = [];
     for (const c of calls) {
       stream.progress('Running ' + c.name + '…');
-      const out = await host.invokeTool(c.name, c.input, { session: { id: 'bench-min' }, origin: 'chat' });
+      const out = await host.invokeTool(c.name, c.input, { session: { id: 'bench-min' }, origin: 'chat', onStart: () => mark('toolStart') });
+      mark('toolResolved');
       results.push(new vscode.LanguageModelToolResultPart(c.callId, out.content.map((b) => new vscode.LanguageModelTextPart(b.text || ''))));
     }
     messages.push(vscode.LanguageModelChatMessage.User(results));
   }
+  globalThis.__zutBenchMinDone = request.prompt;   // bench/ui/inhost.mjs waits for it before the next round
   return {};
 }
 

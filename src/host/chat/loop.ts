@@ -20,6 +20,7 @@ import {
   type ResultPart,
 } from './model';
 import { TOOL_SUMMARY_MAX_CHARS as SUMMARY_MAX } from '../../protocol/limits';
+import { roundMark } from './roundMarks';
 
 /** How one tool call ended, for the one-line summary the user sees. */
 export interface ToolOutcome {
@@ -285,7 +286,10 @@ async function runToolCall(
       signal,
       timeoutMs: o.toolTimeoutMs,
       toolId: callId,
-      onStart: () => sink.toolStarted({ callId, name, ext }),
+      onStart: () => {
+        roundMark('toolStart');
+        sink.toolStarted({ callId, name, ext });
+      },
       onProgress: (text: string) => sink.toolProgress?.({ callId, name, ext }, text),
     };
     const port = o.editorTools;
@@ -294,6 +298,7 @@ async function runToolCall(
       editorName !== undefined && port
         ? await host.invokeTool(editorName, call.input, Object.assign(options, { foreign: { source: 'vscode' as const, run: (input: Record<string, unknown>, s: AbortSignal) => port.invoke(editorName, input, s) } }))
         : await host.invokeTool(name, call.input, tool ? Object.assign(options, { run: (args: unknown, s: AbortSignal) => tool.run(args, s) }) : options);
+    roundMark('toolResolved');
     const parts = resultParts(r);
     if (r.blocked) {
       sink.toolFinished({ callId, name, ext, status: 'blocked', summary: summarize(parts) });

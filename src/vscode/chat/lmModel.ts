@@ -12,6 +12,7 @@ import {
   type ModelStreamPart,
   type ResultPart,
 } from '../../host/chat/model';
+import { roundMark } from '../../host/chat/roundMarks';
 import { isObject } from '../../protocol/json';
 
 /** `LanguageModelDataPart` (finalized after @types/vscode 1.104): present at runtime in newer VS Code builds. */
@@ -81,16 +82,20 @@ export class LmChatModel implements ChatModel {
       if (request.tools.length) options.tools = request.tools;
       let response: vscode.LanguageModelChatResponse;
       try {
-        response = await this.lm.sendRequest(toLmMessages(request.messages), options, cts.token);
+        const messages = toLmMessages(request.messages);
+        roundMark('modelSend');
+        response = await this.lm.sendRequest(messages, options, cts.token);
       } catch (e) {
         throw toModelError(e);
       }
       try {
         for await (const part of response.stream) {
+          roundMark('modelPart');
           if (part instanceof vscode.LanguageModelTextPart) yield { kind: 'text', text: part.value };
           else if (part instanceof vscode.LanguageModelToolCallPart)
             yield { kind: 'toolCall', callId: part.callId, name: part.name, input: asObject(part.input) };
         }
+        roundMark('modelEnd');
       } catch (e) {
         throw toModelError(e);
       }
