@@ -4,8 +4,8 @@ import path from 'node:path';
 /**
  * Row 4: how long the scripted model thinks before its tool-call part (ms). A real model takes hundreds of ms to
  * seconds before its first part; with none, each round started while the page was still drawing the chat that had
- * just opened, and that drawing (0.3–0.7 s a round, pairwise ratios 0.7–2.2) set both sides' rounds. 500 ms: more than
- * this machine's page takes to draw a new chat and its request (the warm-up round's), the same for both sides.
+ * just opened, and that drawing (0.3–0.7 s a round, pairwise ratios 0.7–2.2) set both sides' rounds. With 500 ms (the
+ * same for both sides) rounds fell to 65–150 ms on this machine (2026-12-08); a real model's first part takes longer.
  */
 export const MODEL_THINK_MS = 500;
 
@@ -192,7 +192,7 @@ const splitOf = (marks, call, stamps, next) => {
   const resolved = start && at('toolResolved', stamps.sent), send = resolved && at('modelSend', resolved);
   if (!send) return undefined;
   return { vscode: part - call.toolCallAt + (end - part) + (next.atHr - send), call: stamps.recv - start + (resolved - stamps.sent),
-    code: start - end + (send - resolved), relayIn: part - call.toolCallAt, streamEnd: end - part, relayOut: next.atHr - send };
+    code: start - end + (send - resolved), round: next.atHr - call.toolCallAt, relayIn: part - call.toolCallAt, streamEnd: end - part, relayOut: next.atHr - send };
 };
 const [model] = await vscode.lm.selectChatModels(MODEL);
 // VS Code's own hops for one model call (no @zut): sendRequest → the provider has it, and the reply part → the

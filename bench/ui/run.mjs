@@ -249,7 +249,7 @@ try {
       // Where a round went (bench/ui/inhost.mjs splitOf): medians over the rounds with every mark, per participant.
       const part = (who, key) => r.split.filter((x) => x.who === who && Number.isFinite(x[key])).map((x) => x[key]);
       const split = (who) => `VS Code's hops ${fmtS(part(who, 'vscode'))} (tool-call part → the participant ${fmt(q(part(who, 'relayIn'), 0.5))}, → stream ended ${fmt(q(part(who, 'streamEnd'), 0.5))}, next request → the model ${fmt(q(part(who, 'relayOut'), 0.5))}), the guarded call ${fmtS(part(who, 'call'))}, the participant's own code ${fmtS(part(who, 'code'))}`;
-      const ownShare = r.split.filter((x) => x.who === 'zut' && Number.isFinite(x.code)).map((x) => (100 * x.code) / (x.vscode + x.call + x.code));
+      const ownShare = r.split.filter((x) => x.who === 'zut' && Number.isFinite(x.code)).map((x) => (100 * x.code) / x.round);
       push(l0, { id: 'ui-chat-like', figure: '@zut tool round (model tool-call part → next model request) vs the same round through a minimal participant offering the same tools', ours: summarize(r.round), baseline: summarize(r.minAllRound),
         baselineName: `@benchmin offering the same ${r.toolsOffered?.minAll ?? '?'} tools as @zut's ${r.zutToolsOffered ?? '?'} (VS Code's own too, as zut.chat.editorTools "all")`, unit: 'ms', ratio: likeRatio, goal: '≤ 1.1×', pass: likeRatio.median <= 1.1,
         notes: [`${r.round.length} rounds of each, interleaved, each round in a chat of its own${noise}; ${ofMedians(r.minAllRound)}`,
